@@ -1,0 +1,219 @@
+//! `kpk bitbase`, `kpk probe` and `kpk bench`.
+
+use anyhow::Context;
+use clap::Args;
+use kpk::bitbase::{Bitbase, MAX_DTC};
+use kpk::position::{After, Oriented, Outcome};
+use kpk::{Color, KpkPosition};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct BitbaseArgs {
+    /// Write the bitbase in kpk's binary format (magic, version, CRC-32; see `Bitbase::to_bytes`).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write one CSV row per legal position: side,wk,bk,wp,result,dtc,fen.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let bb = Bitbase::generate();
+    let took = started.elapsed();
+    print_table2(&bb);
+    println!();
+    print_table3(&bb);
+    println!("\ngenerated in {:.3} ms (single run; `kpk bench` measures properly)", took.as_secs_f64() * 1e3);
+    if let Some(path) = &args.out {
+        bb.save(path)?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.csv {
+        write_csv(&bb, path)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table2(bb: &Bitbase) {
+    let c = bb.counts();
+    println!("Table 2: legal KPK positions (pawn on files a-d; e-h mirror them)");
+    println!("{:<14}{:>10}{:>10}{:>10}{:>8}", "", "positions", "wins", "draws", "win %");
+    for side in [Color::White, Color::Black] {
+        let s = usize::from(side == Color::Black);
+        let name = if side == Color::White { "wtm" } else { "btm" };
+        let row = |label: String, n: usize, w: usize| {
+            println!("{label:<14}{n:>10}{w:>10}{:>10}{:>8.1}", n - w, 100.0 * w as f64 / n as f64);
+        };
+        row(name.to_string(), c.positions(side), c.wins(side));
+        for f in 0..4 {
+            let file = (b'a' + f as u8) as char;
+            row(format!("  {name} {file}-file"), c.positions[s][f], c.wins[s][f]);
+        }
+    }
+    let all = c.positions(Color::White) + c.positions(Color::Black);
+    let wins = c.wins(Color::White) + c.wins(Color::Black);
+    println!("{:<14}{all:>10}{wins:>10}{:>10}{:>8.1}", "all", all - wins, 100.0 * wins as f64 / all as f64);
+}
+
+fn print_table3(bb: &Bitbase) {
+    let n = bb.dtc_histogram();
+    let wins = [n[0].iter().sum::<usize>(), n[1].iter().sum::<usize>()];
+    println!(
+        "Table 3: won positions converted in exactly p plies (Np) and % of wins not converted within p plies (Rp)"
+    );
+    println!("{:>4}{:>10}{:>10}{:>10}{:>10}", "p", "Np wtm", "Rp wtm", "Np btm", "Rp btm");
+    let mut done = [0usize; 2];
+    for p in 1..=MAX_DTC as usize {
+        let mut cells = String::new();
+        for (s, (counts, total)) in n.iter().zip(wins).enumerate() {
+            done[s] += counts[p];
+            let rp = 100.0 * (total - done[s]) as f64 / total as f64;
+            cells.push_str(&format!("{:>10}{:>10.2}", counts[p], rp));
+        }
+        println!("{p:>4}{cells}");
+    }
+}
+
+fn write_csv(bb: &Bitbase, path: &std::path::Path) -> anyhow::Result<()> {
+    kpk::io::write_atomic_with(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record(["side", "wk", "bk", "wp", "result", "dtc", "fen"])?;
+        for p in KpkPosition::all() {
+            let dtc = bb.dtc(&p).map(|d| d.0.to_string()).unwrap_or_default();
+            csv.write_record([
+                p.side().fen_char().to_string(),
+                p.wk().to_string(),
+                p.bk().to_string(),
+                p.wp().to_string(),
+                bb.outcome(&p).to_string(),
+                dtc,
+                p.to_fen(),
+            ])?;
+        }
+        csv.flush()
+    })
+    .with_context(|| format!("writing {}", path.display()))
+}
+
+#[derive(Args)]
+pub struct ProbeArgs {
+    /// Positions in FEN; the pawn may be of either colour and on any file.
+    #[arg(required = true, value_name = "FEN")]
+    fens: Vec<String>,
+}
+
+pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
+    let bb = Bitbase::generate();
+    let mut failed = false;
+    for (i, fen) in args.fens.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        match Oriented::from_fen(fen) {
+            Ok(o) => print_probe(&bb, &o),
+            Err(e) => {
+                eprintln!("kpk: error: {e}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}
+
+/// Result and DTC as a reader sees them: `win in 25 plies` or `draw`.
+fn describe(outcome: Outcome, dtc: Option<u8>) -> String {
+    match (outcome, dtc) {
+        (Outcome::Win, Some(d)) => format!("win, DTC {d}"),
+        (Outcome::Win, None) => "win".to_string(),
+        (Outcome::Draw, _) => "draw".to_string(),
+    }
+}
+
+fn print_probe(bb: &Bitbase, o: &Oriented) {
+    let p = o.position;
+    let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
+    let to_move = if p.side() == Color::White { "the pawn side" } else { "the lone king" };
+    println!("{}", o.to_fen());
+    let dtc = bb.dtc(&p).map(|d| d.0);
+    println!("  {} ({pawn_side} has the pawn; {to_move} to move)", describe(bb.outcome(&p), dtc));
+    // Each move with what follows it; DTC after the move counts from the new position.
+    let mut rows: Vec<(String, Outcome, Option<u8>, String)> = p
+        .moves()
+        .into_iter()
+        .map(|mv| {
+            let name = o.move_name(mv);
+            match p.play(mv) {
+                After::Position(next) => (name, bb.outcome(&next), bb.dtc(&next).map(|d| d.0), String::new()),
+                After::PawnCaptured => (name, Outcome::Draw, None, "takes the pawn".into()),
+                After::Promoted { outcome, reason, .. } => {
+                    let d = (outcome == Outcome::Win).then_some(0);
+                    (name, outcome, d, reason.to_string())
+                }
+            }
+        })
+        .collect();
+    // Best first: the pawn side wants the quickest win, the lone king a draw or the slowest loss.
+    let key = |r: &(String, Outcome, Option<u8>, String)| -> i32 {
+        let d = r.2.map_or(0, i32::from);
+        match (p.side(), r.1) {
+            (Color::White, Outcome::Win) => d,
+            (Color::White, Outcome::Draw) => 1000,
+            (Color::Black, Outcome::Draw) => -1000,
+            (Color::Black, Outcome::Win) => -d,
+        }
+    };
+    rows.sort_by_key(|r| (key(r), r.0.clone()));
+    if rows.is_empty() {
+        println!("  no legal moves: stalemate");
+        return;
+    }
+    let best = key(&rows[0]);
+    println!("  {:<8}{:<8}{:>6}  note", "move", "result", "DTC");
+    for r in &rows {
+        let dtc = r.2.map(|d| d.to_string()).unwrap_or_else(|| "-".into());
+        let mark = if key(r) == best { "best" } else { "" };
+        let note =
+            [mark, r.3.as_str()].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join("; ");
+        println!("  {:<8}{:<8}{:>6}  {note}", r.0, r.1.to_string(), dtc);
+    }
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// How many timed runs (after 3 warm-up runs).
+    #[arg(long, default_value_t = 200)]
+    runs: usize,
+}
+
+/// Time `f` over `runs` runs after warming up; returns (min, median, mean).
+pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, Duration) {
+    for _ in 0..3 {
+        std::hint::black_box(f());
+    }
+    let mut times: Vec<Duration> = (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    (times[0], times[times.len() / 2], mean)
+}
+
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let (min, median, mean) = time_runs(args.runs, Bitbase::generate);
+    println!(
+        "bitbase generate (outcome + DTC, all 196,608 indices): min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
+        min.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e3,
+        mean.as_secs_f64() * 1e3,
+        args.runs
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,46 @@
+//! Command-line front end: clap-derive commands, one small `run_*` per subcommand. The only
+//! place in kpk that prints, draws progress bars or uses `anyhow`.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod bitbase;
+
+#[derive(Parser)]
+#[command(
+    name = "kpk",
+    version,
+    about = "KPK endgame: exact bitbase, the paper's 32 characteristics, neural networks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate the exact bitbase; print Tables 2 and 3; optionally write it as binary or CSV.
+    Bitbase(bitbase::BitbaseArgs),
+    /// Outcome and depth to conversion of positions, with every legal move's result.
+    Probe(bitbase::ProbeArgs),
+    /// Measure the speed of the bitbase generator and other hot paths.
+    Bench(bitbase::BenchArgs),
+}
+
+/// Parse the command line and run it. Errors come back to `main`, which prints one line.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; usage errors print clap's message, exit 2.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return Ok(ExitCode::from(code));
+        }
+    };
+    match cli.command {
+        Command::Bitbase(args) => bitbase::run_bitbase(args),
+        Command::Probe(args) => bitbase::run_probe(args),
+        Command::Bench(args) => bitbase::run_bench(args),
+    }
+}

@@ -1,0 +1,25 @@
+//! # kpk
+//!
+//! King and pawn versus king (KPK) learned by neural networks: a reproduction of Haworth &
+//! Velliste, *Chess Endgames and Neural Networks*, ICCA Journal 21(4), 1998, and beyond.
+//!
+//! Data flows one way through the modules:
+//!
+//! ```text
+//! board ─► position ─► index ─► bitbase (retrograde analysis: outcome + depth to conversion)
+//! ```
+//!
+//! The library never prints; the `kpk` binary (`src/cli.rs`) is the only place that does.
+
+pub mod bitbase;
+pub mod board;
+pub mod error;
+pub mod index;
+pub mod io;
+pub mod position;
+
+pub use bitbase::{Bitbase, Dtc};
+pub use board::{Color, Square};
+pub use error::{Error, Result};
+pub use index::KpkIndex;
+pub use position::{KpkPosition, Oriented, Outcome};
