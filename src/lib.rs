@@ -13,6 +13,7 @@
 
 pub mod bitbase;
 pub mod board;
+pub mod coding;
 pub mod error;
 pub mod index;
 pub mod io;
