@@ -15,6 +15,7 @@ pub mod bitbase;
 pub mod board;
 pub mod coding;
 pub mod error;
+pub mod hybrid;
 pub mod index;
 pub mod io;
 pub mod position;
