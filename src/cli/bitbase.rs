@@ -187,6 +187,9 @@ pub struct BenchArgs {
     /// How many timed runs (after 3 warm-up runs).
     #[arg(long, default_value_t = 200)]
     runs: usize,
+    /// Also time `kpk query` with this hybrid model file.
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
 }
 
 /// Time `f` over `runs` runs after warming up; returns (min, median, mean).
@@ -215,5 +218,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         mean.as_secs_f64() * 1e3,
         args.runs
     );
+    if let Some(model) = &args.model {
+        super::hybrid::bench_query(model, args.runs)?;
+    }
     Ok(ExitCode::SUCCESS)
 }

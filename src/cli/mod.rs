@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bitbase;
+mod hybrid;
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +26,8 @@ enum Command {
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
     Bench(bitbase::BenchArgs),
+    /// Exact outcomes from the hybrid model file alone (net + exception table; no bitbase).
+    Query(hybrid::QueryArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -42,5 +45,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bitbase::run_bench(args),
+        Command::Query(args) => hybrid::run_query(args),
     }
 }
