@@ -18,6 +18,7 @@ pub mod error;
 pub mod index;
 pub mod io;
 pub mod position;
+pub mod probe;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};
