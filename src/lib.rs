@@ -19,6 +19,7 @@ pub mod hybrid;
 pub mod index;
 pub mod io;
 pub mod position;
+pub mod probe;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};
