@@ -1,6 +1,5 @@
 //! `kpk dataset` and `kpk features`.
 
-use anyhow::Context;
 use clap::Args;
 use kpk::bitbase::Bitbase;
 use kpk::coding::InputCoding;
@@ -50,9 +49,10 @@ fn parse_side(s: &str) -> Result<Color, String> {
 fn parse_file(s: &str) -> Result<u8, String> {
     match s.as_bytes() {
         [f @ b'a'..=b'd'] => Ok(f - b'a' + 1),
-        [b'e'..=b'h'] => {
-            Err(format!("the pawn is on files a-d in canonical orientation; '{s}' mirrors to one"))
-        }
+        [f @ b'e'..=b'h'] => Err(format!(
+            "the pawn is on files a-d in canonical orientation: file {s} mirrors to file {}",
+            char::from(b'a' + b'h' - f)
+        )),
         _ => Err(format!("'{s}' is not a pawn file: use a, b, c or d")),
     }
 }
@@ -75,7 +75,7 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         max_dtc: args.max_dtc,
     };
     let ds = Dataset::named(&args.set, args.seed, &bb)?.filter(&filter)?;
-    ds.to_csv(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    ds.to_csv(&args.out)?; // the error names the path
     let wins = ds.wins().iter().filter(|&&w| w).count();
     let seeded = ["T1", "S1", "T2", "S2"].contains(&ds.name.split('[').next().unwrap_or_default());
     let seed = if seeded { format!(" (seed {})", args.seed) } else { String::new() };
