@@ -20,6 +20,7 @@ pub mod features;
 pub mod index;
 pub mod io;
 pub mod position;
+pub mod probe;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};
