@@ -153,9 +153,24 @@ pub struct BenchArgs {
     /// How many timed runs (after 3 warm-up runs).
     #[arg(long, default_value_t = 200)]
     runs: usize,
-    /// Also time `kpk query` with this hybrid model file.
-    #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
+    what: BenchTarget,
+    /// The hybrid model file for `--what query`.
+    #[arg(long, value_name = "FILE", default_value = super::hybrid::DEFAULT_MODEL)]
+    model: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum BenchTarget {
+    /// Generate the bitbase.
+    Bitbase,
+    /// The 32 characteristics of every legal position.
+    Features,
+    /// The network inputs of T3 (all wtm positions) in every coding.
+    Inputs,
+    /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
+    Query,
 }
 
 /// Time `f` over `runs` runs after warming up; returns (min, median, mean).
@@ -176,16 +191,48 @@ pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duratio
 }
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let (min, median, mean) = time_runs(args.runs, Bitbase::generate);
-    println!(
-        "bitbase generate (outcome + DTC, all 196,608 indices): min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
-        min.as_secs_f64() * 1e3,
-        median.as_secs_f64() * 1e3,
-        mean.as_secs_f64() * 1e3,
-        args.runs
-    );
-    if let Some(model) = &args.model {
-        super::hybrid::bench_query(model, args.runs)?;
+    let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| {
+        println!(
+            "{what}: min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
+            min.as_secs_f64() * 1e3,
+            median.as_secs_f64() * 1e3,
+            mean.as_secs_f64() * 1e3,
+            args.runs
+        );
+    };
+    match args.what {
+        BenchTarget::Bitbase => report(
+            "bitbase generate (outcome + DTC, all 196,608 indices)",
+            time_runs(args.runs, Bitbase::generate),
+        ),
+        BenchTarget::Features => {
+            use kpk::features::{N_FEATURES, features};
+            let positions: Vec<KpkPosition> = KpkPosition::all().collect();
+            let mut out = vec![[0i8; N_FEATURES]; positions.len()];
+            let what = format!("features x1..x32 of all {} legal positions", positions.len());
+            report(
+                &what,
+                time_runs(args.runs, || {
+                    for (o, p) in out.iter_mut().zip(&positions) {
+                        *o = features(std::hint::black_box(p));
+                    }
+                    out[out.len() - 1][31]
+                }),
+            );
+            report(
+                "enumerate the legal positions and compute their features",
+                time_runs(args.runs, || KpkPosition::all().map(|p| features(&p)[31] as i64).sum::<i64>()),
+            );
+        }
+        BenchTarget::Inputs => {
+            let bb = Bitbase::generate();
+            let t3 = kpk::dataset::Dataset::named("T3", 0, &bb)?;
+            for coding in kpk::coding::InputCoding::ALL {
+                let what = format!("T3 inputs ({} x {}), {coding} coding", t3.len(), coding.width());
+                report(&what, time_runs(args.runs, || t3.inputs(coding)));
+            }
+        }
+        BenchTarget::Query => super::hybrid::bench_query(&args.model, args.runs)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod bitbase;
 mod hybrid;
+mod dataset;
 
 #[derive(Parser)]
 #[command(
@@ -28,6 +29,10 @@ enum Command {
     Bench(bitbase::BenchArgs),
     /// Exact outcomes from the hybrid model file alone (net + exception table; no bitbase).
     Query(hybrid::QueryArgs),
+    /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
+    Dataset(dataset::DatasetArgs),
+    /// The 32 characteristics of Table 4 for positions given in FEN.
+    Features(dataset::FeaturesArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -46,5 +51,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bitbase::run_bench(args),
         Command::Query(args) => hybrid::run_query(args),
+        Command::Dataset(args) => dataset::run_dataset(args),
+        Command::Features(args) => dataset::run_features(args),
     }
 }
