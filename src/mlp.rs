@@ -157,6 +157,10 @@ impl Mlp {
         &self.layers
     }
 
+    pub(crate) fn layers_mut(&mut self) -> &mut [Array2<f64>] {
+        &mut self.layers
+    }
+
     /// Forward pass into `out` (`input.len() == n_inputs()`, `out.len() == n_outputs()`). Allocates a
     /// [`Workspace`]; loops over many inputs should use [`Mlp::forward_with`].
     pub fn forward(&self, input: &[f64], out: &mut [f64]) {
