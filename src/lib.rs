@@ -19,6 +19,7 @@ pub mod index;
 pub mod io;
 pub mod mlp;
 pub mod position;
+pub mod probe;
 pub mod train;
 
 pub use bitbase::{Bitbase, Dtc};
