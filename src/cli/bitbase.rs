@@ -150,9 +150,21 @@ fn print_probe(bb: &Bitbase, o: &Oriented) {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// How many timed runs (after 3 warm-up runs).
-    #[arg(long, default_value_t = 200)]
-    runs: usize,
+    /// How many timed runs, after 3 warm-up runs [default: 200 for the bitbase, 5 for training].
+    #[arg(long)]
+    runs: Option<usize>,
+    /// What to time: the bitbase generator, or one training epoch of 32-64-20-1 over the 81,664
+    /// wtm positions with online backpropagation, with Adam, or both.
+    #[arg(long, value_enum, default_value_t = BenchWhat::Bitbase)]
+    what: BenchWhat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchWhat {
+    Bitbase,
+    Online,
+    Adam,
+    Train,
 }
 
 /// Time `f` over `runs` runs after warming up; returns (min, median, mean).
@@ -173,13 +185,18 @@ pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duratio
 }
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let (min, median, mean) = time_runs(args.runs, Bitbase::generate);
+    if args.what != BenchWhat::Bitbase {
+        let (online, adam) = (args.what != BenchWhat::Adam, args.what != BenchWhat::Online);
+        return super::train_bench::run_train_bench(online, adam, args.runs.unwrap_or(5));
+    }
+    let runs = args.runs.unwrap_or(200);
+    let (min, median, mean) = time_runs(runs, Bitbase::generate);
     println!(
         "bitbase generate (outcome + DTC, all 196,608 indices): min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
         min.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e3,
         mean.as_secs_f64() * 1e3,
-        args.runs
+        runs
     );
     Ok(ExitCode::SUCCESS)
 }

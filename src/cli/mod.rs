@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bitbase;
+mod train_bench;
 
 #[derive(Parser)]
 #[command(
