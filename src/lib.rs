@@ -18,6 +18,7 @@ pub mod error;
 pub mod index;
 pub mod io;
 pub mod mlp;
+pub mod model;
 pub mod position;
 pub mod probe;
 pub mod train;
