@@ -3,8 +3,8 @@
 
 use kpk::mlp::{Mlp, Workspace};
 use kpk::train::{
-    Anneal, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig, TrainData,
-    classify, train,
+    Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
+    TrainData, classify, train,
 };
 use kpk::{Bitbase, Color, KpkPosition, Outcome};
 use ndarray::Array2;
@@ -89,7 +89,12 @@ fn same_config_and_seed_give_bit_identical_weights() {
 fn the_result_is_the_epoch_with_the_least_error_and_the_callback_sees_every_epoch() {
     let (x, wins) = synthetic(400);
     let data = TrainData { inputs: x.view(), wins: &wins };
-    for error_function in [ErrorFunction::E1, ErrorFunction::E2] {
+    let choices = [
+        (ErrorFunction::E1, BestState::LeastError),
+        (ErrorFunction::E2, BestState::LeastError),
+        (ErrorFunction::E2, BestState::MostCorrect),
+    ];
+    for (error_function, best) in choices {
         // A large learning rate makes the error measure wander, so the best epoch is not the last.
         let cfg = TrainConfig {
             error_function,
@@ -98,6 +103,7 @@ fn the_result_is_the_epoch_with_the_least_error_and_the_callback_sees_every_epoc
             max_epochs: 40,
             window: 1000,
             seed: 1,
+            best,
             ..TrainConfig::default()
         };
         let mut seen: Vec<EpochMetrics> = Vec::new();
@@ -110,9 +116,19 @@ fn the_result_is_the_epoch_with_the_least_error_and_the_callback_sees_every_epoc
         assert_eq!(result.stop_reason, StopReason::MaxEpochs);
         assert_eq!(seen.iter().map(|m| m.epoch).collect::<Vec<_>>(), (1..=40).collect::<Vec<_>>());
         let measure = |m: &EpochMetrics| if error_function == ErrorFunction::E1 { m.e1 } else { m.e2 };
-        let least = seen.iter().map(measure).fold(f64::INFINITY, f64::min);
-        let first_least = seen.iter().position(|m| measure(m) == least).unwrap() + 1;
-        assert_eq!(result.best_epoch, first_least);
+        let first_least = match best {
+            BestState::LeastError => {
+                let least = seen.iter().map(measure).fold(f64::INFINITY, f64::min);
+                seen.iter().position(|m| measure(m) == least).unwrap() + 1
+            }
+            BestState::MostCorrect => {
+                let most = seen.iter().map(|m| m.correct).max().unwrap();
+                let least =
+                    seen.iter().filter(|m| m.correct == most).map(measure).fold(f64::INFINITY, f64::min);
+                seen.iter().position(|m| m.correct == most && measure(m) == least).unwrap() + 1
+            }
+        };
+        assert_eq!(result.best_epoch, first_least, "{error_function:?} {best:?}");
         // The returned net really is that epoch's state: re-measure it.
         let mut ws = Workspace::new(&result.net);
         let (mut sum, mut max, mut correct) = (0.0f64, 0.0f64, 0);
@@ -185,6 +201,7 @@ fn a_two_output_net_learns_real_kpk_positions_on_t4() {
         max_epochs: 30,
         window: 20,
         seed: 39,
+        best: BestState::LeastError,
     };
     let net = Mlp::new(&[6, 32, 5, 2], 1.0, 39).unwrap();
     let result = train(net, &data, None, &cfg, &mut |_| {}).unwrap();
