@@ -37,18 +37,62 @@ use rand_chacha::ChaCha8Rng;
 /// the [−0.1, +0.1] range").
 pub const INIT_RANGE: f64 = 0.1;
 
-/// The logistic sigmoid f(z) = 1 / (1 + e^(−bz)) of section 3, evaluated without overflow: for
-/// bz < 0 it uses the equal form e^(bz) / (1 + e^(bz)), so `exp` never sees a large positive
-/// argument and the result keeps full relative precision near 0.
+/// The logistic sigmoid f(z) = 1 / (1 + e^(−bz)) of section 3, evaluated without overflow and
+/// without a branch: with e = e^(−|bz|) ∈ (0, 1], f = 1 / (1 + e) for bz ≥ 0 and e / (1 + e)
+/// otherwise (the same value, written so `exp` never sees a large positive argument and the
+/// result keeps full relative precision near 0). The exponential is [`exp_nonpositive`], so a loop
+/// of sigmoids vectorises.
 #[inline(always)]
 pub fn sigmoid(z: f64, slope: f64) -> f64 {
     let x = slope * z;
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
+    let e = exp_nonpositive(-x.abs());
+    let s = 1.0 / (1.0 + e);
+    if x >= 0.0 { s } else { e * s }
+}
+
+/// e^t for t ≤ 0 (t ≥ −708; below that, 0 — the sigmoid is then below 1e−307 — and NaN stays NaN),
+/// within 2 ulp of the exact value. Branch-free so that loops over it vectorise, and written out
+/// here so that the result is fixed by this file rather than by the platform's `libm`:
+/// t = n·ln 2 + r with |r| ≤ ½ ln 2 (Cody–Waite, ln 2 split in two parts so n·ln2_hi is exact),
+/// e^r by its Taylor polynomial to degree 13 in Horner form (truncation error < 1e−17 relative),
+/// and 2^n put straight into the exponent bits.
+#[inline(always)]
+pub fn exp_nonpositive(t: f64) -> f64 {
+    const LOG2E: f64 = std::f64::consts::LOG2_E;
+    // ln 2 = LN2_HI + LN2_LO, LN2_HI with 32 significant bits (fdlibm's split).
+    const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
+    // 1.5·2^52: adding it rounds to an integer held in the low mantissa bits.
+    const SHIFTER: f64 = 6_755_399_441_055_744.0;
+    const C: [f64; 14] = [
+        1.0,
+        1.0,
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5040.0,
+        1.0 / 40320.0,
+        1.0 / 362_880.0,
+        1.0 / 3_628_800.0,
+        1.0 / 39_916_800.0,
+        1.0 / 479_001_600.0,
+        1.0 / 6_227_020_800.0,
+    ];
+    let too_small = t < -708.0;
+    let t = if too_small { 0.0 } else { t };
+    let shifted = t * LOG2E + SHIFTER;
+    let n = shifted - SHIFTER;
+    let r = (t - n * LN2_HI) - n * LN2_LO;
+    let mut p = C[13];
+    for &c in C[..13].iter().rev() {
+        p = p * r + c;
     }
+    // The low 32 bits of `shifted` hold n in two's complement; n ∈ [−1022, 0] here.
+    let n_bits = (shifted.to_bits() as i64) << 32 >> 32;
+    let scale = f64::from_bits(((n_bits + 1023) as u64) << 52);
+    if too_small { 0.0 } else { p * scale }
 }
 
 /// A sigmoid multi-layer perceptron (section 3, Figure 1). See the module docs for the layout.
@@ -555,9 +599,29 @@ mod tests {
         assert_eq!(sigmoid(0.0, 1.0), 0.5);
         assert_eq!(sigmoid(1e6, 1.0), 1.0);
         assert_eq!(sigmoid(-1e6, 1.0), 0.0);
+        assert_eq!(sigmoid(f64::INFINITY, 1.0), 1.0);
+        assert_eq!(sigmoid(f64::NEG_INFINITY, 1.0), 0.0);
         // Far in the tail the stable form keeps relative precision: f(−700) ≈ e^−700.
         let tiny = sigmoid(-700.0, 1.0);
         assert!(tiny > 0.0 && ((tiny / (-700.0f64).exp()) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exp_nonpositive_is_within_two_ulp_of_libm() {
+        let ulp = |x: f64| f64::from_bits(x.to_bits() + 1) - x;
+        let mut t = 0.0f64;
+        let mut worst = 0.0f64;
+        // Dense near 0, then out to the underflow cut.
+        while t > -708.0 {
+            let (mine, libm) = (exp_nonpositive(t), t.exp());
+            worst = worst.max((mine - libm).abs() / ulp(libm));
+            t -= 0.000_731 * (1.0 - t);
+        }
+        assert!(worst <= 2.0, "worst error {worst} ulp");
+        assert_eq!(exp_nonpositive(0.0), 1.0);
+        assert_eq!(exp_nonpositive(-1000.0), 0.0);
+        assert_eq!(exp_nonpositive(f64::NEG_INFINITY), 0.0);
+        assert!(exp_nonpositive(f64::NAN).is_nan());
     }
 
     #[test]
