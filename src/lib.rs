@@ -14,7 +14,9 @@
 pub mod bitbase;
 pub mod board;
 pub mod coding;
+pub mod dataset;
 pub mod error;
+pub mod features;
 pub mod index;
 pub mod io;
 pub mod mlp;

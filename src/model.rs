@@ -11,8 +11,9 @@
 //! `layers[l][j]` is row j of weight layer l as in [`crate::mlp`]: the bias first. Weights are
 //! written in the shortest decimal form that reads back to the same `f64` bit for bit.
 
-use crate::coding::InputCoding;
+use crate::coding::{BINARY_BITS, InputCoding};
 use crate::error::{Error, Result};
+use crate::features::FEATURES;
 use crate::mlp::Mlp;
 use crate::train::OutputCoding;
 use ndarray::Array2;
@@ -191,14 +192,21 @@ impl SavedNet {
     }
 }
 
-/// Inputs the coding makes of the listed features, where the coding alone decides it: one input
-/// per characteristic for the natural and scaled codings. (The binary and one-hot widths depend on
-/// each characteristic's range, which the features module owns.)
+/// Inputs the coding makes of the listed features: one per characteristic for the natural and
+/// scaled codings, its bits for the binary coding, one per legal value for the one-hot coding
+/// (see [`crate::coding`]). The names must already have been checked.
 fn input_width(coding: InputCoding, features: &[String]) -> Option<usize> {
-    match coding {
-        InputCoding::Natural | InputCoding::Scaled => Some(features.len()),
-        InputCoding::Binary | InputCoding::Onehot => None,
-    }
+    features
+        .iter()
+        .map(|name| {
+            let i = feature_number(name)? - 1;
+            Some(match coding {
+                InputCoding::Natural | InputCoding::Scaled => 1,
+                InputCoding::Binary => BINARY_BITS[i],
+                InputCoding::Onehot => FEATURES[i].range_size(),
+            })
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -257,6 +265,24 @@ mod tests {
     }
 
     #[test]
+    fn the_input_width_follows_the_coding_and_the_features() {
+        let all = SavedNet::all_features();
+        for coding in InputCoding::ALL {
+            assert_eq!(input_width(coding, &all), Some(coding.width()), "{coding:?}");
+            let net = Mlp::new(&[coding.width(), 3, 1], 1.0, 0).unwrap();
+            assert!(SavedNet::new(&net, coding, all.clone(), OutputCoding::One, 0).is_ok());
+        }
+        // A subset: x1 (8 values, 3 bits) and x17 (a 0/1 flag, 1 bit).
+        let two = vec!["x1".to_string(), "x17".to_string()];
+        assert_eq!(input_width(InputCoding::Natural, &two), Some(2));
+        assert_eq!(input_width(InputCoding::Binary, &two), Some(4));
+        assert_eq!(input_width(InputCoding::Onehot, &two), Some(10));
+        let net = Mlp::new(&[4, 3, 1], 1.0, 0).unwrap();
+        assert!(SavedNet::new(&net, InputCoding::Binary, two.clone(), OutputCoding::One, 0).is_ok());
+        assert!(SavedNet::new(&net, InputCoding::Onehot, two, OutputCoding::One, 0).is_err());
+    }
+
+    #[test]
     fn files_that_do_not_fit_are_rejected() {
         let (_, saved) = sample();
         let json = serde_json::to_value(&saved).unwrap();
@@ -270,6 +296,7 @@ mod tests {
             ("feature", Box::new(|v| v["features"][3] = "x03".into())),
             ("twice", Box::new(|v| v["features"][3] = "x1".into())),
             ("inputs", Box::new(|v| v["features"].as_array_mut().unwrap().truncate(31))),
+            ("coding width", Box::new(|v| v["input_coding"] = "binary".into())),
             ("outputs", Box::new(|v| v["output_coding"] = serde_json::json!({"kind": "one"}))),
             ("margin", Box::new(|v| v["output_coding"]["margin"] = 0.5.into())),
             ("slope", Box::new(|v| v["slope"] = 0.0.into())),

@@ -1,32 +1,22 @@
 //! The trainer end to end: determinism, the best-epoch choice, the callback, data checks, and
 //! learning on real KPK positions.
 
+use kpk::Bitbase;
+use kpk::coding::InputCoding;
+use kpk::dataset::Dataset;
 use kpk::mlp::{Mlp, Workspace};
 use kpk::train::{
     Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
     TrainData, classify, train,
 };
-use kpk::{Bitbase, Color, KpkPosition, Outcome};
 use ndarray::Array2;
 
-/// Stand-in inputs until the features land: the six coordinates of the three men, in 0..=7.
-fn coordinates(p: &KpkPosition) -> [f64; 6] {
-    let c = |s: kpk::Square| [s.file() as f64, s.rank() as f64];
-    let (wk, bk, wp) = (c(p.wk()), c(p.bk()), c(p.wp()));
-    [wk[0], wk[1], bk[0], bk[1], wp[0], wp[1]]
-}
-
-/// T4 of section 4.5: every White-to-move position with the pawn on the a-file.
+/// T4 of section 4.5 (every White-to-move position with the pawn on the a-file) with the 32
+/// characteristics of Table 4 in the paper's natural coding.
 fn t4() -> (Array2<f64>, Vec<bool>) {
     let bb = Bitbase::generate();
-    let positions: Vec<KpkPosition> =
-        KpkPosition::all().filter(|p| p.side() == Color::White && p.wp().file() == 0).collect();
-    let mut inputs = Array2::zeros((positions.len(), 6));
-    for (mut row, p) in inputs.rows_mut().into_iter().zip(&positions) {
-        row.assign(&ndarray::aview1(&coordinates(p)));
-    }
-    let wins = positions.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
-    (inputs, wins)
+    let t4 = Dataset::named("T4", 0, &bb).unwrap();
+    (t4.inputs(InputCoding::Natural), t4.wins())
 }
 
 /// A small synthetic problem: is x0 + x1 > x2 (a single hyperplane), 400 points.
@@ -183,31 +173,42 @@ fn data_that_does_not_fit_is_rejected() {
 }
 
 #[test]
-fn a_two_output_net_learns_real_kpk_positions_on_t4() {
-    // T4 with NN6's shape 32-32-5-2 (trial 39), the inputs being the six coordinates until the
-    // characteristics of Table 4 are available. The paper's trial 39 needed 1,610 epochs for 99.6%;
-    // this budget of 30 epochs must show clear learning: well above always answering "win".
+fn nn6_learns_t4_within_a_small_budget() {
+    // Trial 39's set and net: T4 and 32-32-5-2 with two outputs (section 4.3). The paper reached
+    // 99.6% training accuracy after 1,610 epochs; this budget of 8 epochs must show clear learning:
+    // from about half right (random weights) to far above always answering "win".
     let (x, wins) = t4();
     let n = wins.len();
-    let majority = 100.0
-        * wins.iter().filter(|&&w| w).count().max(wins.iter().filter(|&&w| !w).count()) as f64
-        / n as f64;
+    assert_eq!(n, 20_643, "T4 is the 20,643 a-file wtm positions (section 4.5)");
+    let win_pct = 100.0 * wins.iter().filter(|&&w| w).count() as f64 / n as f64;
     let data = TrainData { inputs: x.view(), wins: &wins };
     let cfg = TrainConfig {
         error_function: ErrorFunction::E2,
         error_target: 0.10,
         output: OutputCoding::Two { margin: 0.0 },
         optimiser: online(0.1, 0.0),
-        max_epochs: 30,
+        max_epochs: 8,
         window: 20,
         seed: 39,
-        best: BestState::LeastError,
+        best: BestState::MostCorrect,
     };
-    let net = Mlp::new(&[6, 32, 5, 2], 1.0, 39).unwrap();
+    let net = Mlp::new(&[32, 32, 5, 2], 1.0, 39).unwrap();
+    let untrained = x
+        .rows()
+        .into_iter()
+        .zip(&wins)
+        .filter(|(row, w)| classify(&net, cfg.output, row.as_slice().unwrap()).is_correct(**w))
+        .count();
     let result = train(net, &data, None, &cfg, &mut |_| {}).unwrap();
-    let best = result.history.iter().map(|m| m.train_accuracy_pct).fold(0.0, f64::max);
-    assert!(best > majority + 10.0, "best training accuracy {best:.2}% vs majority class {majority:.2}%");
+    assert_eq!(result.epochs_run, 8);
+    let best = &result.history[result.best_epoch - 1];
+    assert!(
+        best.train_accuracy_pct > 98.0 && best.train_accuracy_pct > win_pct + 20.0,
+        "best training accuracy {:.2}% (wins are {win_pct:.2}%, untrained net {:.2}%)",
+        best.train_accuracy_pct,
+        100.0 * untrained as f64 / n as f64
+    );
     let first = result.history[0].e1;
     let last = result.history.last().unwrap().e1;
-    assert!(last < 0.8 * first, "E1 fell only from {first} to {last}");
+    assert!(last < 0.5 * first, "E1 fell only from {first} to {last}");
 }

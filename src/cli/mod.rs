@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bitbase;
+mod dataset;
 mod train_bench;
 
 #[derive(Parser)]
@@ -26,6 +27,10 @@ enum Command {
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
     Bench(bitbase::BenchArgs),
+    /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
+    Dataset(dataset::DatasetArgs),
+    /// The 32 characteristics of Table 4 for positions given in FEN.
+    Features(dataset::FeaturesArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -43,5 +48,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bitbase::run_bench(args),
+        Command::Dataset(args) => dataset::run_dataset(args),
+        Command::Features(args) => dataset::run_features(args),
     }
 }

@@ -1,65 +1,21 @@
 //! `kpk bench --what online|adam`: the trainer's speed on the reference workload, one epoch
 //! of 32-64-20-1 over all 81,664 White-to-move positions.
 
+use kpk::Bitbase;
+use kpk::coding::InputCoding;
+use kpk::dataset::Dataset;
 use kpk::mlp::{Mlp, Workspace};
 use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train};
-use kpk::{Bitbase, Color, KpkPosition, Outcome};
 use ndarray::Array2;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Printed ranges of x1..x32 (Table 4), used to draw inputs of the right magnitude.
-const RANGES: [(i8, i8); 32] = [
-    (1, 8),
-    (1, 8),
-    (1, 8),
-    (1, 8),
-    (1, 4),
-    (2, 7),
-    (-7, 7),
-    (-7, 7),
-    (-3, 7),
-    (-6, 6),
-    (-3, 7),
-    (-6, 6),
-    (0, 1),
-    (1, 5),
-    (0, 7),
-    (0, 7),
-    (0, 1),
-    (0, 7),
-    (0, 6),
-    (0, 1),
-    (0, 7),
-    (0, 6),
-    (0, 1),
-    (2, 7),
-    (0, 1),
-    (0, 1),
-    (1, 7),
-    (1, 7),
-    (0, 7),
-    (-6, 6),
-    (-5, 6),
-    (0, 1),
-];
-
-/// The 81,664 White-to-move positions with their true outcomes; the inputs are drawn at random in
-/// each characteristic's natural range (the cost of an epoch does not depend on the values).
-fn workload() -> (Array2<f64>, Vec<bool>) {
+/// T3 of section 4.5, the 81,664 White-to-move positions, with the 32 characteristics of Table 4
+/// in the paper's natural coding.
+fn workload() -> anyhow::Result<(Array2<f64>, Vec<bool>)> {
     let bb = Bitbase::generate();
-    let wins: Vec<bool> = KpkPosition::all()
-        .filter(|p| p.side() == Color::White)
-        .map(|p| bb.outcome(&p) == Outcome::Win)
-        .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let inputs = Array2::from_shape_fn((wins.len(), 32), |(_, j)| {
-        let (lo, hi) = RANGES[j];
-        rng.random_range(lo..=hi) as f64
-    });
-    (inputs, wins)
+    let t3 = Dataset::named("T3", 0, &bb)?;
+    Ok((t3.inputs(InputCoding::Natural), t3.wins()))
 }
 
 /// CPU time of the calling thread: on a machine shared with other jobs it is far steadier than wall
@@ -98,11 +54,11 @@ fn measure<T>(what: &str, runs: usize, mut f: impl FnMut() -> T) {
 
 /// One epoch of each optimiser on 32-64-20-1 over the wtm positions.
 pub fn run_train_bench(online: bool, adam: bool, runs: usize) -> anyhow::Result<ExitCode> {
-    let (inputs, wins) = workload();
+    let (inputs, wins) = workload()?;
     let data = TrainData { inputs: inputs.view(), wins: &wins };
     let topology = [32, 64, 20, 1];
     let n = wins.len();
-    println!("workload: {n} wtm positions x 32 inputs, net {topology:?}, single thread");
+    println!("workload: T3, {n} wtm positions x 32 natural inputs, net {topology:?}, single thread");
     let one_epoch = |optimiser| TrainConfig { optimiser, max_epochs: 1, ..TrainConfig::default() };
     if online {
         // The update pass alone, as the Python peers time it: forward, backward and update per
