@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod bitbase;
 mod dataset;
+mod train_bench;
 
 #[derive(Parser)]
 #[command(
