@@ -20,8 +20,11 @@ pub mod features;
 pub mod hybrid;
 pub mod index;
 pub mod io;
+pub mod mlp;
+pub mod model;
 pub mod position;
 pub mod probe;
+pub mod train;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};

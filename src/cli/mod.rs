@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod bitbase;
 mod hybrid;
 mod dataset;
+mod train_bench;
 
 #[derive(Parser)]
 #[command(
