@@ -2,8 +2,11 @@
 
 use anyhow::Context;
 use clap::Args;
-use kpk::KpkPosition;
 use kpk::hybrid::Hybrid;
+use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::{Bitbase, KpkPosition};
+
+mod report;
 use kpk::position::Oriented;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -98,4 +101,67 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
     let (_, median_load, _) = super::bitbase::time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
     println!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6);
     Ok(())
+}
+
+#[derive(Args)]
+pub struct CompressArgs {
+    /// The compress config (TOML; see experiments/compress.toml).
+    #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml")]
+    config: PathBuf,
+    /// Where to write the smallest exact model.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
+    out: PathBuf,
+    /// Where to write the generated report (its plot and candidate table go beside it).
+    #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md")]
+    report: PathBuf,
+}
+
+pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.config).with_context(|| args.config.display().to_string())?;
+    let cfg: CompressConfig =
+        toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    cfg.validate()?;
+    let bb = Bitbase::generate();
+    let started = std::time::Instant::now();
+    let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+    let candidates = compress(&cfg, &bb, &progress)?;
+    let best = &candidates[0];
+    if !best.hybrid.disagreements(&bb).is_empty() {
+        anyhow::bail!("the chosen model disagrees with the bitbase");
+    }
+    if let Some(dir) = args.out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    best.hybrid.save(&args.out)?;
+    // Re-read what was written: the file on disk, not the value in memory, is the product.
+    let reloaded = Hybrid::load(&args.out)?;
+    if reloaded != best.hybrid || !reloaded.disagreements(&bb).is_empty() {
+        anyhow::bail!("{} does not read back as the model written", args.out.display());
+    }
+    println!(
+        "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  shifts",
+        "topology", "params", "float", "exc", "net B", "exc B", "total"
+    );
+    for c in &candidates {
+        println!(
+            "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  {:?}",
+            c.topology,
+            c.parameters,
+            c.float_errors,
+            c.hybrid.exceptions().len(),
+            c.sizes.net,
+            c.sizes.exceptions,
+            c.sizes.total,
+            c.shifts
+        );
+    }
+    println!(
+        "wrote {} ({} bytes, {} exceptions)",
+        args.out.display(),
+        best.sizes.total,
+        best.hybrid.exceptions().len()
+    );
+    report::write(&args.report, &cfg, &args.config, &candidates, &reloaded, started.elapsed().as_secs_f64())?;
+    println!("wrote {}", args.report.display());
+    Ok(ExitCode::SUCCESS)
 }

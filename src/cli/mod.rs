@@ -5,8 +5,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bitbase;
-mod hybrid;
 mod dataset;
+mod hybrid;
 mod train_bench;
 
 #[derive(Parser)]
@@ -34,6 +34,8 @@ enum Command {
     Dataset(dataset::DatasetArgs),
     /// The 32 characteristics of Table 4 for positions given in FEN.
     Features(dataset::FeaturesArgs),
+    /// Train nets, quantise them, file their exceptions: write the smallest exact hybrid model.
+    Compress(hybrid::CompressArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -54,5 +56,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Query(args) => hybrid::run_query(args),
         Command::Dataset(args) => dataset::run_dataset(args),
         Command::Features(args) => dataset::run_features(args),
+        Command::Compress(args) => hybrid::run_compress(args),
     }
 }

@@ -1,25 +1,13 @@
 //! The residual exception table (section 5.1 of the paper): the sorted set of position indices
 //! where the stored net's answer is wrong, coded as Rice-coded gaps.
 //!
-//! # Coding
-//!
-//! For sorted distinct indices `e₀ < e₁ < … < eₙ₋₁` the payload holds the gaps
-//! `g₀ = e₀`, `gᵢ = eᵢ − eᵢ₋₁ − 1`, each Rice-coded with one parameter `k` (stored in the file
-//! header with the count). Exceptions of a good net are scattered roughly at random over the
-//! 196,608 indices, so the gaps are close to geometric, for which a Golomb code is optimal; the
-//! Rice code (Golomb with a power-of-two divisor, `k` chosen by exhaustive search) costs about
-//! `k + 1 + gap / 2^k` bits, within a few hundredths of a bit per gap of the best Golomb code and
-//! about half a bit less per exception than Elias–Fano at the same density
-//! (`2 + ⌈log₂(U/n)⌉` bits).
-//!
-//! # Lookup
-//!
-//! The file stores no index: sampling points would cost bytes and the whole table decodes in
-//! microseconds. Loading expands the gaps into a sorted `Vec<u32>`, and a lookup is a binary search
-//! (⌈log₂ n⌉ + 1 comparisons, a few nanoseconds for the tables we write).
+#![doc = include_str!("exceptions.md")]
 
 use super::bits::{BitError, BitReader, BitWriter, best_rice, rice_len};
 use crate::index::MAX_INDEX;
+
+/// How the table is coded and searched (also printed in reports/COMPRESSION.md).
+pub const CODING_DOC: &str = include_str!("exceptions.md");
 
 /// A set of position indices, every one below [`MAX_INDEX`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,11 +42,7 @@ impl ExceptionSet {
     }
 
     fn gaps(&self) -> impl Iterator<Item = u64> + Clone + '_ {
-        let previous = std::iter::once(None).chain(self.sorted.iter().map(Some));
-        self.sorted.iter().zip(previous).map(|(&e, p)| match p {
-            None => u64::from(e),
-            Some(&p) => u64::from(e - p - 1),
-        })
+        gaps(&self.sorted)
     }
 
     /// The Rice parameter that codes this set in the fewest bits, and that number of bits.
@@ -73,28 +57,47 @@ impl ExceptionSet {
 
     /// Append the Rice-coded gaps with parameter `k`.
     pub fn write(&self, w: &mut BitWriter, k: u32) {
-        for g in self.gaps() {
-            w.rice(g, k);
-        }
+        write_sorted(&self.sorted, w, k);
     }
 
     /// Read `count` gaps coded with parameter `k`; rejects indices beyond [`MAX_INDEX`].
     pub fn read(r: &mut BitReader, count: usize, k: u32) -> Result<ExceptionSet, BitError> {
-        if count > MAX_INDEX {
+        Ok(ExceptionSet { sorted: read_sorted(r, count, k, MAX_INDEX)? })
+    }
+}
+
+/// The gaps of sorted distinct values: the first value, then each difference minus one.
+pub fn gaps(sorted: &[u32]) -> impl Iterator<Item = u64> + Clone + '_ {
+    let previous = std::iter::once(None).chain(sorted.iter().map(Some));
+    sorted.iter().zip(previous).map(|(&e, p)| match p {
+        None => u64::from(e),
+        Some(&p) => u64::from(e - p - 1),
+    })
+}
+
+/// Append the Rice-coded gaps of sorted distinct values.
+pub fn write_sorted(sorted: &[u32], w: &mut BitWriter, k: u32) {
+    for g in gaps(sorted) {
+        w.rice(g, k);
+    }
+}
+
+/// Read `count` sorted distinct values below `universe`, coded by [`write_sorted`].
+pub fn read_sorted(r: &mut BitReader, count: usize, k: u32, universe: usize) -> Result<Vec<u32>, BitError> {
+    if count > universe {
+        return Err(BitError::TooLarge);
+    }
+    let mut sorted = Vec::with_capacity(count);
+    let mut next = 0u64; // smallest value the next one may take
+    for _ in 0..count {
+        let e = next + r.rice(k)?;
+        if e >= universe as u64 {
             return Err(BitError::TooLarge);
         }
-        let mut sorted = Vec::with_capacity(count);
-        let mut next = 0u64; // smallest index the next exception may take
-        for _ in 0..count {
-            let e = next + r.rice(k)?;
-            if e >= MAX_INDEX as u64 {
-                return Err(BitError::TooLarge);
-            }
-            sorted.push(e as u32);
-            next = e + 1;
-        }
-        Ok(ExceptionSet { sorted })
+        sorted.push(e as u32);
+        next = e + 1;
     }
+    Ok(sorted)
 }
 
 #[cfg(test)]

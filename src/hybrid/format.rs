@@ -1,44 +1,28 @@
-//! The model file (`models/kpk.hybrid`), version 1. Integers are little-endian.
-//!
-//! | bytes | field                                                                           |
-//! |-------|---------------------------------------------------------------------------------|
-//! | 4     | magic `KPKH`                                                                    |
-//! | 1     | format version, 1                                                               |
-//! | 4     | length of the whole file in bytes (so truncation is named as such)              |
-//! | 1     | input function ([`InputFunction::id`])                                          |
-//! | 1     | number of layers `L` (1..=8)                                                    |
-//! | 4 × L | per layer: `n_out − 1`, shift, Rice parameter of the weights, of the biases     |
-//! | 3     | number of exceptions `n`                                                        |
-//! | 1     | Rice parameter of the exception gaps                                            |
-//! | …     | bit stream, least significant bit first: for each layer its `n_out × n_in`      |
-//! |       | weights row by row, then its `n_out` biases, each zig-zag Rice-coded; then the  |
-//! |       | `n` exception gaps (see [`super::exceptions`]); 0-bits pad the last byte        |
-//! | 4     | CRC-32 (IEEE) of every byte before it                                           |
-//!
-//! `n_in` of layer 0 is the input function's width, of layer `l > 0` the width of layer `l − 1`;
-//! the last layer has one neuron. Loading checks the magic, version, length and checksum first,
-//! then every field: widths, shifts, value ranges, the overflow bound of the integer net, that
-//! each exception names a legal position, and that the bit stream ends exactly at its padding.
-//! A corrupt or truncated file is an error, never an answer.
+#![doc = include_str!("format.md")]
 
 use super::Hybrid;
 use super::bits::{BitReader, BitWriter, best_rice, zigzag};
-use super::exceptions::ExceptionSet;
+use super::exceptions::{ExceptionSet, gaps, read_sorted, write_sorted};
 use super::inputs::InputFunction;
 use super::quant::{MAX_MAGNITUDE, MAX_WIDTH, QuantLayer, QuantNet};
 use crate::error::{Error, Result};
 use crate::index::KpkIndex;
 use std::path::Path;
 
+/// The format's description (also printed in reports/COMPRESSION.md).
+pub const FORMAT_DOC: &str = include_str!("format.md");
+
 pub const MAGIC: &[u8; 4] = b"KPKH";
 pub const VERSION: u8 = 1;
 /// Most layers a file may hold.
 pub const MAX_LAYERS: usize = 8;
 const CRC_LEN: usize = 4;
-/// Magic, version, length, input function, layer count.
-const PREAMBLE_LEN: usize = 4 + 1 + 4 + 1 + 1;
+/// Magic, version, length.
+const PREAMBLE_LEN: usize = 4 + 1 + 4;
 const LAYER_HEADER_LEN: usize = 4;
 const EXCEPTION_HEADER_LEN: usize = 4;
+/// Bit of the exception header's parameter byte set when exceptions are numbered by confidence.
+const CONFIDENCE_ORDER: u8 = 0x80;
 
 /// Where the bytes of a model file go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,14 +42,23 @@ struct Encoded {
     sizes: Sizes,
 }
 
-fn encode(h: &Hybrid) -> Encoded {
+/// How the exception table numbers its entries (see the exceptions module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExceptionOrder {
+    /// By position index.
+    Index,
+    /// By rank in the net's confidence order.
+    Confidence,
+}
+
+fn encode(h: &Hybrid, order: Option<ExceptionOrder>) -> Encoded {
     let layers = h.net.layers();
     let mut header = Vec::new();
     let mut payload = BitWriter::new();
     for layer in layers {
         let (kw, _) = best_rice(layer.weights.iter().map(|&w| zigzag(w.into())));
         let (kb, _) = best_rice(layer.biases.iter().map(|&b| zigzag(b.into())));
-        header.extend_from_slice(&[(layer.n_out - 1) as u8, layer.shift, kw as u8, kb as u8]);
+        header.extend_from_slice(&[(layer.n_out - 1) as u8, layer.shift as u8, kw as u8, kb as u8]);
         for &w in &layer.weights {
             payload.rice_signed(w.into(), kw);
         }
@@ -74,20 +67,38 @@ fn encode(h: &Hybrid) -> Encoded {
         }
     }
     let net_bits = payload.len();
-    let (ke, _) = h.exceptions.best_parameter();
+    // Both orders of numbering the exceptions; the file takes the shorter (a flag says which).
+    let by_index = h.exceptions.indices().to_vec();
+    let by_confidence: Vec<u32> = if by_index.is_empty() {
+        Vec::new()
+    } else {
+        let order = h.confidence_order();
+        (0..order.len() as u32).filter(|&r| h.exceptions.contains(order[r as usize])).collect()
+    };
+    let (k_index, bits_index) = best_rice(gaps(&by_index));
+    let (k_conf, bits_conf) = best_rice(gaps(&by_confidence));
+    let order = order.unwrap_or(if bits_conf < bits_index {
+        ExceptionOrder::Confidence
+    } else {
+        ExceptionOrder::Index
+    });
+    let (values, ke, flag) = match order {
+        ExceptionOrder::Confidence => (&by_confidence, k_conf, CONFIDENCE_ORDER),
+        ExceptionOrder::Index => (&by_index, k_index, 0),
+    };
     let n = h.exceptions.len() as u32;
     header.extend_from_slice(&n.to_le_bytes()[..3]);
-    header.push(ke as u8);
-    h.exceptions.write(&mut payload, ke);
+    header.push(ke as u8 | flag);
+    write_sorted(values, &mut payload, ke);
     let exception_bits = payload.len() - net_bits;
     let payload = payload.into_bytes();
 
-    let total = PREAMBLE_LEN + header.len() + payload.len() + CRC_LEN;
+    let total = PREAMBLE_LEN + h.input.to_bytes().len() + 1 + header.len() + payload.len() + CRC_LEN;
     let mut bytes = Vec::with_capacity(total);
     bytes.extend_from_slice(MAGIC);
     bytes.push(VERSION);
     bytes.extend_from_slice(&(total as u32).to_le_bytes());
-    bytes.push(h.input.id());
+    bytes.extend_from_slice(&h.input.to_bytes());
     bytes.push(layers.len() as u8);
     bytes.extend_from_slice(&header);
     bytes.extend_from_slice(&payload);
@@ -103,12 +114,19 @@ fn encode(h: &Hybrid) -> Encoded {
 impl Hybrid {
     /// The model file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        encode(self).bytes
+        encode(self, None).bytes
+    }
+
+    /// The model file with the exceptions numbered in a given order (the encoder otherwise picks
+    /// the shorter), and its sizes.
+    pub fn to_bytes_in(&self, order: ExceptionOrder) -> (Vec<u8>, Sizes) {
+        let e = encode(self, Some(order));
+        (e.bytes, e.sizes)
     }
 
     /// How the file's bytes divide between net, exceptions and overhead.
     pub fn sizes(&self) -> Sizes {
-        encode(self).sizes
+        encode(self, None).sizes
     }
 
     /// Write the model file atomically.
@@ -127,7 +145,7 @@ impl Hybrid {
         if bytes.len() < 4 || &bytes[..4] != MAGIC {
             return Err(bad("not a kpk hybrid model (bad magic)".into()));
         }
-        if bytes.len() < PREAMBLE_LEN + CRC_LEN {
+        if bytes.len() < PREAMBLE_LEN + 2 + CRC_LEN {
             return Err(bad(format!("file is {} bytes: truncated", bytes.len())));
         }
         if bytes[4] != VERSION {
@@ -146,44 +164,46 @@ impl Hybrid {
             return Err(bad("checksum mismatch: the file is corrupt".into()));
         }
         // From here on the bytes are as written, unless written by something else: check anyway.
-        let input = InputFunction::from_id(bytes[9])
-            .ok_or_else(|| bad(format!("unknown input function {}", bytes[9])))?;
-        let n_layers = bytes[10] as usize;
+        let (input, used) = InputFunction::from_bytes(&body[PREAMBLE_LEN..]).map_err(bad)?;
+        let layers_at = PREAMBLE_LEN + used + 1;
+        let n_layers =
+            *body.get(layers_at - 1).ok_or_else(|| bad("the layer count runs past the end".into()))? as usize;
         if !(1..=MAX_LAYERS).contains(&n_layers) {
             return Err(bad(format!("{n_layers} layers, expected 1..={MAX_LAYERS}")));
         }
-        let headers_end = PREAMBLE_LEN + LAYER_HEADER_LEN * n_layers + EXCEPTION_HEADER_LEN;
+        let headers_end = layers_at + LAYER_HEADER_LEN * n_layers + EXCEPTION_HEADER_LEN;
         if body.len() < headers_end {
             return Err(bad("headers run past the end of the file".into()));
         }
-        let layer_headers: Vec<&[u8]> =
-            body[PREAMBLE_LEN..].chunks(LAYER_HEADER_LEN).take(n_layers).collect();
+        let layer_headers: Vec<&[u8]> = body[layers_at..].chunks(LAYER_HEADER_LEN).take(n_layers).collect();
         let e = &body[headers_end - EXCEPTION_HEADER_LEN..headers_end];
         let n_exceptions = u32::from_le_bytes([e[0], e[1], e[2], 0]) as usize;
-        let ke = u32::from(e[3]);
+        let ke = u32::from(e[3] & !CONFIDENCE_ORDER);
+        let by_confidence = e[3] & CONFIDENCE_ORDER != 0;
 
         let mut r = BitReader::new(&body[headers_end..]);
         let payload_err = |what: &str, e: super::bits::BitError| bad(format!("{what}: {e}"));
         let mut layers = Vec::with_capacity(n_layers);
         let mut n_in = input.width();
         for (l, h) in layer_headers.iter().enumerate() {
-            let (n_out, shift, kw, kb) = (h[0] as usize + 1, h[1], u32::from(h[2]), u32::from(h[3]));
+            let (n_out, shift, kw, kb) = (h[0] as usize + 1, h[1] as i8, u32::from(h[2]), u32::from(h[3]));
             if kw > 24 || kb > 24 || n_out > MAX_WIDTH {
                 return Err(bad(format!("layer {l}: Rice parameter out of range")));
             }
-            let mut read = |count: usize, k: u32| -> Result<Vec<i32>> {
+            let mut read = |count: usize, k: u32, limit: i64| -> Result<Vec<i32>> {
                 (0..count)
                     .map(|_| {
                         let v = r.rice_signed(k).map_err(|e| payload_err(&format!("layer {l}"), e))?;
-                        if v.abs() > MAX_MAGNITUDE {
+                        if v.abs() > limit {
                             return Err(bad(format!("layer {l}: value {v} out of range")));
                         }
                         Ok(v as i32)
                     })
                     .collect()
             };
-            let weights = read(n_out * n_in, kw)?;
-            let biases = read(n_out, kb)?;
+            let weights =
+                read(n_out * n_in, kw, i64::from(i16::MAX))?.into_iter().map(|w| w as i16).collect();
+            let biases = read(n_out, kb, MAX_MAGNITUDE)?;
             layers.push(QuantLayer { n_in, n_out, shift, weights, biases });
             n_in = n_out;
         }
@@ -191,8 +211,18 @@ impl Hybrid {
         if ke > 24 {
             return Err(bad("exception Rice parameter out of range".into()));
         }
-        let exceptions =
-            ExceptionSet::read(&mut r, n_exceptions, ke).map_err(|e| payload_err("exception table", e))?;
+        let exceptions = if by_confidence {
+            // The net decides the order, so it is rebuilt first (it was checked above).
+            let order = Hybrid::new(input, net.clone(), ExceptionSet::default())
+                .map_err(|e| bad(e.to_string()))?
+                .confidence_order();
+            let ranks = read_sorted(&mut r, n_exceptions, ke, order.len())
+                .map_err(|e| payload_err("exception table", e))?;
+            ExceptionSet::new(ranks.iter().map(|&rank| order[rank as usize]).collect())
+                .expect("legal indices")
+        } else {
+            ExceptionSet::read(&mut r, n_exceptions, ke).map_err(|e| payload_err("exception table", e))?
+        };
         if !r.at_padded_end() {
             return Err(bad("the bit stream does not end where the file does".into()));
         }
@@ -239,21 +269,38 @@ mod tests {
     }
 
     #[test]
+    fn both_exception_orders_round_trip_and_the_shorter_is_chosen() {
+        let h = tiny();
+        let (by_index, si) = h.to_bytes_in(ExceptionOrder::Index);
+        let (by_confidence, sc) = h.to_bytes_in(ExceptionOrder::Confidence);
+        assert_ne!(by_index, by_confidence);
+        assert_eq!(Hybrid::from_bytes(&by_index, "t").unwrap(), h);
+        assert_eq!(Hybrid::from_bytes(&by_confidence, "t").unwrap(), h);
+        assert_eq!(h.sizes().total, si.total.min(sc.total));
+        assert_eq!((si.total, sc.total), (by_index.len(), by_confidence.len()));
+    }
+
+    #[test]
     fn every_flipped_byte_and_every_truncation_is_an_error() {
-        let bytes = tiny().to_bytes();
-        for i in 0..bytes.len() {
-            for mask in [0x01u8, 0x80, 0xFF] {
-                let mut b = bytes.clone();
-                b[i] ^= mask;
-                assert!(Hybrid::from_bytes(&b, "t").is_err(), "byte {i} ^ {mask:#x} accepted");
+        for order in [ExceptionOrder::Index, ExceptionOrder::Confidence] {
+            let bytes = tiny().to_bytes_in(order).0;
+            for i in 0..bytes.len() {
+                for mask in [0x01u8, 0x80, 0xFF] {
+                    let mut b = bytes.clone();
+                    b[i] ^= mask;
+                    assert!(Hybrid::from_bytes(&b, "t").is_err(), "{order:?}: byte {i} ^ {mask:#x} accepted");
+                }
             }
+            for len in 0..bytes.len() {
+                assert!(
+                    Hybrid::from_bytes(&bytes[..len], "t").is_err(),
+                    "{order:?}: truncated to {len} accepted"
+                );
+            }
+            let mut longer = bytes.clone();
+            longer.push(0);
+            assert!(Hybrid::from_bytes(&longer, "t").is_err());
         }
-        for len in 0..bytes.len() {
-            assert!(Hybrid::from_bytes(&bytes[..len], "t").is_err(), "truncated to {len} accepted");
-        }
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert!(Hybrid::from_bytes(&longer, "t").is_err());
     }
 
     #[test]
@@ -265,18 +312,18 @@ mod tests {
             b[n..].copy_from_slice(&crc.to_le_bytes());
             b
         };
-        let bytes = tiny().to_bytes();
+        let bytes = tiny().to_bytes_in(ExceptionOrder::Index).0;
         let mut wrong_input = bytes.clone();
-        wrong_input[9] = 200;
+        wrong_input[PREAMBLE_LEN] = 200;
         assert!(Hybrid::from_bytes(&reseal(wrong_input), "t").is_err());
         let mut no_layers = bytes.clone();
-        no_layers[10] = 0;
+        no_layers[PREAMBLE_LEN + 1] = 0;
         assert!(Hybrid::from_bytes(&reseal(no_layers), "t").is_err());
         let mut wider = bytes.clone();
-        wider[PREAMBLE_LEN] += 1; // layer 0 one neuron wider: the stream no longer lines up
+        wider[PREAMBLE_LEN + 2] += 1; // layer 0 one neuron wider: the stream no longer lines up
         assert!(Hybrid::from_bytes(&reseal(wider), "t").is_err());
         let mut more_exceptions = bytes.clone();
-        more_exceptions[PREAMBLE_LEN + 2 * LAYER_HEADER_LEN] += 1;
+        more_exceptions[PREAMBLE_LEN + 2 + 2 * LAYER_HEADER_LEN] += 1;
         assert!(Hybrid::from_bytes(&reseal(more_exceptions), "t").is_err());
     }
 }

@@ -6,6 +6,7 @@
 //! indices ([`exceptions`]). Answers are from the pawn side's point of view.
 
 pub mod bits;
+pub mod compress;
 pub mod exceptions;
 pub mod format;
 pub mod inputs;
@@ -16,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::index::KpkIndex;
 use crate::position::{KpkPosition, Outcome};
 pub use exceptions::ExceptionSet;
+pub use format::{ExceptionOrder, Sizes};
 pub use inputs::InputFunction;
 pub use quant::QuantNet;
 use rayon::prelude::*;
@@ -105,10 +107,7 @@ impl Hybrid {
     /// The net's own answer.
     #[inline]
     pub fn net_outcome(&self, p: &KpkPosition) -> Outcome {
-        let mut x = [0i32; MAX_INPUTS];
-        let x = &mut x[..self.input.width()];
-        self.input.write(p, x);
-        if self.net.output(x) > 0 { Outcome::Win } else { Outcome::Draw }
+        if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw }
     }
 
     /// The exact answer: the exception table first, then the net.
@@ -124,6 +123,28 @@ impl Hybrid {
         } else {
             Answer { outcome: net, source: Source::Net }
         }
+    }
+
+    /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
+    #[inline]
+    pub fn net_output(&self, p: &KpkPosition) -> i32 {
+        let mut x = [0i32; MAX_INPUTS];
+        let x = &mut x[..self.input.width()];
+        self.input.write(p, x);
+        self.net.output(x)
+    }
+
+    /// Every legal position's index, least confident first: ordered by the magnitude of the net's
+    /// output, ties by index. A good net's mistakes crowd the front of this order, which is what
+    /// the confidence-ordered exception coding exploits (see [`exceptions`]).
+    pub fn confidence_order(&self) -> Vec<u32> {
+        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        let mut keyed: Vec<(u32, u32)> = legal
+            .par_iter()
+            .map(|p| (self.net_output(p).unsigned_abs(), KpkIndex::of(p).value() as u32))
+            .collect();
+        keyed.par_sort_unstable();
+        keyed.into_iter().map(|(_, i)| i).collect()
     }
 
     /// Every legal position where the hybrid disagrees with `bb` (empty for a sound model).

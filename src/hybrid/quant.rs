@@ -1,44 +1,23 @@
 //! The stored net: a multilayer perceptron in integer arithmetic, so that every machine computes
 //! bit-for-bit the same answer and the exception table stays valid everywhere.
 //!
-//! # Arithmetic
-//!
-//! Layer `l` holds integer weights `w` (row-major, `n_out × n_in`), integer biases `b` and a shift
-//! `s ≥ 0`. With integer inputs `a` it computes, in `i32`,
-//!
-//! ```text
-//! acc_i = b_i + Σ_j w_ij · a_j
-//! u_i   = clamp(⌊(acc_i + 2^(s−1)) / 2^s⌋, −128, 128)       (round half up; u_i = acc_i if s = 0)
-//! a′_i  = SIGMOID[u_i + 128] = round(255 · σ(u_i / 16))     ∈ 0..=255   (hidden layers)
-//! ```
-//!
-//! and the last layer's single `acc` gives the class: **win iff acc > 0**, otherwise draw. There
-//! is no "undecided" band (the paper's output between the two targets, section 4.4): the tie rule
-//! is part of the format, and every position it gets wrong is an exception.
-//!
-//! `SIGMOID` is a 257-entry table fixed by the format and computed by the compiler (constant
-//! evaluation uses a software float, so it does not depend on the build host's libm).
-//! [`QuantNet::check_bounds`] proves at load time that no accumulator can overflow `i32`.
-//!
-//! # From a float net
-//!
-//! A float net computes `σ(slope · z)` with `z = bias + Σ w · input`. [`quantise`] folds any affine
-//! input coding and the slope into the weights: with `t = 16 · slope · z` (the table's unit),
-//! `w_int = round(16 · slope · w · m · 2^s)` where `m` is the real value of one integer step of the
-//! layer's input (`1/255` for a hidden activation, the coding's scale for a raw input).
+#![doc = include_str!("quant.md")]
 
 use crate::error::{Error, Result};
 use ndarray::Array2;
+
+/// How the integer net computes (also printed in reports/COMPRESSION.md).
+pub const ARITHMETIC_DOC: &str = include_str!("quant.md");
 
 /// Table resolution: `u` counts sixteenths of the sigmoid's argument.
 pub const SIGMOID_STEPS_PER_UNIT: f64 = 16.0;
 /// Hidden activations lie in `0..=ACTIVATION_MAX`, standing for `[0, 1]`.
 pub const ACTIVATION_MAX: i32 = 255;
 /// Widest layer the evaluator accepts (its buffers live on the stack).
-pub const MAX_WIDTH: usize = 256;
-/// Largest shift a layer may use.
-pub const MAX_SHIFT: u8 = 24;
-/// Largest weight or bias magnitude a file may hold.
+pub const MAX_WIDTH: usize = 64;
+/// Shifts a layer may use: a negative shift multiplies the accumulator by `2^−s` instead.
+pub const SHIFTS: std::ops::RangeInclusive<i8> = -8..=24;
+/// Largest bias magnitude a file may hold (weights are `i16`).
 pub const MAX_MAGNITUDE: i64 = 1 << 24;
 
 /// `e^x` by `(1 + y + y²/2 + … + y⁸/8!)^(2^8)` with `y = x / 256`; only basic arithmetic, so it is
@@ -80,9 +59,10 @@ pub struct QuantLayer {
     pub n_in: usize,
     pub n_out: usize,
     /// Shift of the accumulator before the table lookup (ignored by the output layer).
-    pub shift: u8,
-    /// Row-major `n_out × n_in`.
-    pub weights: Vec<i32>,
+    pub shift: i8,
+    /// Row-major `n_out × n_in`. Weights and activations are 16-bit so that the dot products
+    /// use the processor's 16 × 16 → 32-bit multiply-add; the sums are 32-bit.
+    pub weights: Vec<i16>,
     pub biases: Vec<i32>,
 }
 
@@ -90,14 +70,22 @@ pub struct QuantLayer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNet {
     layers: Vec<QuantLayer>,
+    /// Each layer's weights column by column (`n_in × n_out`), for the evaluator: adding one
+    /// input's column to all the accumulators at once vectorises without horizontal sums.
+    columns: Vec<Vec<i16>>,
 }
 
 impl QuantNet {
     /// Check the shapes chain and end in one output, and that no accumulator can overflow when
     /// every input lies within `input_bound` in magnitude.
     pub fn new(layers: Vec<QuantLayer>, input_bound: i32) -> Result<QuantNet> {
-        let net = QuantNet { layers };
+        let mut net = QuantNet { layers, columns: Vec::new() };
         net.check_shapes()?;
+        net.columns = net
+            .layers
+            .iter()
+            .map(|l| (0..l.n_in * l.n_out).map(|k| l.weights[(k % l.n_out) * l.n_in + k / l.n_out]).collect())
+            .collect();
         net.check_bounds(input_bound)?;
         Ok(net)
     }
@@ -125,8 +113,8 @@ impl QuantNet {
                     self.layers[l - 1].n_out
                 ));
             }
-            if layer.shift > MAX_SHIFT {
-                return bad(format!("layer {l}: shift {} exceeds {MAX_SHIFT}", layer.shift));
+            if !SHIFTS.contains(&layer.shift) {
+                return bad(format!("layer {l}: shift {} is outside {SHIFTS:?}", layer.shift));
             }
         }
         Ok(())
@@ -140,7 +128,7 @@ impl QuantNet {
                 let worst = i64::from(layer.biases[i]).abs()
                     + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
                 // Room for the rounding term added before the shift.
-                if worst + (1i64 << layer.shift) >= i64::from(i32::MAX) {
+                if worst + (1i64 << layer.shift.max(0)) >= i64::from(i32::MAX) {
                     return Err(Error::Invalid(format!(
                         "layer {l} neuron {i} could overflow a 32-bit accumulator"
                     )));
@@ -173,30 +161,42 @@ impl QuantNet {
 
     /// The output layer's accumulator for `input` (`input.len() == n_inputs()`); win iff > 0.
     pub fn output(&self, input: &[i32]) -> i32 {
-        let mut a = [0i32; MAX_WIDTH];
-        let mut next = [0i32; MAX_WIDTH];
-        a[..input.len()].copy_from_slice(input);
-        let (hidden, last) = self.layers.split_at(self.layers.len() - 1);
-        for layer in hidden {
-            for (i, row) in layer.weights.chunks_exact(layer.n_in).enumerate() {
-                let acc = dot(layer.biases[i], row, &a[..layer.n_in]);
-                next[i] = i32::from(SIGMOID[(shift_round(acc, layer.shift).clamp(-128, 128) + 128) as usize]);
-            }
-            std::mem::swap(&mut a, &mut next);
+        let mut a = [0i16; MAX_WIDTH];
+        for (a, &x) in a.iter_mut().zip(input) {
+            *a = x as i16; // inputs are bounded by the input function (|x| ≤ 16)
         }
-        let out = &last[0];
-        dot(out.biases[0], &out.weights, &a[..out.n_in])
+        let mut n = input.len();
+        let last = self.layers.len() - 1;
+        for (l, (layer, columns)) in self.layers.iter().zip(&self.columns).enumerate() {
+            let mut acc = [0i32; MAX_WIDTH];
+            let acc = &mut acc[..layer.n_out];
+            acc.copy_from_slice(&layer.biases);
+            for (column, &x) in columns.chunks_exact(layer.n_out).zip(&a[..n]) {
+                let x = i32::from(x);
+                for (acc, &w) in acc.iter_mut().zip(column) {
+                    *acc += i32::from(w) * x;
+                }
+            }
+            if l == last {
+                return acc[0];
+            }
+            for (a, &acc) in a.iter_mut().zip(acc.iter()) {
+                *a = i16::from(SIGMOID[(shift_round(acc, layer.shift).clamp(-128, 128) + 128) as usize]);
+            }
+            n = layer.n_out;
+        }
+        unreachable!("a net has at least one layer")
     }
 }
 
 #[inline(always)]
-fn dot(bias: i32, row: &[i32], a: &[i32]) -> i32 {
-    row.iter().zip(a).fold(bias, |acc, (&w, &x)| acc + w * x)
-}
-
-#[inline(always)]
-fn shift_round(acc: i32, shift: u8) -> i32 {
-    if shift == 0 { acc } else { (acc + (1 << (shift - 1))) >> shift }
+fn shift_round(acc: i32, shift: i8) -> i32 {
+    match shift {
+        0 => acc,
+        // A left shift is done in 64 bits and clamped: only the sign and the table's range matter.
+        s if s < 0 => (i64::from(acc) << -s).clamp(-1 << 20, 1 << 20) as i32,
+        s => (acc + (1 << (s - 1))) >> s,
+    }
 }
 
 /// A float layer as the trainer stores it: shape `(n_out, n_in + 1)`, column 0 the bias.
@@ -210,7 +210,7 @@ pub fn quantise(
     slope: f64,
     scale: &[f64],
     offset: &[f64],
-    shifts: &[u8],
+    shifts: &[i8],
     input_bound: i32,
 ) -> Result<QuantNet> {
     if layers.is_empty() || shifts.len() != layers.len() {
@@ -227,7 +227,10 @@ pub fn quantise(
     let mut out = Vec::with_capacity(layers.len());
     for (l, (w, &shift)) in layers.iter().zip(shifts).enumerate() {
         let (n_out, n_in) = (w.nrows(), w.ncols() - 1);
-        let f = k * f64::from(1u32 << shift.min(MAX_SHIFT));
+        if !SHIFTS.contains(&shift) {
+            return Err(Error::Invalid(format!("quantise: shift {shift} is outside {SHIFTS:?}")));
+        }
+        let f = k * 2f64.powi(i32::from(shift));
         let mut weights = Vec::with_capacity(n_out * n_in);
         let mut biases = Vec::with_capacity(n_out);
         for i in 0..n_out {
@@ -236,11 +239,14 @@ pub fn quantise(
                 let (m, c) =
                     if l == 0 { (scale[j], offset[j]) } else { (1.0 / f64::from(ACTIVATION_MAX), 0.0) };
                 bias += w[[i, j + 1]] * c;
-                weights.push(to_int(w[[i, j + 1]] * m * f)?);
+                let v = to_int(w[[i, j + 1]] * m * f)?;
+                weights.push(i16::try_from(v).map_err(|_| {
+                    Error::Invalid(format!("quantise: weight {v} does not fit 16 bits at shift {shift}"))
+                })?);
             }
             biases.push(to_int(bias * f)?);
         }
-        out.push(QuantLayer { n_in, n_out, shift: shift.min(MAX_SHIFT), weights, biases });
+        out.push(QuantLayer { n_in, n_out, shift, weights, biases });
     }
     QuantNet::new(out, input_bound)
 }
@@ -276,6 +282,7 @@ mod tests {
     fn shift_rounds_half_up() {
         assert_eq!([7, 8, 9, -8, -9, -7].map(|a| shift_round(a, 4)), [0, 1, 1, 0, -1, 0]);
         assert_eq!(shift_round(-5, 0), -5);
+        assert_eq!(shift_round(-5, -2), -20);
     }
 
     #[test]
@@ -303,7 +310,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_shapes_and_overflow() {
-        let layer = |n_in, n_out, w: i32| QuantLayer {
+        let layer = |n_in, n_out, w: i16| QuantLayer {
             n_in,
             n_out,
             shift: 0,
@@ -314,6 +321,6 @@ mod tests {
         assert!(QuantNet::new(vec![layer(3, 2, 1)], 8).is_err()); // two outputs
         assert!(QuantNet::new(vec![layer(3, 2, 1), layer(3, 1, 1)], 8).is_err()); // chain broken
         assert!(QuantNet::new(vec![layer(3, 2, 1), layer(2, 1, 1)], 8).is_ok());
-        assert!(QuantNet::new(vec![layer(3, 1, 1 << 24)], 128).is_err()); // overflow
+        assert!(QuantNet::new(vec![layer(3, 1, i16::MAX)], 1 << 16).is_err()); // overflow
     }
 }

@@ -1,0 +1,357 @@
+//! `kpk compress`: train float nets on every legal position, quantise them, file their exceptions,
+//! and keep the hybrid with the smallest file.
+//!
+//! 1. **Inputs.** The net sees the Table 4 characteristics named in the config plus, for a joint
+//!    net covering both sides to move, x33 = side to move. They are computed by code from the
+//!    position, so they cost nothing to store. For training each input is standardised (mean 0,
+//!    standard deviation 1 over the legal positions, which suits Adam); the standardisation is
+//!    affine, so [`quant::quantise`] folds it exactly into the first layer and the stored net takes
+//!    the raw integer values.
+//! 2. **Training.** The float sigmoid net ([`crate::mlp::Mlp`]) is trained on all 165,676 legal
+//!    positions by the project's trainer ([`crate::train::train`], minibatch Adam, one output), in
+//!    stages of falling learning rate; each stage starts from the end-of-epoch state of the one
+//!    before that classified the most positions correctly.
+//! 3. **Quantisation.** Each layer's weights are scaled by `16 · slope · 2^s` and rounded; the
+//!    shifts `s` are chosen by coordinate descent to minimise the *file size*, trading the bits of
+//!    the Rice-coded weights against the exceptions that coarser weights cause.
+//! 4. **Exceptions.** Every legal position the integer net gets wrong goes into the table, so the
+//!    hybrid is exact by construction; [`Hybrid::disagreements`] re-checks it against the bitbase.
+//!
+//! Everything random is seeded from the config, so a run is reproducible bit for bit.
+
+use super::inputs::InputFunction;
+use super::quant;
+use super::{ExceptionSet, Hybrid, Sizes};
+use crate::bitbase::Bitbase;
+use crate::error::{Error, Result};
+use crate::index::KpkIndex;
+use crate::mlp::Mlp;
+use crate::position::{KpkPosition, Outcome};
+use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData};
+use ndarray::Array2;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// One stage of training: Adam at a fixed rate for a number of epochs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stage {
+    pub learning_rate: f64,
+    pub epochs: usize,
+}
+
+/// The `kpk compress` config (`experiments/compress.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompressConfig {
+    /// Seeds every candidate's initial weights (`seed + candidate number`) and presentation order.
+    pub seed: u64,
+    /// The inputs by Table 4 number, 1..=32, and 33 for the side to move.
+    pub inputs: Vec<usize>,
+    /// The sigmoid slope b of section 3 (the paper: 1).
+    pub slope: f64,
+    /// Adam's minibatch size.
+    pub batch_size: usize,
+    /// Training stages, run in order.
+    pub stages: Vec<Stage>,
+    /// Hidden-layer widths of each candidate net (the output layer, one neuron, is implied).
+    pub candidates: Vec<Vec<usize>>,
+}
+
+impl CompressConfig {
+    /// Check every value once.
+    pub fn validate(&self) -> Result<InputFunction> {
+        let bad = |m: String| Err(Error::Invalid(m));
+        if self.candidates.is_empty() || self.stages.is_empty() {
+            return bad("compress: the config needs at least one candidate and one stage".into());
+        }
+        if let Some(c) = self.candidates.iter().find(|c| c.is_empty() || c.iter().any(|&w| w == 0 || w > 255))
+        {
+            return bad(format!("compress: candidate {c:?} needs 1..=255 neurons in each hidden layer"));
+        }
+        if let Some(c) = self.candidates.iter().find(|c| c.len() + 1 > super::format::MAX_LAYERS) {
+            return bad(format!("compress: candidate {c:?} has too many layers"));
+        }
+        if let Some(s) = self
+            .stages
+            .iter()
+            .find(|s| s.epochs == 0 || !(s.learning_rate.is_finite() && s.learning_rate > 0.0))
+        {
+            return bad(format!("compress: stage {s:?} needs epochs >= 1 and a positive learning rate"));
+        }
+        if self.batch_size == 0 || !(self.slope > 0.0 && self.slope.is_finite()) {
+            return bad("compress: batch size and slope must be positive".into());
+        }
+        InputFunction::features(&self.inputs)
+    }
+}
+
+/// One candidate's outcome.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Topology, inputs first, e.g. `33-16-4-1`.
+    pub topology: String,
+    /// Weights and biases.
+    pub parameters: usize,
+    /// Legal positions the float net misclassifies (win iff output ≥ 0.5).
+    pub float_errors: usize,
+    /// Training epochs run, over all stages.
+    pub epochs: usize,
+    pub train_seconds: f64,
+    /// The chosen shift of each layer.
+    pub shifts: Vec<i8>,
+    pub hybrid: Hybrid,
+    pub sizes: Sizes,
+}
+
+/// Progress reports for the command line.
+pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// Standardised inputs of every legal position (rows) and the affine map back to raw values.
+struct Inputs {
+    rows: Array2<f64>,
+    wins: Vec<bool>,
+    scale: Vec<f64>,
+    offset: Vec<f64>,
+    /// The raw integer inputs, row by row, and each row's position index.
+    raw: Vec<i32>,
+    index: Vec<u32>,
+}
+
+fn inputs(input: InputFunction, bb: &Bitbase) -> Result<Inputs> {
+    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+    let w = input.width();
+    let mut raw = Array2::<f64>::zeros((legal.len(), w));
+    let mut ints = vec![0i32; w * legal.len()];
+    for ((mut row, x), p) in raw.rows_mut().into_iter().zip(ints.chunks_exact_mut(w)).zip(&legal) {
+        input.write(p, x);
+        row.iter_mut().zip(x.iter()).for_each(|(r, &v)| *r = f64::from(v));
+    }
+    let index = legal.iter().map(|p| KpkIndex::of(p).value() as u32).collect();
+    let n = legal.len() as f64;
+    let mut scale = Vec::with_capacity(w);
+    let mut offset = Vec::with_capacity(w);
+    for (j, mut col) in raw.columns_mut().into_iter().enumerate() {
+        let mean = col.sum() / n;
+        let sd = (col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
+        if sd == 0.0 {
+            return Err(Error::Invalid(format!(
+                "compress: input {} is constant on legal positions",
+                input.name(j)
+            )));
+        }
+        col.mapv_inplace(|v| (v - mean) / sd);
+        scale.push(1.0 / sd);
+        offset.push(-mean / sd);
+    }
+    let wins = legal.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
+    Ok(Inputs { rows: raw, wins, scale, offset, raw: ints, index })
+}
+
+/// Train, quantise and build every candidate of `cfg` (in parallel), best first by file size.
+pub fn compress(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result<Vec<Candidate>> {
+    let input = cfg.validate()?;
+    let data = inputs(input, bb)?;
+    let mut out: Vec<Candidate> = cfg
+        .candidates
+        .par_iter()
+        .enumerate()
+        .map(|(c, hidden)| candidate(cfg, input, &data, bb, c, hidden, progress))
+        .collect::<Result<_>>()?;
+    out.sort_by_key(|c| (c.sizes.total, c.parameters));
+    Ok(out)
+}
+
+fn candidate(
+    cfg: &CompressConfig,
+    input: InputFunction,
+    data: &Inputs,
+    bb: &Bitbase,
+    c: usize,
+    hidden: &[usize],
+    progress: Progress,
+) -> Result<Candidate> {
+    let started = Instant::now();
+    let mut topology = vec![input.width()];
+    topology.extend_from_slice(hidden);
+    topology.push(1);
+    let name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let seed = cfg.seed.wrapping_add(c as u64);
+    let mut net = Mlp::new(&topology, cfg.slope, seed)?;
+    let train_data = TrainData { inputs: data.rows.view(), wins: &data.wins };
+    let mut epochs = 0;
+    for (s, stage) in cfg.stages.iter().enumerate() {
+        let tc = TrainConfig {
+            error_function: ErrorFunction::E1,
+            error_target: 0.0, // never "reached": every stage runs its epochs
+            output: OutputCoding::One,
+            optimiser: Optimiser::Adam {
+                learning_rate: stage.learning_rate,
+                batch_size: cfg.batch_size,
+                beta1: 0.9,
+                beta2: 0.999,
+                epsilon: 1e-8,
+            },
+            max_epochs: stage.epochs,
+            window: stage.epochs, // the no-improvement rule cannot cut a stage short
+            seed: seed.wrapping_mul(31).wrapping_add(s as u64),
+            // The hybrid pays for every misclassified position, so keep the state with the most
+            // positions right, not the least mean error.
+            best: BestState::MostCorrect,
+        };
+        let result = train::train(net, &train_data, None, &tc, &mut |_| {})?;
+        epochs += result.epochs_run;
+        let last = result.history.last().map_or(0, |m| m.misclassified + m.undecided);
+        progress(&format!(
+            "{name}: stage {} (rate {}) {} epochs, best at epoch {}, {last} misclassified at the end",
+            s + 1,
+            stage.learning_rate,
+            result.epochs_run,
+            result.best_epoch
+        ));
+        net = result.net;
+    }
+    let float_errors = float_errors(&net, data);
+    let train_seconds = started.elapsed().as_secs_f64();
+    let (shifts, hybrid, sizes) = best_quantisation(&net, input, data, bb)?;
+    progress(&format!(
+        "{name}: {float_errors} float errors; shifts {shifts:?}: {} exceptions, {} B net + {} B exceptions = {} B",
+        hybrid.exceptions().len(),
+        sizes.net,
+        sizes.exceptions,
+        sizes.total
+    ));
+    Ok(Candidate {
+        topology: name,
+        parameters: net.weight_count(),
+        float_errors,
+        epochs,
+        train_seconds,
+        shifts,
+        hybrid,
+        sizes,
+    })
+}
+
+fn float_errors(net: &Mlp, data: &Inputs) -> usize {
+    let rows = data.rows.as_slice().expect("standard layout");
+    let w = net.n_inputs();
+    rows.par_chunks(w)
+        .zip(data.wins.par_iter())
+        .filter(|(x, win)| {
+            let says_win = train::classify(net, OutputCoding::One, x) == train::Classification::Win;
+            says_win != **win
+        })
+        .count()
+}
+
+/// The shifts that give the smallest file: coordinate descent over each layer's shift in
+/// −4..=14, from a start where every layer has shift 6, until a full pass changes nothing.
+fn best_quantisation(
+    net: &Mlp,
+    input: InputFunction,
+    data: &Inputs,
+    bb: &Bitbase,
+) -> Result<(Vec<i8>, Hybrid, Sizes)> {
+    let w = input.width();
+    let build = |shifts: &[i8]| -> Result<Option<(Hybrid, Sizes)>> {
+        match quant::quantise(net.layers(), net.slope(), &data.scale, &data.offset, shifts, input.bound()) {
+            Ok(q) => {
+                // The integer net on the precomputed inputs: the same answers as
+                // `Hybrid::build`, without recomputing the characteristics for every trial.
+                let wrong: Vec<u32> = (data.raw.par_chunks_exact(w), &data.wins[..], &data.index[..])
+                    .into_par_iter()
+                    .filter(|(x, win, _)| (q.output(x) > 0) != **win)
+                    .map(|(_, _, &i)| i)
+                    .collect();
+                let exceptions = ExceptionSet::new(wrong).expect("legal indices");
+                let h = Hybrid::new(input, q, exceptions)?;
+                let s = h.sizes();
+                Ok(Some((h, s)))
+            }
+            // A shift so large that a weight or an accumulator would overflow is not a candidate.
+            Err(_) => Ok(None),
+        }
+    };
+    let mut shifts = vec![6i8; net.layers().len()];
+    let mut best =
+        build(&shifts)?.ok_or_else(|| Error::Invalid("compress: the net cannot be quantised".into()))?;
+    loop {
+        let mut changed = false;
+        for l in 0..shifts.len() {
+            for s in -4..=14 {
+                if s == shifts[l] {
+                    continue;
+                }
+                let mut trial = shifts.clone();
+                trial[l] = s;
+                if let Some(b) = build(&trial)?
+                    && b.1.total < best.1.total
+                {
+                    best = b;
+                    shifts = trial;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let (hybrid, sizes) = best;
+    // The fast path above must agree with the product's own path.
+    if !hybrid.disagreements(bb).is_empty() || hybrid.net_errors(bb) != hybrid.exceptions().indices() {
+        return Err(Error::Invalid("compress: the hybrid disagrees with the bitbase (a bug)".into()));
+    }
+    Ok((shifts, hybrid, sizes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_validation_names_the_problem() {
+        let ok = CompressConfig {
+            seed: 1,
+            inputs: vec![1, 2, 33],
+            slope: 1.0,
+            batch_size: 64,
+            stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
+            candidates: vec![vec![4]],
+        };
+        assert!(ok.validate().is_ok());
+        let mut bad = ok.clone();
+        bad.candidates = vec![vec![0]];
+        assert!(bad.validate().is_err());
+        let mut bad = ok.clone();
+        bad.inputs = vec![34];
+        assert!(bad.validate().is_err());
+        let mut bad = ok.clone();
+        bad.stages[0].learning_rate = -1.0;
+        assert!(bad.validate().is_err());
+        let bb = Bitbase::generate();
+        let mut constant = ok.clone();
+        constant.inputs = vec![13];
+        assert!(compress(&constant, &bb, &|_| {}).is_err(), "x13 is constant on legal positions");
+    }
+
+    #[test]
+    fn a_tiny_run_is_exact_and_reproducible() {
+        let cfg = CompressConfig {
+            seed: 3,
+            inputs: vec![27, 28, 32, 33],
+            slope: 1.0,
+            batch_size: 1024,
+            stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
+            candidates: vec![vec![2]],
+        };
+        let bb = Bitbase::generate();
+        let a = compress(&cfg, &bb, &|_| {}).unwrap();
+        let b = compress(&cfg, &bb, &|_| {}).unwrap();
+        assert_eq!(a[0].hybrid.to_bytes(), b[0].hybrid.to_bytes());
+        assert!(a[0].hybrid.disagreements(&bb).is_empty());
+        assert_eq!(a[0].sizes.total, a[0].hybrid.to_bytes().len());
+    }
+}
