@@ -112,3 +112,54 @@ fn query_refuses_a_damaged_model() {
     assert!(String::from_utf8(out.stderr).unwrap().contains("checksum"));
     std::fs::remove_dir_all(model.parent().unwrap()).unwrap();
 }
+
+fn committed_model() -> (Vec<u8>, std::path::PathBuf) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/kpk.hybrid");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (bytes, path)
+}
+
+#[test]
+fn the_committed_model_answers_every_legal_position_exactly_as_the_bitbase() {
+    let (_, path) = committed_model();
+    let model = Hybrid::load(&path).unwrap();
+    let bb = Bitbase::generate();
+    let mut checked = 0;
+    for p in KpkPosition::all() {
+        assert_eq!(model.classify(&p).outcome, bb.outcome(&p), "{}", p.to_fen());
+        checked += 1;
+    }
+    assert_eq!(checked, 165_676);
+    // The table holds exactly the net's mistakes: no entry is wasted on a position it gets right.
+    assert_eq!(model.net_errors(&bb), model.exceptions().indices());
+}
+
+#[test]
+fn the_committed_model_meets_the_size_goal() {
+    let (bytes, _) = committed_model();
+    let model = Hybrid::from_bytes(&bytes, "committed").unwrap();
+    let sizes = model.sizes();
+    assert_eq!(sizes.total, bytes.len());
+    assert!(bytes.len() < 3_528, "{} bytes: not smaller than xz -9e of the raw bitbase", bytes.len());
+}
+
+#[test]
+fn every_flipped_byte_and_every_truncation_of_the_committed_model_is_refused() {
+    let (bytes, _) = committed_model();
+    for i in 0..bytes.len() {
+        for mask in [0x01u8, 0x10, 0x80, 0xFF] {
+            let mut b = bytes.clone();
+            b[i] ^= mask;
+            assert!(Hybrid::from_bytes(&b, "flipped").is_err(), "byte {i} ^ {mask:#04x} was accepted");
+        }
+    }
+    for len in 0..bytes.len() {
+        assert!(
+            Hybrid::from_bytes(&bytes[..len], "truncated").is_err(),
+            "truncation to {len} bytes was accepted"
+        );
+    }
+    let mut padded = bytes.clone();
+    padded.push(0);
+    assert!(Hybrid::from_bytes(&padded, "padded").is_err());
+}

@@ -14,14 +14,20 @@
 //! 3. **Quantisation.** Each layer's weights are scaled by `16 · slope · 2^s` and rounded; the
 //!    shifts `s` are chosen by coordinate descent to minimise the *file size*, trading the bits of
 //!    the Rice-coded weights against the exceptions that coarser weights cause.
-//! 4. **Exceptions.** Every legal position the integer net gets wrong goes into the table, so the
+//! 4. **Integer fine-tuning.** A greedy search over the stored integers ([`refine`]) moves single
+//!    weights and biases by ±1 where that shrinks the file (weight bits + exception bits).
+//! 5. **Exceptions.** Every legal position the integer net gets wrong goes into the table, so the
 //!    hybrid is exact by construction; [`Hybrid::disagreements`] re-checks it against the bitbase.
 //!
 //! Everything random is seeded from the config, so a run is reproducible bit for bit.
 
 use super::inputs::InputFunction;
 use super::quant;
-use super::{ExceptionSet, Hybrid, Sizes};
+use super::quant::QuantNet;
+use super::{ExceptionSet, Hybrid, Sizes, refine};
+
+/// Passes of the integer local search after quantisation.
+const REFINE_PASSES: usize = 4;
 use crate::bitbase::Bitbase;
 use crate::error::{Error, Result};
 use crate::index::KpkIndex;
@@ -101,6 +107,8 @@ pub struct Candidate {
     pub train_seconds: f64,
     /// The chosen shift of each layer.
     pub shifts: Vec<i8>,
+    /// The integer fine-tuning: errors of the rounded net before and after it.
+    pub refined: refine::Refined,
     pub hybrid: Hybrid,
     pub sizes: Sizes,
 }
@@ -214,10 +222,12 @@ fn candidate(
     }
     let float_errors = float_errors(&net, data);
     let train_seconds = started.elapsed().as_secs_f64();
-    let (shifts, hybrid, sizes) = best_quantisation(&net, input, data, bb)?;
+    let (shifts, hybrid, sizes, refined) = best_quantisation(&net, input, data, bb)?;
     progress(&format!(
-        "{name}: {float_errors} float errors; shifts {shifts:?}: {} exceptions, {} B net + {} B exceptions = {} B",
+        "{name}: {float_errors} float errors; shifts {shifts:?}: {} errors, {} after {} integer moves: {} B net + {} B exceptions = {} B",
+        refined.errors_before,
         hybrid.exceptions().len(),
+        refined.moves,
         sizes.net,
         sizes.exceptions,
         sizes.total
@@ -229,6 +239,7 @@ fn candidate(
         epochs,
         train_seconds,
         shifts,
+        refined,
         hybrid,
         sizes,
     })
@@ -246,6 +257,21 @@ fn float_errors(net: &Mlp, data: &Inputs) -> usize {
         .count()
 }
 
+/// The hybrid of an integer net: its exceptions found by running it on the precomputed inputs
+/// (the same answers as [`Hybrid::build`], without recomputing the characteristics every time).
+fn assemble(input: InputFunction, q: QuantNet, data: &Inputs) -> Result<(Hybrid, Sizes)> {
+    let w = input.width();
+    let wrong: Vec<u32> = (data.raw.par_chunks_exact(w), &data.wins[..], &data.index[..])
+        .into_par_iter()
+        .filter(|(x, win, _)| (q.output(x) > 0) != **win)
+        .map(|(_, _, &i)| i)
+        .collect();
+    let exceptions = ExceptionSet::new(wrong).expect("legal indices");
+    let h = Hybrid::new(input, q, exceptions)?;
+    let s = h.sizes();
+    Ok((h, s))
+}
+
 /// The shifts that give the smallest file: coordinate descent over each layer's shift in
 /// −4..=14, from a start where every layer has shift 6, until a full pass changes nothing.
 fn best_quantisation(
@@ -253,23 +279,10 @@ fn best_quantisation(
     input: InputFunction,
     data: &Inputs,
     bb: &Bitbase,
-) -> Result<(Vec<i8>, Hybrid, Sizes)> {
-    let w = input.width();
+) -> Result<(Vec<i8>, Hybrid, Sizes, refine::Refined)> {
     let build = |shifts: &[i8]| -> Result<Option<(Hybrid, Sizes)>> {
         match quant::quantise(net.layers(), net.slope(), &data.scale, &data.offset, shifts, input.bound()) {
-            Ok(q) => {
-                // The integer net on the precomputed inputs: the same answers as
-                // `Hybrid::build`, without recomputing the characteristics for every trial.
-                let wrong: Vec<u32> = (data.raw.par_chunks_exact(w), &data.wins[..], &data.index[..])
-                    .into_par_iter()
-                    .filter(|(x, win, _)| (q.output(x) > 0) != **win)
-                    .map(|(_, _, &i)| i)
-                    .collect();
-                let exceptions = ExceptionSet::new(wrong).expect("legal indices");
-                let h = Hybrid::new(input, q, exceptions)?;
-                let s = h.sizes();
-                Ok(Some((h, s)))
-            }
+            Ok(q) => Ok(Some(assemble(input, q, data)?)),
             // A shift so large that a weight or an accumulator would overflow is not a candidate.
             Err(_) => Ok(None),
         }
@@ -299,12 +312,34 @@ fn best_quantisation(
             break;
         }
     }
-    let (hybrid, sizes) = best;
+    let (mut hybrid, mut sizes) = best;
+    // Integer fine-tuning (see `refine`), priced at the current cost of an exception.
+    let n = hybrid.exceptions().len().max(1);
+    let bits_per_exception = (8 * sizes.exceptions) as f64 / n as f64;
+    let (refined, mut stats) = refine::refine(
+        hybrid.net(),
+        &data.raw,
+        &data.wins,
+        bits_per_exception,
+        REFINE_PASSES,
+        input.bound(),
+    )?;
+    let (h, s) = assemble(input, refined, data)?;
+    if s.total < sizes.total {
+        (hybrid, sizes) = (h, s);
+    } else {
+        stats = refine::Refined {
+            errors_before: hybrid.exceptions().len(),
+            errors_after: hybrid.exceptions().len(),
+            ..stats
+        };
+        stats.moves = 0;
+    }
     // The fast path above must agree with the product's own path.
     if !hybrid.disagreements(bb).is_empty() || hybrid.net_errors(bb) != hybrid.exceptions().indices() {
         return Err(Error::Invalid("compress: the hybrid disagrees with the bitbase (a bug)".into()));
     }
-    Ok((shifts, hybrid, sizes))
+    Ok((shifts, hybrid, sizes, stats))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod exceptions;
 pub mod format;
 pub mod inputs;
 pub mod quant;
+pub mod refine;
 
 use crate::bitbase::Bitbase;
 use crate::error::{Error, Result};

@@ -190,7 +190,7 @@ impl QuantNet {
 }
 
 #[inline(always)]
-fn shift_round(acc: i32, shift: i8) -> i32 {
+pub(crate) fn shift_round(acc: i32, shift: i8) -> i32 {
     match shift {
         0 => acc,
         // A left shift is done in 64 bits and clamped: only the sign and the table's range matter.

@@ -134,14 +134,23 @@ pub fn write(
     )?;
     writeln!(w, "| header, padding and CRC-32 | {} |", sizes.overhead)?;
     writeln!(w, "| **total** | **{}** |\n", sizes.total)?;
+    let confidence = model.to_bytes_in(kpk::hybrid::ExceptionOrder::Confidence).1;
+    writeln!(
+        w,
+        "The exceptions are numbered by position index. Numbered by the net's confidence instead (see \
+         \"The exception table\" below) they would take {} bytes and the file {} bytes, but loading would \
+         then evaluate the net on every legal position.\n",
+        confidence.exceptions, confidence.total
+    )?;
     writeln!(
         w,
         "One joint net answers both sides to move. Its inputs are Table 4's characteristics {} (x33 = side to \
          move), computed from the position by code, so they cost nothing in the file. The float net \
-         misclassified {} of the {} legal positions; the stored integer net gets {} wrong, and those are the \
-         exceptions.\n",
+         misclassified {} of the {} legal positions; rounded to integers it got {} wrong, and after the integer \
+         fine-tuning {}: those are the exceptions.\n",
         model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", "),
         best.float_errors,
+        best.refined.errors_before,
         legal.len(),
         model.exceptions().len()
     )?;
@@ -195,8 +204,8 @@ pub fn write(
     writeln!(w, "## Speed\n")?;
     writeln!(
         w,
-        "Measured single-threaded in the `kpk compress` run (median of repeated runs; `kpk bench --model \
-         models/kpk.hybrid` measures the same):\n"
+        "Measured single-threaded in the `kpk compress` run (median of repeated runs; `kpk bench --what query \
+         --model models/kpk.hybrid` measures the same):\n"
     )?;
     writeln!(w, "| what | time |\n|---|---:|")?;
     writeln!(
@@ -212,7 +221,10 @@ pub fn write(
     writeln!(
         w,
         "Each candidate was trained with Adam in {} stages ({}; minibatch {}, seed {} + candidate number), \
-         quantised with the layer shifts that minimise the file, and completed with its exceptions.\n",
+         quantised with the layer shifts that minimise the file, fine-tuned in integers (a greedy search \
+         moving single weights and biases by ±1 where that shrinks weight bits + exception bits), and \
+         completed with its exceptions. \"rounded\" counts the errors of the net just after rounding, \
+         \"exceptions\" after the fine-tuning.\n",
         cfg.stages.len(),
         cfg.stages
             .iter()
@@ -230,10 +242,11 @@ pub fn write(
     for c in candidates {
         writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {} | {} | {:?} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:?} |",
             c.topology,
             c.parameters,
             c.float_errors,
+            c.refined.errors_before,
             c.hybrid.exceptions().len(),
             c.sizes.net,
             c.sizes.exceptions,
