@@ -17,6 +17,7 @@ pub mod coding;
 pub mod error;
 pub mod index;
 pub mod io;
+pub mod paper;
 pub mod position;
 
 pub use bitbase::{Bitbase, Dtc};
