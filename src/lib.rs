@@ -15,9 +15,11 @@ pub mod bitbase;
 pub mod board;
 pub mod coding;
 pub mod error;
+pub mod experiment;
 pub mod index;
 pub mod io;
 pub mod paper;
+mod pending_merge;
 pub mod position;
 
 pub use bitbase::{Bitbase, Dtc};
