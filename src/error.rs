@@ -49,12 +49,9 @@ pub enum Error {
     Illegal { fen: String, kind: IllegalPosition },
     #[error("{path}: {message}")]
     Format { path: String, message: String },
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The cause is part of the message (not a `source`), so a printed chain says it once.
+    #[error("{path}: {cause}")]
+    Io { path: String, cause: std::io::Error },
     #[error("{0}")]
     Invalid(String),
 }

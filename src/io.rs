@@ -15,7 +15,7 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let io_err = |source| Error::Io { path: path.display().to_string(), source };
+    let io_err = |cause| Error::Io { path: path.display().to_string(), cause };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -39,7 +39,7 @@ pub fn write_atomic_with(
 
 /// Read a whole file, with the path in the error.
 pub fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io { path: path.display().to_string(), source })
+    std::fs::read(path).map_err(|cause| Error::Io { path: path.display().to_string(), cause })
 }
 
 const CRC_TABLE: [u32; 256] = {

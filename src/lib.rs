@@ -21,6 +21,7 @@ pub mod io;
 pub mod paper;
 mod pending_merge;
 pub mod position;
+pub mod probe;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};

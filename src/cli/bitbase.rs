@@ -3,7 +3,7 @@
 use anyhow::Context;
 use clap::Args;
 use kpk::bitbase::{Bitbase, MAX_DTC};
-use kpk::position::{After, Oriented, Outcome};
+use kpk::position::Oriented;
 use kpk::{Color, KpkPosition};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,61 +124,27 @@ pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
 
-/// Result and DTC as a reader sees them: `win in 25 plies` or `draw`.
-fn describe(outcome: Outcome, dtc: Option<u8>) -> String {
-    match (outcome, dtc) {
-        (Outcome::Win, Some(d)) => format!("win, DTC {d}"),
-        (Outcome::Win, None) => "win".to_string(),
-        (Outcome::Draw, _) => "draw".to_string(),
-    }
-}
-
 fn print_probe(bb: &Bitbase, o: &Oriented) {
     let p = o.position;
+    let answer = kpk::probe::probe(bb, o);
     let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
     let to_move = if p.side() == Color::White { "the pawn side" } else { "the lone king" };
-    println!("{}", o.to_fen());
-    let dtc = bb.dtc(&p).map(|d| d.0);
-    println!("  {} ({pawn_side} has the pawn; {to_move} to move)", describe(bb.outcome(&p), dtc));
-    // Each move with what follows it; DTC after the move counts from the new position.
-    let mut rows: Vec<(String, Outcome, Option<u8>, String)> = p
-        .moves()
-        .into_iter()
-        .map(|mv| {
-            let name = o.move_name(mv);
-            match p.play(mv) {
-                After::Position(next) => (name, bb.outcome(&next), bb.dtc(&next).map(|d| d.0), String::new()),
-                After::PawnCaptured => (name, Outcome::Draw, None, "takes the pawn".into()),
-                After::Promoted { outcome, reason, .. } => {
-                    let d = (outcome == Outcome::Win).then_some(0);
-                    (name, outcome, d, reason.to_string())
-                }
-            }
-        })
-        .collect();
-    // Best first: the pawn side wants the quickest win, the lone king a draw or the slowest loss.
-    let key = |r: &(String, Outcome, Option<u8>, String)| -> i32 {
-        let d = r.2.map_or(0, i32::from);
-        match (p.side(), r.1) {
-            (Color::White, Outcome::Win) => d,
-            (Color::White, Outcome::Draw) => 1000,
-            (Color::Black, Outcome::Draw) => -1000,
-            (Color::Black, Outcome::Win) => -d,
-        }
+    let result = match answer.dtc {
+        Some(d) => format!("{}, DTC {d} plies", answer.outcome),
+        None => answer.outcome.to_string(),
     };
-    rows.sort_by_key(|r| (key(r), r.0.clone()));
-    if rows.is_empty() {
+    println!("{}", o.to_fen());
+    println!("  {result} ({pawn_side} has the pawn; {to_move} to move)");
+    if answer.moves.is_empty() {
         println!("  no legal moves: stalemate");
         return;
     }
-    let best = key(&rows[0]);
     println!("  {:<8}{:<8}{:>6}  note", "move", "result", "DTC");
-    for r in &rows {
-        let dtc = r.2.map(|d| d.to_string()).unwrap_or_else(|| "-".into());
-        let mark = if key(r) == best { "best" } else { "" };
-        let note =
-            [mark, r.3.as_str()].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join("; ");
-        println!("  {:<8}{:<8}{:>6}  {note}", r.0, r.1.to_string(), dtc);
+    for m in &answer.moves {
+        let dtc = m.dtc.map(|d| d.to_string()).unwrap_or_else(|| "-".into());
+        let note: Vec<&str> =
+            [if m.best { "best" } else { "" }, m.note].into_iter().filter(|s| !s.is_empty()).collect();
+        println!("  {:<8}{:<8}{:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "));
     }
 }
 
