@@ -20,6 +20,7 @@ pub mod index;
 pub mod io;
 pub mod paper;
 mod pending_merge;
+pub mod plot;
 pub mod position;
 pub mod probe;
 
