@@ -8,6 +8,7 @@
 
 use crate::coding::InputCoding;
 use crate::error::{Error, Result};
+use crate::plot::{LineChart, Series};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -329,6 +330,125 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
+/// One row of `metrics.csv`: what one epoch of training achieved, measured with the end-of-epoch
+/// weights. Accuracies are at the config's margin (the stopping condition's reading, 4.3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricsRow {
+    pub epoch: usize,
+    pub e1: f64,
+    pub e2: f64,
+    pub correct: usize,
+    pub misclassified: usize,
+    pub undecided: usize,
+    pub total: usize,
+    pub train_accuracy_pct: f64,
+    pub test_accuracy_pct: Option<f64>,
+    pub wall_seconds: f64,
+}
+
+/// Write `metrics.csv`.
+pub fn write_metrics(path: &Path, rows: &[MetricsRow]) -> Result<()> {
+    crate::io::write_atomic_with(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        for row in rows {
+            csv.serialize(row).map_err(std::io::Error::other)?;
+        }
+        csv.flush()
+    })
+}
+
+/// Read a `metrics.csv` written by [`write_metrics`].
+pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>> {
+    let bytes = crate::io::read(path)?;
+    let rows = csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .collect::<std::result::Result<Vec<MetricsRow>, _>>()
+        .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
+    if rows.is_empty() {
+        return Err(Error::Format { path: path.display().to_string(), message: "no epochs".into() });
+    }
+    Ok(rows)
+}
+
+/// The chart `accuracy.png`: training (and testing) accuracy on the left axis, E1 and E2 on the
+/// right, by epoch.
+pub fn accuracy_chart(title: &str, rows: &[MetricsRow]) -> LineChart {
+    let points = |f: &dyn Fn(&MetricsRow) -> Option<f64>| -> Vec<(f64, f64)> {
+        rows.iter().filter_map(|r| f(r).map(|v| (r.epoch as f64, v))).collect()
+    };
+    let mut series = vec![Series::new("training accuracy", points(&|r| Some(r.train_accuracy_pct)), 0)];
+    let test = points(&|r| r.test_accuracy_pct);
+    if !test.is_empty() {
+        series.push(Series::new("testing accuracy", test, 2));
+    }
+    series.push(Series::new("E1", points(&|r| Some(r.e1)), 1).on_right_axis().dashed());
+    series.push(Series::new("E2", points(&|r| Some(r.e2)), 3).on_right_axis().dashed());
+    let low = rows
+        .iter()
+        .flat_map(|r| [Some(r.train_accuracy_pct), r.test_accuracy_pct])
+        .flatten()
+        .fold(100.0f64, f64::min);
+    LineChart {
+        title: title.to_string(),
+        x_label: "epoch".into(),
+        y_label: "accuracy, %".into(),
+        // From the nearest 10% below the worst accuracy, so late progress stays visible.
+        y_range: ((low / 10.0).floor() * 10.0, 100.0),
+        y2: Some(("error (E1, E2)".into(), (0.0, 1.0))),
+        x_range: Some((1.0, rows.last().map_or(1, |r| r.epoch).max(2) as f64)),
+        series,
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |cause| Error::Io { path: path.display().to_string(), cause }
+}
+
+/// Replace the folder `dir` by one that `fill` writes, all or nothing: `fill` writes into a fresh
+/// temporary folder beside `dir`, which is renamed to `dir` only if it succeeds. A failure leaves
+/// `dir` as it was (absent, or the previous run's) and no temporary behind.
+pub fn write_folder_atomic(dir: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = dir
+        .file_name()
+        .ok_or_else(|| Error::Invalid(format!("{}: not a folder path", dir.display())))?
+        .to_string_lossy()
+        .into_owned();
+    std::fs::create_dir_all(parent).map_err(io(parent))?;
+    let tag = format!("{}.{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], "");
+    let tmp = parent.join(format!(".{name}.{tag}.tmp"));
+    let old = parent.join(format!(".{name}.{tag}.old"));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let result = std::fs::create_dir(&tmp).map_err(io(&tmp)).and_then(|()| fill(&tmp)).and_then(|()| {
+        // Move any previous run aside first: rename cannot replace a non-empty folder.
+        let had_old = dir.exists();
+        if had_old {
+            std::fs::rename(dir, &old).map_err(io(dir))?;
+        }
+        match std::fs::rename(&tmp, dir) {
+            Ok(()) => {
+                if had_old {
+                    let _ = std::fs::remove_dir_all(&old);
+                }
+                Ok(())
+            }
+            Err(cause) => {
+                if had_old {
+                    let _ = std::fs::rename(&old, dir);
+                }
+                Err(Error::Io { path: dir.display().to_string(), cause })
+            }
+        }
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,6 +487,66 @@ seed = 7
             Ok(_) => panic!("accepted:\n{text}"),
             Err(e) => e.to_string(),
         }
+    }
+
+    fn temp_dir(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("kpk-experiment-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_is_replaced_all_or_nothing() {
+        let root = temp_dir("folder");
+        let dir = root.join("run");
+        write_folder_atomic(&dir, |d| crate::io::write_atomic(&d.join("a.txt"), b"first")).unwrap();
+        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"first");
+        // A failing run leaves the previous folder untouched and nothing else behind.
+        let failed = write_folder_atomic(&dir, |d| {
+            crate::io::write_atomic(&d.join("a.txt"), b"second")?;
+            Err(Error::Invalid("boom".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"first");
+        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
+        // A successful run replaces it wholly: no file of the old run survives.
+        write_folder_atomic(&dir, |d| crate::io::write_atomic(&d.join("b.txt"), b"third")).unwrap();
+        assert!(!dir.join("a.txt").exists());
+        assert_eq!(std::fs::read(dir.join("b.txt")).unwrap(), b"third");
+        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
+        // A failing first run creates nothing.
+        let never = root.join("never");
+        assert!(write_folder_atomic(&never, |_| Err(Error::Invalid("boom".into()))).is_err());
+        assert!(!never.exists());
+        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn metrics_round_trip_through_csv() {
+        let dir = temp_dir("metrics");
+        let rows: Vec<MetricsRow> = (1..=3)
+            .map(|epoch| MetricsRow {
+                epoch,
+                e1: 0.1 / epoch as f64,
+                e2: 0.9 / epoch as f64,
+                correct: 100 + epoch,
+                misclassified: 25 - epoch,
+                undecided: 0,
+                total: 125,
+                train_accuracy_pct: 100.0 * (100 + epoch) as f64 / 125.0,
+                test_accuracy_pct: if epoch == 2 { None } else { Some(70.0 + epoch as f64) },
+                wall_seconds: 0.01 * epoch as f64,
+            })
+            .collect();
+        let path = dir.join("metrics.csv");
+        write_metrics(&path, &rows).unwrap();
+        assert_eq!(read_metrics(&path).unwrap(), rows);
+        accuracy_chart("t", &rows).save_png(&dir.join("accuracy.png"), (400, 300)).unwrap();
+        std::fs::write(&path, "epoch,e1\n1,x\n").unwrap();
+        assert!(read_metrics(&path).unwrap_err().to_string().contains("metrics.csv"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
