@@ -330,6 +330,104 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
+/// `summary.json`: what a trial produced, for the report and for anyone scripting over runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub name: String,
+    pub side: Side,
+    pub training_set: String,
+    pub testing_set: Option<String>,
+    pub topology: String,
+    /// Weights including biases (Table 5's "# wts.").
+    pub weights: usize,
+    /// Storage at 64 bits a weight, and the paper's compression factor 2^17 / bits (section 5).
+    pub bits: usize,
+    pub comp: f64,
+    /// Epochs run before the stopping rule (or the budget) ended training.
+    pub epochs: usize,
+    /// The epoch whose end state was kept: the least error measure (section 4.5).
+    pub best_epoch: usize,
+    /// "error_target", "no_improvement" or "max_epochs".
+    pub stop_reason: String,
+    pub train_positions: usize,
+    /// The kept net's training accuracy under section 4.3's rule with m = 0 (for one output,
+    /// y1 >= 0.5 is a win; for two, y1 >= 0.5 > y2 is a win and y1 < 0.5 <= y2 a draw).
+    pub train_accuracy_pct: f64,
+    /// Training positions the kept net gets wrong at m = 0 (listed in `misclassified.csv`).
+    pub train_misclassified: usize,
+    /// Two outputs with a margin only: training accuracy at the config's margin, where outputs
+    /// within the margin of 0.5 count as not correct (the stopping condition's reading).
+    pub train_accuracy_at_margin_pct: Option<f64>,
+    pub test_positions: Option<usize>,
+    /// The kept net's testing accuracy (m = 0); null without a testing set.
+    pub test_accuracy_pct: Option<f64>,
+    /// The kept net's error measures on the training set.
+    pub e1: f64,
+    pub e2: f64,
+    pub seed: u64,
+    pub wall_seconds: f64,
+    /// The weights, relative to the trial's folder.
+    pub weights_file: String,
+}
+
+/// One row of `misclassified.csv`, in the form of the paper's Table 6.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MisclassifiedRow {
+    pub n: usize,
+    pub wk: String,
+    pub bk: String,
+    pub wp: String,
+    /// "w" or "b": the side to move in the trial's position.
+    pub to_move: String,
+    /// The true result ('w' win, 'd' draw) of the placement with White and with Black to move;
+    /// empty where that side to move is illegal.
+    pub result_wtm: String,
+    pub result_btm: String,
+    pub target_o1: f64,
+    pub target_o2: Option<f64>,
+    pub actual_o1: f64,
+    pub actual_o2: Option<f64>,
+    /// The set the position came from (training or testing).
+    pub set: String,
+}
+
+/// Write `misclassified.csv`.
+pub fn write_misclassified(path: &Path, rows: &[MisclassifiedRow]) -> Result<()> {
+    crate::io::write_atomic_with(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        if rows.is_empty() {
+            // Keep the header even when the net is perfect, so readers see the columns.
+            csv.write_record([
+                "n",
+                "wk",
+                "bk",
+                "wp",
+                "to_move",
+                "result_wtm",
+                "result_btm",
+                "target_o1",
+                "target_o2",
+                "actual_o1",
+                "actual_o2",
+                "set",
+            ])?;
+        }
+        for row in rows {
+            csv.serialize(row).map_err(std::io::Error::other)?;
+        }
+        csv.flush()
+    })
+}
+
+/// Read a `misclassified.csv` written by [`write_misclassified`].
+pub fn read_misclassified(path: &Path) -> Result<Vec<MisclassifiedRow>> {
+    let bytes = crate::io::read(path)?;
+    csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .collect::<std::result::Result<Vec<MisclassifiedRow>, _>>()
+        .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })
+}
+
 /// One row of `metrics.csv`: what one epoch of training achieved, measured with the end-of-epoch
 /// weights. Accuracies are at the config's margin (the stopping condition's reading, 4.3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -23,6 +23,7 @@ mod pending_merge;
 pub mod plot;
 pub mod position;
 pub mod probe;
+pub mod report;
 
 pub use bitbase::{Bitbase, Dtc};
 pub use board::{Color, Square};
