@@ -6,12 +6,26 @@
 //! every value against the others (topology against the input and output codings, sets against
 //! the side) and yields a [`Trial`] that cannot describe an impossible run.
 
+use crate::bitbase::Bitbase;
+use crate::board::Color;
 use crate::coding::InputCoding;
+use crate::dataset::Dataset;
 use crate::error::{Error, Result};
+use crate::export;
+use crate::mlp::{Mlp, Workspace};
+use crate::model::SavedNet;
+use crate::paper;
 use crate::plot::{LineChart, Series};
+use crate::position::{KpkPosition, Outcome};
+use crate::train::{
+    self, Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, StoppingRule,
+    TrainConfig, TrainData,
+};
+use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
+use std::time::Instant;
 
 /// The sets a trial can train or test on (section 4.5; `wtm`, `btm` and `all` are every legal
 /// position with White to move, Black to move, or either).
@@ -70,6 +84,21 @@ pub enum OptimiserName {
     Adam,
 }
 
+/// Which end-of-epoch state a trial keeps and reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keep {
+    /// The most training positions classified correctly (m = 0), ties to the least error
+    /// measure, then the earliest.
+    MostCorrect,
+    /// Section 4.5 read literally: the least error measure (E1 or E2), ties to the earliest.
+    LeastError,
+}
+
+fn default_keep() -> Keep {
+    Keep::MostCorrect
+}
+
 fn default_window() -> usize {
     20
 }
@@ -117,6 +146,9 @@ pub struct TrialConfig {
     /// Epochs the stopping rule looks back over (section 4.5: 20).
     #[serde(default = "default_window")]
     pub window: usize,
+    /// Which end-of-epoch state to keep (see [`Keep`]).
+    #[serde(default = "default_keep")]
+    pub keep: Keep,
     /// The sigmoid's slope b (section 3: b = 1).
     #[serde(default = "default_slope")]
     pub slope: f64,
@@ -227,7 +259,7 @@ impl TrialConfig {
                     "'{}' has {} inputs but input_coding '{}' gives {inputs}",
                     c.topology,
                     topology[0],
-                    coding_name(c.input_coding)
+                    c.input_coding.name()
                 ),
             ));
         }
@@ -293,15 +325,6 @@ impl TrialConfig {
     }
 }
 
-fn coding_name(c: InputCoding) -> &'static str {
-    match c {
-        InputCoding::Natural => "natural",
-        InputCoding::Scaled => "scaled",
-        InputCoding::Binary => "binary",
-        InputCoding::Onehot => "onehot",
-    }
-}
-
 fn output_name(o: OutputName) -> &'static str {
     match o {
         OutputName::One => "one",
@@ -328,6 +351,481 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
         }
         _ => format!("line {line_no}: {message}"),
     }
+}
+
+/// Positions in a named set, for scheduling (section 4.5; the small sets' sizes are the paper's).
+pub fn set_size(set: &str) -> usize {
+    match set {
+        "T1" | "S1" => 125,
+        "T2" | "S2" => 136,
+        "T3" | "wtm" => 81_664,
+        "T4" => 20_643,
+        "T5" => 20_346,
+        "btm" => 84_012,
+        _ => 165_676,
+    }
+}
+
+/// The presentation order's seed is derived from the trial's seed, so that the initial weights
+/// and the order come from unrelated random streams although one `seed` key sets both.
+const ORDER_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Trial {
+    /// The trial's name (its report folder).
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// How targets are coded and outputs read during training (section 4.3).
+    pub fn output(&self) -> OutputCoding {
+        match self.config.output_coding {
+            OutputName::One => OutputCoding::One,
+            OutputName::Two => OutputCoding::Two { margin: self.config.margin },
+        }
+    }
+
+    /// The trainer's configuration.
+    pub fn train_config(&self) -> TrainConfig {
+        let c = &self.config;
+        TrainConfig {
+            error_function: match c.error_function {
+                ErrorName::E1 => ErrorFunction::E1,
+                ErrorName::E2 => ErrorFunction::E2,
+            },
+            error_target: c.error_target,
+            output: self.output(),
+            optimiser: match c.optimiser {
+                // Section 4.5: a fixed presentation order, no annealing.
+                OptimiserName::Online => Optimiser::Online {
+                    learning_rate: c.learning_rate,
+                    momentum: c.momentum,
+                    anneal: Anneal::None,
+                    reshuffle: false,
+                },
+                OptimiserName::Adam => Optimiser::Adam {
+                    learning_rate: c.learning_rate,
+                    batch_size: c.batch_size,
+                    beta1: 0.9,
+                    beta2: 0.999,
+                    epsilon: 1e-8,
+                },
+            },
+            max_epochs: c.max_epochs,
+            window: c.window,
+            seed: c.seed.wrapping_add(ORDER_SEED_OFFSET),
+            // Used only where the trainer runs the whole trial in one call (momentum, Adam; see
+            // `train_by_epoch`): the config's `keep` decides everywhere else.
+            best: match c.keep {
+                Keep::MostCorrect => BestState::MostCorrect,
+                Keep::LeastError => BestState::LeastError,
+            },
+        }
+    }
+
+    /// The most work the trial can take, in position presentations: for running the longest
+    /// trials first.
+    pub fn budget(&self) -> usize {
+        set_size(&self.config.training_set) * self.config.max_epochs
+    }
+}
+
+/// A finished trial: the kept net and everything its report folder shows.
+#[derive(Clone, Debug)]
+pub struct TrialRun {
+    pub trial: Trial,
+    pub net: Mlp,
+    pub summary: Summary,
+    pub metrics: Vec<MetricsRow>,
+    pub misclassified: Vec<MisclassifiedRow>,
+}
+
+impl MetricsRow {
+    fn new(m: &EpochMetrics, correct_m0: Option<usize>) -> MetricsRow {
+        MetricsRow {
+            epoch: m.epoch,
+            e1: m.e1,
+            e2: m.e2,
+            correct: m.correct,
+            misclassified: m.misclassified,
+            undecided: m.undecided,
+            total: m.total,
+            train_accuracy_pct: m.train_accuracy_pct,
+            train_accuracy_m0_pct: correct_m0.map(|c| 100.0 * c as f64 / m.total as f64),
+            test_accuracy_pct: m.test_accuracy_pct,
+            wall_seconds: m.wall_seconds,
+        }
+    }
+}
+
+/// A set's positions with their network inputs and true results.
+struct Prepared {
+    set: Dataset,
+    inputs: Array2<f64>,
+    wins: Vec<bool>,
+}
+
+impl Prepared {
+    fn new(name: &str, trial: &Trial, bb: &Bitbase) -> Result<Prepared> {
+        let set = Dataset::named(name, trial.config.data_seed, bb)?;
+        let inputs = set.inputs(trial.config.input_coding);
+        let wins = set.wins();
+        Ok(Prepared { set, inputs, wins })
+    }
+
+    fn data(&self) -> TrainData<'_> {
+        TrainData { inputs: self.inputs.view(), wins: &self.wins }
+    }
+}
+
+/// Section 4.3's plain reading of the outputs (m = 0) for a coding.
+fn plain(output: OutputCoding) -> OutputCoding {
+    match output {
+        OutputCoding::One => OutputCoding::One,
+        OutputCoding::Two { .. } => OutputCoding::Two { margin: 0.0 },
+    }
+}
+
+/// Positions of `data` the net classifies correctly under `output`.
+fn count_correct(net: &Mlp, data: &Prepared, output: OutputCoding) -> usize {
+    let mut ws = Workspace::new(net);
+    let rows = data.inputs.as_slice().expect("standard layout");
+    rows.chunks_exact(net.n_inputs())
+        .zip(&data.wins)
+        .filter(|&(x, &win)| output.classify(net.forward_with(&mut ws, x)).is_correct(win))
+        .count()
+}
+
+/// What training produced: the kept state and the epoch-by-epoch record.
+struct Trained {
+    net: Mlp,
+    best_epoch: usize,
+    epochs_run: usize,
+    stop_reason: StopReason,
+    metrics: Vec<MetricsRow>,
+}
+
+/// Train the trial's net one epoch at a time, so that every end-of-epoch state can be measured
+/// at m = 0 (Table 6 and Figure 3 count at m = 0, while NN6's stopping condition uses m = 0.4)
+/// and the state the config's `keep` asks for can be kept.
+///
+/// Each epoch is one call of [`train::train`] with `max_epochs = 1`, continuing from the
+/// previous epoch's weights. For the paper's optimiser (online, a fixed order, no momentum, no
+/// annealing) this is exactly one long run: the trainer draws the fixed order from its seed
+/// afresh in each call, so every epoch presents the positions in the same order, and no other
+/// state carries between epochs (`tests/experiment.rs` checks the equivalence). The stopping
+/// rule is the trainer's own [`StoppingRule`], fed the same measures.
+fn train_by_epoch(
+    trial: &Trial,
+    net: Mlp,
+    train_set: &Prepared,
+    test_set: Option<&Prepared>,
+    on_epoch: &mut dyn FnMut(&EpochMetrics),
+) -> Result<Trained> {
+    let started = Instant::now();
+    let cfg = trial.train_config();
+    let output = trial.output();
+    let margin = matches!(output, OutputCoding::Two { margin } if margin > 0.0);
+    let test_data = test_set.map(Prepared::data);
+    let paper_optimiser = matches!(
+        cfg.optimiser,
+        Optimiser::Online { momentum, anneal: Anneal::None, reshuffle: false, .. } if momentum == 0.0
+    );
+    if !paper_optimiser {
+        // Momentum and Adam carry state from epoch to epoch, so their run cannot be cut into
+        // epochs: train in one call and let the trainer keep the state `keep` asks for (it counts
+        // correct positions at the config's margin rather than at m = 0).
+        let r = train::train(net, &train_set.data(), test_data.as_ref(), &cfg, on_epoch)?;
+        let metrics = r.history.iter().map(|m| MetricsRow::new(m, (!margin).then_some(m.correct))).collect();
+        return Ok(Trained {
+            net: r.net,
+            best_epoch: r.best_epoch,
+            epochs_run: r.epochs_run,
+            stop_reason: r.stop_reason,
+            metrics,
+        });
+    }
+    let one_epoch = TrainConfig { max_epochs: 1, ..cfg.clone() };
+    let mut rule = StoppingRule::new(&cfg);
+    let mut net = net;
+    let mut metrics: Vec<MetricsRow> = Vec::new();
+    // (correct at m = 0, error measure, epoch, state) of the state kept so far.
+    let mut kept: Option<(usize, f64, usize, Mlp)> = None;
+    let stop_reason = loop {
+        let epoch = metrics.len() + 1;
+        let step = train::train(net, &train_set.data(), test_data.as_ref(), &one_epoch, &mut |_| {})?;
+        net = step.net;
+        let mut m = step.history.into_iter().next().expect("one epoch ran");
+        m.epoch = epoch;
+        m.wall_seconds = started.elapsed().as_secs_f64();
+        // With one output or no margin the trainer's count already is the m = 0 count.
+        let correct_m0 = if margin { count_correct(&net, train_set, plain(output)) } else { m.correct };
+        on_epoch(&m);
+        metrics.push(MetricsRow::new(&m, Some(correct_m0)));
+        let measure = match cfg.error_function {
+            ErrorFunction::E1 => m.e1,
+            ErrorFunction::E2 => m.e2,
+        };
+        let better = match (&kept, trial.config.keep) {
+            (None, _) => true,
+            (Some((c, e, _, _)), Keep::MostCorrect) => correct_m0 > *c || (correct_m0 == *c && measure < *e),
+            (Some((_, e, _, _)), Keep::LeastError) => measure < *e,
+        };
+        if better {
+            kept = Some((correct_m0, measure, epoch, net.clone()));
+        }
+        if let Some(reason) = rule.observe(measure, m.correct) {
+            break reason;
+        }
+    };
+    let (_, _, best_epoch, net) = kept.expect("at least one epoch ran");
+    Ok(Trained { net, best_epoch, epochs_run: metrics.len(), stop_reason, metrics })
+}
+
+/// How the kept net does on one set: correct at m = 0 and at the trial's margin, and the rows of
+/// `misclassified.csv` (wrong at m = 0) appended to `wrong`.
+fn assess(
+    net: &Mlp,
+    data: &Prepared,
+    output: OutputCoding,
+    bb: &Bitbase,
+    wrong: &mut Vec<MisclassifiedRow>,
+) -> (usize, usize) {
+    // Section 4.3: m = 0 is the plain reading of the outputs; m = 0.4 entered only the stopping
+    // condition. Table 6's 51 positions include outputs such as (0.149, 0.851) for a win, which
+    // m = 0.4 would call undecided, so the paper's count of misclassified positions is at m = 0.
+    let plain = plain(output);
+    let mut ws = Workspace::new(net);
+    let (mut correct, mut correct_at_margin) = (0, 0);
+    let result = |p: &KpkPosition, side: Color| {
+        KpkPosition::new(p.wk(), p.bk(), p.wp(), side).map_or_else(
+            |_| String::new(),
+            |q| if bb.outcome(&q) == Outcome::Win { "w".into() } else { "d".into() },
+        )
+    };
+    for ((row, &win), p) in data.inputs.rows().into_iter().zip(&data.wins).zip(&data.set.positions) {
+        let y = net.forward_with(&mut ws, row.as_slice().expect("standard layout"));
+        correct_at_margin += usize::from(output.classify(y).is_correct(win));
+        if plain.classify(y).is_correct(win) {
+            correct += 1;
+            continue;
+        }
+        let mut target = [0.0; 2];
+        output.target(win, &mut target[..output.width()]);
+        wrong.push(MisclassifiedRow {
+            n: wrong.len() + 1,
+            wk: p.wk().to_string(),
+            bk: p.bk().to_string(),
+            wp: p.wp().to_string(),
+            to_move: if p.side() == Color::White { "w".into() } else { "b".into() },
+            result_wtm: result(p, Color::White),
+            result_btm: result(p, Color::Black),
+            target_o1: target[0],
+            target_o2: (output.width() == 2).then_some(target[1]),
+            actual_o1: y[0],
+            actual_o2: y.get(1).copied(),
+            set: data.set.name.clone(),
+        });
+    }
+    (correct, correct_at_margin)
+}
+
+/// Run one trial: build its sets, train from its seed, and assess the kept net. `on_epoch` sees
+/// every epoch's metrics as training goes (for progress bars).
+pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMetrics)) -> Result<TrialRun> {
+    let started = Instant::now();
+    let c = &trial.config;
+    let train_set = Prepared::new(&c.training_set, trial, bb)?;
+    let test_set = c.testing_set.as_deref().map(|t| Prepared::new(t, trial, bb)).transpose()?;
+    let net = Mlp::new(&trial.topology, c.slope, c.seed)?;
+    let result = train_by_epoch(trial, net, &train_set, test_set.as_ref(), on_epoch)?;
+    let output = trial.output();
+    let mut misclassified = Vec::new();
+    let (train_correct, train_at_margin) = assess(&result.net, &train_set, output, bb, &mut misclassified);
+    let train_misclassified = misclassified.len();
+    let test_correct = test_set.as_ref().map(|t| assess(&result.net, t, output, bb, &mut misclassified).0);
+    let kept = &result.metrics[result.best_epoch - 1];
+    let n_train = train_set.wins.len();
+    let weights = result.net.weight_count();
+    let bits = weights * paper::BITS_PER_WEIGHT;
+    let summary = Summary {
+        name: c.name.clone(),
+        side: c.side,
+        training_set: c.training_set.clone(),
+        testing_set: c.testing_set.clone(),
+        topology: c.topology.clone(),
+        weights,
+        bits,
+        comp: paper::compression(weights),
+        epochs: result.epochs_run,
+        best_epoch: result.best_epoch,
+        stop_reason: serde_json::to_value(result.stop_reason)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        train_positions: n_train,
+        train_accuracy_pct: 100.0 * train_correct as f64 / n_train as f64,
+        train_misclassified,
+        train_accuracy_at_margin_pct: matches!(output, OutputCoding::Two { margin } if margin > 0.0)
+            .then(|| 100.0 * train_at_margin as f64 / n_train as f64),
+        test_positions: test_set.as_ref().map(|t| t.wins.len()),
+        test_accuracy_pct: test_set
+            .as_ref()
+            .zip(test_correct)
+            .map(|(t, correct)| 100.0 * correct as f64 / t.wins.len() as f64),
+        e1: kept.e1,
+        e2: kept.e2,
+        seed: c.seed,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        weights_file: WEIGHTS_JSON.into(),
+    };
+    Ok(TrialRun { trial: trial.clone(), net: result.net, summary, metrics: result.metrics, misclassified })
+}
+
+/// What [`run_trials`] reports as it goes, with the trial's index in the slice it was given.
+pub enum Progress<'a> {
+    Started(usize),
+    Epoch(usize, &'a EpochMetrics),
+    /// The trial's folder has been written.
+    Finished(usize, &'a TrialRun),
+}
+
+/// Run `trials` on `jobs` threads, longest budget first (so the long NN6 trials start at once and
+/// the short ones fill in around them), writing each one's folder under `out` as it finishes.
+/// Every trial is deterministic on its own, so the thread count changes only the wall time.
+/// Stops starting new trials after the first failure, and returns the first error.
+pub fn run_trials(
+    trials: &[Trial],
+    bb: &Bitbase,
+    out: &Path,
+    jobs: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<TrialRun>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let mut order: Vec<usize> = (0..trials.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(trials[i].budget()));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Result<TrialRun>>>> = Mutex::new((0..trials.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, trials.len().max(1)) {
+            scope.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                    progress(Progress::Started(i));
+                    let run = run_trial(&trials[i], bb, &mut |m| progress(Progress::Epoch(i, m)))
+                        .and_then(|run| write_trial(&out.join(run.trial.name()), &run).map(|()| run));
+                    match &run {
+                        Ok(run) => progress(Progress::Finished(i, run)),
+                        Err(_) => failed.store(true, Ordering::Relaxed),
+                    }
+                    results.lock().expect("no worker panics while holding the lock")[i] = Some(run);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("workers have finished");
+    let mut runs = Vec::with_capacity(trials.len());
+    for (trial, result) in trials.iter().zip(results) {
+        match result {
+            Some(Ok(run)) => runs.push(run),
+            Some(Err(e)) => return Err(Error::Invalid(format!("{}: {e}", trial.name()))),
+            None => {}
+        }
+    }
+    Ok(runs)
+}
+
+/// File names inside a trial's report folder.
+pub const CONFIG_TOML: &str = "config.toml";
+pub const METRICS_CSV: &str = "metrics.csv";
+pub const SUMMARY_JSON: &str = "summary.json";
+pub const WEIGHTS_JSON: &str = "weights.json";
+pub const WEIGHTS_SAFETENSORS: &str = "weights.safetensors";
+pub const WEIGHTS_NPY_DIR: &str = "npy";
+pub const ACCURACY_PNG: &str = "accuracy.png";
+pub const MISCLASSIFIED_CSV: &str = "misclassified.csv";
+
+/// Write a finished trial's report folder `dir` (all or nothing; see [`write_folder_atomic`]).
+pub fn write_trial(dir: &Path, run: &TrialRun) -> Result<()> {
+    write_folder_atomic(dir, |tmp| {
+        let c = &run.trial.config;
+        let header = format!(
+            "# Resolved config of {}, as run by kpk {} (defaults made explicit; seed = {}).\n",
+            c.name,
+            env!("CARGO_PKG_VERSION"),
+            c.seed
+        );
+        crate::io::write_atomic(&tmp.join(CONFIG_TOML), (header + &c.to_toml()).as_bytes())?;
+        write_metrics(&tmp.join(METRICS_CSV), &run.metrics)?;
+        let summary =
+            serde_json::to_string_pretty(&run.summary).map_err(|e| Error::Invalid(e.to_string()))?;
+        crate::io::write_atomic(&tmp.join(SUMMARY_JSON), (summary + "\n").as_bytes())?;
+        saved_net(run)?.save(&tmp.join(WEIGHTS_JSON))?;
+        export::write_safetensors(&tmp.join(WEIGHTS_SAFETENSORS), &run.net, &export_metadata(run))?;
+        let npy = tmp.join(WEIGHTS_NPY_DIR);
+        std::fs::create_dir(&npy).map_err(io(&npy))?;
+        export::write_npy(&npy, &run.net)?;
+        let title = format!("{}: {} on {}, {}", c.name, c.topology, c.training_set, error_label(c));
+        accuracy_chart(&title, &run.metrics).save_png(&tmp.join(ACCURACY_PNG), (900, 520))?;
+        write_misclassified(&tmp.join(MISCLASSIFIED_CSV), &run.misclassified)
+    })
+}
+
+fn error_label(c: &TrialConfig) -> String {
+    let e = match c.error_function {
+        ErrorName::E1 => "E1",
+        ErrorName::E2 => "E2",
+    };
+    format!("{e} target {}", c.error_target)
+}
+
+/// The kept net as `weights.json` ([`SavedNet`]: topology, slope, codings, seed, weights).
+fn saved_net(run: &TrialRun) -> Result<SavedNet> {
+    let c = &run.trial.config;
+    SavedNet::new(&run.net, c.input_coding, SavedNet::all_features(), run.trial.output(), c.seed)
+}
+
+/// `kpk export`: read a trained net's `weights.json` and write it into `out` as `weights.json`,
+/// `weights.safetensors` and `npy/layer{k}.{weight,bias}.npy`. The net is read in full before
+/// anything is written, and each file is written atomically. Returns the files written.
+pub fn export_net(weights_json: &Path, out: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let saved = SavedNet::load(weights_json)?;
+    let net = saved.net()?;
+    let coding = saved.input_coding;
+    let npy = out.join(WEIGHTS_NPY_DIR);
+    std::fs::create_dir_all(&npy).map_err(io(&npy))?;
+    let mut written = Vec::new();
+    let json = out.join(WEIGHTS_JSON);
+    if std::fs::canonicalize(&json).ok() != std::fs::canonicalize(weights_json).ok() {
+        saved.save(&json)?;
+        written.push(json);
+    }
+    let st = out.join(WEIGHTS_SAFETENSORS);
+    export::write_safetensors(&st, &net, &[("input_coding", coding.name().to_string())])?;
+    written.push(st);
+    export::write_npy(&npy, &net)?;
+    for k in 1..net.topology().len() {
+        written.push(npy.join(export::npy_name(k, "weight")));
+        written.push(npy.join(export::npy_name(k, "bias")));
+    }
+    Ok(written)
+}
+
+/// Read back a net exported by [`write_trial`] or [`export_net`] from `weights.json`.
+pub fn load_net(weights_json: &Path) -> Result<Mlp> {
+    SavedNet::load(weights_json)?.net()
+}
+
+fn export_metadata(run: &TrialRun) -> Vec<(&'static str, String)> {
+    let c = &run.trial.config;
+    vec![
+        ("name", c.name.clone()),
+        ("input_coding", c.input_coding.name().to_string()),
+        ("output_coding", output_name(c.output_coding).to_string()),
+        ("margin", c.margin.to_string()),
+        ("seed", c.seed.to_string()),
+    ]
 }
 
 /// `summary.json`: what a trial produced, for the report and for anyone scripting over runs.
@@ -440,6 +938,10 @@ pub struct MetricsRow {
     pub undecided: usize,
     pub total: usize,
     pub train_accuracy_pct: f64,
+    /// Training accuracy under section 4.3's plain reading (m = 0); equals `train_accuracy_pct`
+    /// unless the trial has two outputs and a margin. Empty where not measured (optimisers other
+    /// than the paper's, which train in one call; see `train_by_epoch`).
+    pub train_accuracy_m0_pct: Option<f64>,
     pub test_accuracy_pct: Option<f64>,
     pub wall_seconds: f64,
 }
@@ -474,7 +976,15 @@ pub fn accuracy_chart(title: &str, rows: &[MetricsRow]) -> LineChart {
     let points = |f: &dyn Fn(&MetricsRow) -> Option<f64>| -> Vec<(f64, f64)> {
         rows.iter().filter_map(|r| f(r).map(|v| (r.epoch as f64, v))).collect()
     };
-    let mut series = vec![Series::new("training accuracy", points(&|r| Some(r.train_accuracy_pct)), 0)];
+    let differs = rows.iter().any(|r| r.train_accuracy_m0_pct.is_some_and(|a| a != r.train_accuracy_pct));
+    let mut series = if differs {
+        vec![
+            Series::new("training accuracy, m = 0", points(&|r| r.train_accuracy_m0_pct), 0),
+            Series::new("training accuracy at the margin", points(&|r| Some(r.train_accuracy_pct)), 4),
+        ]
+    } else {
+        vec![Series::new("training accuracy", points(&|r| Some(r.train_accuracy_pct)), 0)]
+    };
     let test = points(&|r| r.test_accuracy_pct);
     if !test.is_empty() {
         series.push(Series::new("testing accuracy", test, 2));
@@ -634,6 +1144,7 @@ seed = 7
                 undecided: 0,
                 total: 125,
                 train_accuracy_pct: 100.0 * (100 + epoch) as f64 / 125.0,
+                train_accuracy_m0_pct: (epoch != 3).then_some(90.0),
                 test_accuracy_pct: if epoch == 2 { None } else { Some(70.0 + epoch as f64) },
                 wall_seconds: 0.01 * epoch as f64,
             })

@@ -5,6 +5,9 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bitbase;
+mod dataset;
+mod experiment;
+mod train_bench;
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +28,18 @@ enum Command {
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
     Bench(bitbase::BenchArgs),
+    /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
+    Dataset(dataset::DatasetArgs),
+    /// The 32 characteristics of Table 4 for positions given in FEN.
+    Features(dataset::FeaturesArgs),
+    /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
+    Run(experiment::RunArgs),
+    /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
+    Reproduce(experiment::ReproduceArgs),
+    /// Write a trained net's weights as JSON, safetensors and NumPy .npy files.
+    Export(experiment::ExportArgs),
+    /// Redraw a trial's accuracy chart from its metrics.csv.
+    Plot(experiment::PlotArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -42,5 +57,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bitbase::run_bench(args),
+        Command::Dataset(args) => dataset::run_dataset(args),
+        Command::Features(args) => dataset::run_features(args),
+        Command::Run(args) => experiment::run_run(args),
+        Command::Reproduce(args) => experiment::run_reproduce(args),
+        Command::Export(args) => experiment::run_export(args),
+        Command::Plot(args) => experiment::run_plot(args),
     }
 }

@@ -1,0 +1,142 @@
+//! `kpk dataset` and `kpk features`.
+
+use clap::Args;
+use kpk::bitbase::Bitbase;
+use kpk::coding::InputCoding;
+use kpk::dataset::{DEFAULT_SEED, Dataset, Filter};
+use kpk::features::{FEATURES, features};
+use kpk::position::Oriented;
+use kpk::{Color, Outcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct DatasetArgs {
+    /// Named set: T1, S1, T2, S2 (seeded random draws), T3, T4, T5, wtm, btm or all.
+    #[arg(long = "set", value_name = "NAME")]
+    set: String,
+    /// Seed of the T1/S1 and T2/S2 draws.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    seed: u64,
+    /// Keep only positions with this side to move.
+    #[arg(long, value_parser = parse_side)]
+    side: Option<Color>,
+    /// Keep only positions with the pawn on this file (a-d, canonical orientation).
+    #[arg(long, value_parser = parse_file)]
+    file: Option<u8>,
+    /// Keep only positions with the pawn on this rank (2-7).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=7))]
+    rank: Option<u8>,
+    /// Keep only wins or only draws.
+    #[arg(long, value_parser = parse_result)]
+    result: Option<Outcome>,
+    /// Keep only wins converted in at most P plies (with --side w: the paper's closed set Cp).
+    #[arg(long, value_name = "P")]
+    max_dtc: Option<u8>,
+    /// Where to write the CSV: side,wk,bk,wp,x1..x32,result,dtc.
+    #[arg(long, value_name = "FILE.csv")]
+    out: PathBuf,
+}
+
+fn parse_side(s: &str) -> Result<Color, String> {
+    match s {
+        "w" | "wtm" | "white" => Ok(Color::White),
+        "b" | "btm" | "black" => Ok(Color::Black),
+        _ => Err(format!("'{s}' is not a side: use w or b")),
+    }
+}
+
+fn parse_file(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [f @ b'a'..=b'd'] => Ok(f - b'a' + 1),
+        [f @ b'e'..=b'h'] => Err(format!(
+            "the pawn is on files a-d in canonical orientation: file {s} mirrors to file {}",
+            char::from(b'a' + b'h' - f)
+        )),
+        _ => Err(format!("'{s}' is not a pawn file: use a, b, c or d")),
+    }
+}
+
+fn parse_result(s: &str) -> Result<Outcome, String> {
+    match s {
+        "win" => Ok(Outcome::Win),
+        "draw" => Ok(Outcome::Draw),
+        _ => Err(format!("'{s}' is not a result: use win or draw")),
+    }
+}
+
+pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
+    let bb = Bitbase::generate();
+    let filter = Filter {
+        side: args.side,
+        pawn_file: args.file,
+        pawn_rank: args.rank,
+        outcome: args.result,
+        max_dtc: args.max_dtc,
+    };
+    let ds = Dataset::named(&args.set, args.seed, &bb)?.filter(&filter)?;
+    ds.to_csv(&args.out)?; // the error names the path
+    let wins = ds.wins().iter().filter(|&&w| w).count();
+    let seeded = ["T1", "S1", "T2", "S2"].contains(&ds.name.split('[').next().unwrap_or_default());
+    let seed = if seeded { format!(" (seed {})", args.seed) } else { String::new() };
+    println!(
+        "{}{seed}: {} positions, {wins} wins, {} draws; wrote {}",
+        ds.name,
+        ds.len(),
+        ds.len() - wins,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub struct FeaturesArgs {
+    /// Positions in FEN; the pawn may be of either colour and on any file.
+    #[arg(required = true, value_name = "FEN")]
+    fens: Vec<String>,
+    /// Also print the network inputs in this coding (natural, scaled, binary or onehot).
+    #[arg(long)]
+    coding: Option<InputCoding>,
+}
+
+pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
+    let mut failed = false;
+    for (i, fen) in args.fens.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        let o = match Oriented::from_fen(fen) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("kpk: error: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let p = o.position;
+        println!("{}", o.to_fen());
+        if o.transform != kpk::position::Transform::IDENTITY {
+            println!("  canonical (White pawn on files a-d): {}", p.to_fen());
+        }
+        let x = features(&p);
+        println!("  {:<4}{:<5}{:>5}  {:<20}{:>6}  formula", "x", "char", "level", "name", "value");
+        for (f, v) in FEATURES.iter().zip(x) {
+            println!(
+                "  {:<4}{:<5}{:>5}  {:<20}{:>6}  {}",
+                format!("x{}", f.x),
+                f.code,
+                f.level,
+                f.name,
+                v,
+                f.formula
+            );
+        }
+        if let Some(c) = args.coding {
+            let mut out = vec![0.0; c.width()];
+            c.encode(&x, &mut out);
+            let values: Vec<String> = out.iter().map(|v| format!("{v}")).collect();
+            println!("  {c} inputs ({}): {}", c.width(), values.join(" "));
+        }
+    }
+    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}

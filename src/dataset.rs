@@ -1,0 +1,391 @@
+//! The paper's training and testing sets (section 4.5), filters, and CSV output.
+//!
+//! | name | positions | what |
+//! |------|----------:|------|
+//! | `T1`, `S1` | 125 + 125 | White to move, disjoint; a seeded random draw (see below) |
+//! | `T2`, `S2` | 136 + 136 | Black to move, disjoint; a seeded random draw |
+//! | `T3` | 81,664 | every White-to-move position |
+//! | `T4` | 20,643 | White to move, pawn on the a-file (the paper's Fa) |
+//! | `T5` | 20,346 | White to move, pawn on the d-file (Fd) |
+//! | `wtm`, `btm`, `all` | 81,664, 84,012, 165,676 | every legal position of a side, or both |
+//!
+//! The paper's T1/S1 and T2/S2 were hand-prepared ("interesting 'borderline' ones from the texts
+//! or … generated at random", then "randomly divided into two sets"), and are not published. A
+//! seeded random draw of the same sizes stands in: the pool (every legal position of the side,
+//! in [`crate::KpkIndex`] order) is partially shuffled by Fisher–Yates with a
+//! `rand_chacha::ChaCha8Rng` seeded from `seed`; the first 125 (136) drawn form T1 (T2) and the
+//! next 125 (136) form S1 (S2), so each pair is disjoint by construction and the same seed always
+//! gives the same sets. Only these four sets depend on the seed.
+//!
+//! Positions keep the order they are drawn in (small sets) or [`crate::KpkIndex`] order (the
+//! others); section 4.5 presents positions "in an arbitrary order which did not change".
+
+use crate::bitbase::Bitbase;
+use crate::board::Color;
+use crate::coding::InputCoding;
+use crate::error::{Error, Result};
+use crate::features::{FEATURES, N_FEATURES, features};
+use crate::position::{KpkPosition, Outcome};
+use ndarray::Array2;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+use std::path::Path;
+
+/// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.
+pub const DEFAULT_SEED: u64 = 1998;
+
+/// Every name [`Dataset::named`] accepts (case-insensitively).
+pub const NAMES: [&str; 10] = ["T1", "S1", "T2", "S2", "T3", "T4", "T5", "wtm", "btm", "all"];
+
+/// Sizes of T1 (= S1) and T2 (= S2), section 4.5.
+pub const SMALL_SET_SIZE: [usize; 2] = [125, 136];
+
+/// A set of legal positions with their outcomes and depths to conversion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+    pub name: String,
+    pub positions: Vec<KpkPosition>,
+    pub outcomes: Vec<Outcome>,
+    /// DTC in plies of each win, `None` for draws.
+    pub dtc: Vec<Option<u8>>,
+}
+
+/// Which positions to keep; `None` keeps all. Every condition must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub side: Option<Color>,
+    /// Pawn file 1..=4 (a..d, Table 4's x5, canonical orientation).
+    pub pawn_file: Option<u8>,
+    /// Pawn rank 2..=7 (Table 4's x6).
+    pub pawn_rank: Option<u8>,
+    pub outcome: Option<Outcome>,
+    /// Keep wins converted in at most this many plies: with `side` White, the paper's closed set
+    /// Cp (section 2). Draws have no DTC, so this keeps wins only.
+    pub max_dtc: Option<u8>,
+}
+
+impl Filter {
+    /// Check the values are ones a legal position can have.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(f) = self.pawn_file
+            && !(1..=4).contains(&f)
+        {
+            return Err(Error::Invalid(format!(
+                "pawn file {f} out of range: the pawn is on files 1-4 (a-d) in canonical orientation"
+            )));
+        }
+        if let Some(r) = self.pawn_rank
+            && !(2..=7).contains(&r)
+        {
+            return Err(Error::Invalid(format!("pawn rank {r} out of range: a pawn stands on ranks 2-7")));
+        }
+        Ok(())
+    }
+
+    /// Does a position with this outcome and DTC pass?
+    pub fn accepts(&self, p: &KpkPosition, outcome: Outcome, dtc: Option<u8>) -> bool {
+        self.side.is_none_or(|s| p.side() == s)
+            && self.pawn_file.is_none_or(|f| p.wp().file() + 1 == f)
+            && self.pawn_rank.is_none_or(|r| p.wp().rank() + 1 == r)
+            && self.outcome.is_none_or(|o| outcome == o)
+            && self.max_dtc.is_none_or(|m| dtc.is_some_and(|d| d <= m))
+    }
+
+    /// True when the filter keeps everything.
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+}
+
+/// `side=w,file=a,rank=2,result=win,dtc<=9`, the conditions that are set.
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(s) = self.side {
+            parts.push(format!("side={}", s.fen_char()));
+        }
+        if let Some(file) = self.pawn_file {
+            parts.push(format!("file={}", char::from(b'a' + file.saturating_sub(1))));
+        }
+        if let Some(r) = self.pawn_rank {
+            parts.push(format!("rank={r}"));
+        }
+        if let Some(o) = self.outcome {
+            parts.push(format!("result={o}"));
+        }
+        if let Some(m) = self.max_dtc {
+            parts.push(format!("dtc<={m}"));
+        }
+        f.write_str(&parts.join(","))
+    }
+}
+
+impl Dataset {
+    /// A dataset of the given positions, labelled from the bitbase.
+    pub fn from_positions(name: impl Into<String>, positions: Vec<KpkPosition>, bb: &Bitbase) -> Dataset {
+        let outcomes = positions.iter().map(|p| bb.outcome(p)).collect();
+        let dtc = positions.iter().map(|p| bb.dtc(p).map(|d| d.0)).collect();
+        Dataset { name: name.into(), positions, outcomes, dtc }
+    }
+
+    /// Every legal position passing `filter`, in index order.
+    pub fn select(name: impl Into<String>, filter: &Filter, bb: &Bitbase) -> Result<Dataset> {
+        filter.validate()?;
+        let positions =
+            KpkPosition::all().filter(|p| filter.accepts(p, bb.outcome(p), bb.dtc(p).map(|d| d.0))).collect();
+        Ok(Dataset::from_positions(name, positions, bb))
+    }
+
+    /// One of the named sets ([`NAMES`], case-insensitive); `seed` matters for T1, S1, T2, S2.
+    pub fn named(name: &str, seed: u64, bb: &Bitbase) -> Result<Dataset> {
+        let canonical = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)).ok_or_else(|| {
+            Error::Invalid(format!("unknown dataset '{name}': valid names are {}", NAMES.join(", ")))
+        })?;
+        let side = |s| Filter { side: Some(s), ..Filter::default() };
+        let file = |f| Filter { side: Some(Color::White), pawn_file: Some(f), ..Filter::default() };
+        let small = |s: Color, second: bool| {
+            let n = SMALL_SET_SIZE[usize::from(s == Color::Black)];
+            let pool: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == s).collect();
+            let drawn = draw(pool, 2 * n, seed);
+            let half = if second { drawn[n..].to_vec() } else { drawn[..n].to_vec() };
+            Dataset::from_positions(*canonical, half, bb)
+        };
+        Ok(match *canonical {
+            "T1" => small(Color::White, false),
+            "S1" => small(Color::White, true),
+            "T2" => small(Color::Black, false),
+            "S2" => small(Color::Black, true),
+            "T3" | "wtm" => Dataset::select(*canonical, &side(Color::White), bb)?,
+            "btm" => Dataset::select(*canonical, &side(Color::Black), bb)?,
+            "T4" => Dataset::select(*canonical, &file(1), bb)?,
+            "T5" => Dataset::select(*canonical, &file(4), bb)?,
+            _ => Dataset::select(*canonical, &Filter::default(), bb)?,
+        })
+    }
+
+    /// The positions passing `filter`, named `name[filter]`.
+    pub fn filter(&self, filter: &Filter) -> Result<Dataset> {
+        filter.validate()?;
+        let mut out = Dataset {
+            name: if filter.is_empty() { self.name.clone() } else { format!("{}[{filter}]", self.name) },
+            positions: Vec::new(),
+            outcomes: Vec::new(),
+            dtc: Vec::new(),
+        };
+        for ((p, &o), &d) in self.positions.iter().zip(&self.outcomes).zip(&self.dtc) {
+            if filter.accepts(p, o, d) {
+                out.positions.push(*p);
+                out.outcomes.push(o);
+                out.dtc.push(d);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// `true` where the pawn side wins: the training target.
+    pub fn wins(&self) -> Vec<bool> {
+        self.outcomes.iter().map(|&o| o == Outcome::Win).collect()
+    }
+
+    /// The characteristics x1..x32 of every position.
+    pub fn features(&self) -> Vec<[i8; N_FEATURES]> {
+        self.positions.iter().map(features).collect()
+    }
+
+    /// The network inputs, one row per position, `coding.width()` columns.
+    pub fn inputs(&self, coding: InputCoding) -> Array2<f64> {
+        let width = coding.width();
+        let mut data = vec![0.0; self.len() * width];
+        for (row, p) in data.chunks_exact_mut(width).zip(&self.positions) {
+            coding.encode(&features(p), row);
+        }
+        Array2::from_shape_vec((self.len(), width), data).expect("rows × width values")
+    }
+
+    /// Write one row per position: `side,wk,bk,wp` (as the bitbase CSV: `w`/`b`, squares in
+    /// canonical orientation), `x1`…`x32`, `result` (`win`/`draw`), `dtc` (empty for draws).
+    /// The file is written atomically.
+    pub fn to_csv(&self, path: &Path) -> Result<()> {
+        crate::io::write_atomic_with(path, |w| {
+            let mut csv = csv::Writer::from_writer(w);
+            let mut header: Vec<String> = ["side", "wk", "bk", "wp"].map(String::from).to_vec();
+            header.extend(FEATURES.iter().map(|f| format!("x{}", f.x)));
+            header.extend(["result", "dtc"].map(String::from));
+            csv.write_record(&header)?;
+            let mut record = Vec::with_capacity(header.len());
+            for ((p, o), d) in self.positions.iter().zip(&self.outcomes).zip(&self.dtc) {
+                record.clear();
+                record.push(p.side().fen_char().to_string());
+                record.extend([p.wk(), p.bk(), p.wp()].map(|s| s.to_string()));
+                record.extend(features(p).iter().map(|v| v.to_string()));
+                record.push(o.to_string());
+                record.push(d.map(|d| d.to_string()).unwrap_or_default());
+                csv.write_record(&record)?;
+            }
+            csv.flush()
+        })
+    }
+}
+
+/// The first `k` of `pool` after a partial Fisher–Yates shuffle seeded with `seed`.
+fn draw(mut pool: Vec<KpkPosition>, k: usize, seed: u64) -> Vec<KpkPosition> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let k = k.min(pool.len());
+    for i in 0..k {
+        let j = rng.random_range(i..pool.len());
+        pool.swap(i, j);
+    }
+    pool.truncate(k);
+    pool
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn bb() -> Bitbase {
+        Bitbase::generate()
+    }
+
+    #[test]
+    fn named_sets_have_the_papers_sizes() {
+        let bb = bb();
+        let size = |n: &str| Dataset::named(n, DEFAULT_SEED, &bb).unwrap().len();
+        assert_eq!(size("T1"), 125);
+        assert_eq!(size("S1"), 125);
+        assert_eq!(size("T2"), 136);
+        assert_eq!(size("s2"), 136);
+        assert_eq!(size("T3"), 81_664);
+        assert_eq!(size("T4"), 20_643);
+        assert_eq!(size("T5"), 20_346);
+        assert_eq!(size("wtm"), 81_664);
+        assert_eq!(size("btm"), 84_012);
+        assert_eq!(size("ALL"), 165_676);
+    }
+
+    #[test]
+    fn small_sets_are_disjoint_seeded_and_of_one_side() {
+        let bb = bb();
+        for (t, s, side) in [("T1", "S1", Color::White), ("T2", "S2", Color::Black)] {
+            let train = Dataset::named(t, 7, &bb).unwrap();
+            let test = Dataset::named(s, 7, &bb).unwrap();
+            let a: HashSet<_> = train.positions.iter().collect();
+            let b: HashSet<_> = test.positions.iter().collect();
+            assert_eq!(a.len(), train.len(), "{t} has no repeats");
+            assert_eq!(b.len(), test.len(), "{s} has no repeats");
+            assert!(a.is_disjoint(&b), "{t} and {s} overlap");
+            assert!(train.positions.iter().chain(&test.positions).all(|p| p.side() == side));
+            assert_eq!(Dataset::named(t, 7, &bb).unwrap(), train, "same seed, same set");
+            assert_ne!(Dataset::named(t, 8, &bb).unwrap().positions, train.positions);
+            assert_eq!(train.name, t);
+        }
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let err = Dataset::named("T9", 1, &bb()).unwrap_err().to_string();
+        assert!(err.contains("'T9'") && err.contains("T1, S1, T2, S2, T3, T4, T5, wtm, btm, all"), "{err}");
+    }
+
+    #[test]
+    fn labels_come_from_the_bitbase() {
+        let bb = bb();
+        let all = Dataset::named("all", 0, &bb).unwrap();
+        let c = bb.counts();
+        let wins = all.wins().iter().filter(|&&w| w).count();
+        assert_eq!(wins, c.wins(Color::White) + c.wins(Color::Black));
+        for ((p, o), d) in all.positions.iter().zip(&all.outcomes).zip(&all.dtc) {
+            assert_eq!(*o, bb.outcome(p));
+            assert_eq!(d.is_some(), *o == Outcome::Win);
+        }
+    }
+
+    #[test]
+    fn closed_sets_cp_match_the_dtc_histogram() {
+        // Section 2: Cp = won wtm positions converted in <= p plies; Table 3's Np counts them.
+        let bb = bb();
+        let hist = bb.dtc_histogram();
+        let wtm = Dataset::named("wtm", 0, &bb).unwrap();
+        for p in [1u8, 9, 37] {
+            let cp = wtm.filter(&Filter { max_dtc: Some(p), ..Filter::default() }).unwrap();
+            let want: usize = hist[0][..=p as usize].iter().sum();
+            assert_eq!(cp.len(), want, "C{p}");
+            assert!(cp.outcomes.iter().all(|&o| o == Outcome::Win));
+            assert_eq!(cp.name, format!("wtm[dtc<={p}]"));
+        }
+    }
+
+    #[test]
+    fn filters_combine_and_reject_impossible_values() {
+        let bb = bb();
+        let f = Filter {
+            side: Some(Color::Black),
+            pawn_file: Some(2),
+            pawn_rank: Some(5),
+            outcome: Some(Outcome::Draw),
+            max_dtc: None,
+        };
+        let ds = Dataset::select("x", &f, &bb).unwrap();
+        assert!(!ds.is_empty());
+        for (p, o) in ds.positions.iter().zip(&ds.outcomes) {
+            assert_eq!((p.side(), p.wp().to_string(), *o), (Color::Black, "b5".to_string(), Outcome::Draw));
+        }
+        let all = Dataset::named("all", 0, &bb).unwrap();
+        assert_eq!(all.filter(&f).unwrap().positions, ds.positions);
+        assert!(Dataset::select("x", &Filter { pawn_file: Some(5), ..Filter::default() }, &bb).is_err());
+        assert!(Dataset::select("x", &Filter { pawn_rank: Some(8), ..Filter::default() }, &bb).is_err());
+    }
+
+    #[test]
+    fn inputs_have_one_row_per_position() {
+        let bb = bb();
+        let t1 = Dataset::named("T1", DEFAULT_SEED, &bb).unwrap();
+        for c in InputCoding::ALL {
+            let a = t1.inputs(c);
+            assert_eq!(a.dim(), (125, c.width()));
+            for (row, p) in a.rows().into_iter().zip(&t1.positions) {
+                assert_eq!(c.decode(row.as_slice().unwrap()).unwrap(), features(p));
+            }
+        }
+    }
+
+    #[test]
+    fn csv_has_the_documented_columns() {
+        let bb = bb();
+        let t2 = Dataset::named("T2", 3, &bb).unwrap();
+        let dir = std::env::temp_dir().join(format!("kpk-dataset-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t2.csv");
+        t2.to_csv(&path).unwrap();
+        let mut r = csv::Reader::from_path(&path).unwrap();
+        let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(header.len(), 4 + 32 + 2);
+        assert_eq!(
+            (&header[..4], header[4].as_str(), header[35].as_str()),
+            (&["side", "wk", "bk", "wp"].map(String::from)[..], "x1", "x32")
+        );
+        assert_eq!(&header[36..], ["result", "dtc"]);
+        let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), t2.len());
+        for (row, i) in rows.iter().zip(0..) {
+            let p = t2.positions[i];
+            assert_eq!(&row[0], "b");
+            assert_eq!(&row[1], p.wk().to_string());
+            let x: Vec<i8> = (4..36).map(|c| row[c].parse().unwrap()).collect();
+            assert_eq!(x, features(&p));
+            assert_eq!(&row[36], t2.outcomes[i].to_string());
+            assert_eq!(&row[37], t2.dtc[i].map(|d| d.to_string()).unwrap_or_default());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
