@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::Path;
@@ -75,6 +76,10 @@ pub struct LineChart {
     pub y2: Option<(String, (f64, f64))>,
     /// The x range; `None` spans the data.
     pub x_range: Option<(f64, f64)>,
+    /// A logarithmic x axis (for epochs spanning 1 to thousands); needs a positive range.
+    pub log_x: bool,
+    /// Put the legend in the upper right corner (for falling curves) instead of the lower right.
+    pub legend_top: bool,
     pub series: Vec<Series>,
 }
 
@@ -128,8 +133,25 @@ impl LineChart {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
         let (x0, x1) = self.x_span();
+        if self.log_x && x0 > 0.0 {
+            self.draw_in(root, (x0..x1).log_scale())
+        } else {
+            self.draw_in(root, x0..x1)
+        }
+    }
+
+    fn draw_in<DB, X>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        x: X,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+    where
+        DB: DrawingBackend,
+        X: AsRangedCoord<Value = f64> + Clone,
+        X::CoordDescType: ValueFormatter<f64>,
+    {
+        root.fill(&WHITE)?;
         let (y0, y1) = self.y_range;
         let mut builder = ChartBuilder::on(root);
         builder
@@ -138,9 +160,9 @@ impl LineChart {
             .x_label_area_size(40)
             .y_label_area_size(60)
             .right_y_label_area_size(if self.y2.is_some() { 60 } else { 10 });
-        let chart = builder.build_cartesian_2d(x0..x1, y0..y1)?;
+        let chart = builder.build_cartesian_2d(x.clone(), y0..y1)?;
         let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
-        let mut chart = chart.set_secondary_coord(x0..x1, z0..z1);
+        let mut chart = chart.set_secondary_coord(x, z0..z1);
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
@@ -171,8 +193,14 @@ impl LineChart {
                 let line = LineSeries::new(points, style).point_size(if s.markers { 3 } else { 0 });
                 if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
             };
-            anno.label(s.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+            // A dashed series gets a dashed legend sample: the middle third is left out.
+            let gap = if s.dashed { colour.mix(0.0) } else { colour.mix(1.0) };
+            anno.label(s.label.clone()).legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
+                    + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
+                    + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+            });
             if s.dashed && s.markers {
                 let dots = s.points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
                 if s.secondary {
@@ -184,7 +212,11 @@ impl LineChart {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(if self.legend_top {
+                SeriesLabelPosition::UpperRight
+            } else {
+                SeriesLabelPosition::LowerRight
+            })
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK.mix(0.4))
             .label_font((FAMILY, 13))
@@ -209,6 +241,8 @@ mod tests {
             y_range: (0.0, 100.0),
             y2: Some(("error".into(), (0.0, 1.0))),
             x_range: None,
+            log_x: false,
+            legend_top: false,
             series: vec![
                 Series::new("train", vec![(1.0, 50.0), (2.0, 80.0), (3.0, 95.0)], 0),
                 Series::new("E2", vec![(1.0, 0.9), (2.0, 0.5), (3.0, 0.2)], 1).on_right_axis().dashed(),
