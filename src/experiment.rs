@@ -657,6 +657,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMet
         bits,
         comp: paper::compression(weights),
         epochs: result.epochs_run,
+        max_epochs: c.max_epochs,
         best_epoch: result.best_epoch,
         stop_reason: serde_json::to_value(result.stop_reason)
             .ok()
@@ -843,6 +844,8 @@ pub struct Summary {
     pub comp: f64,
     /// Epochs run before the stopping rule (or the budget) ended training.
     pub epochs: usize,
+    /// The budget: the config's `max_epochs`.
+    pub max_epochs: usize,
     /// The epoch whose end state was kept: the least error measure (section 4.5).
     pub best_epoch: usize,
     /// "error_target", "no_improvement" or "max_epochs".
