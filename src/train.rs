@@ -504,7 +504,7 @@ pub fn train(
     // order is a seeded random permutation, drawn once.
     let mut order: Vec<u32> = (0..data.len() as u32).collect();
     order.shuffle(&mut rng);
-    let mut stepper = Stepper::new(&net, cfg.optimiser);
+    let mut stepper = Stepper::new(&net, cfg.optimiser, data.len());
 
     let mut history = Vec::new();
     // (rank key, epoch, state): a lesser key is better.
@@ -613,7 +613,8 @@ enum Stepper {
 }
 
 impl Stepper {
-    fn new(net: &Mlp, optimiser: Optimiser) -> Stepper {
+    /// `positions`: the training set size (a batch never holds more, so no buffer is larger).
+    fn new(net: &Mlp, optimiser: Optimiser, positions: usize) -> Stepper {
         let zeros = || net.layers().iter().map(|w| Array2::zeros(w.dim())).collect::<Vec<_>>();
         match optimiser {
             Optimiser::Online { learning_rate, momentum, anneal, reshuffle } => {
@@ -621,6 +622,7 @@ impl Stepper {
                 Stepper::Online { learning_rate, momentum, anneal, reshuffle, velocity }
             }
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
+                let batch_size = batch_size.min(positions);
                 Stepper::Adam(Box::new(AdamState::new(net, learning_rate, batch_size, beta1, beta2, epsilon)))
             }
         }
