@@ -259,10 +259,11 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
         .filter(|(p, s)| p.trial <= 37 && s.train_accuracy_pct + 0.5 < p.train_acc_pct)
         .map(|(p, s)| {
             format!(
-                "{} ({} % vs {} %, {} epochs vs {})",
+                "{} ({} % vs {} %; stopped on {} after {} epochs, the paper ran {})",
                 p.trial,
                 pct(s.train_accuracy_pct),
                 paper_pct(p.train_acc_pct),
+                s.stop_reason.replace('_', " "),
                 s.epochs,
                 p.epochs
             )
