@@ -275,3 +275,23 @@ fn run_plot_and_export_from_the_command_line() {
     assert!(exported.join("npy/layer3.bias.npy").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Trials run in parallel give exactly what each gives alone: the thread count changes only time.
+#[test]
+fn parallel_runs_are_deterministic_per_trial() {
+    let bb = Bitbase::generate();
+    let dir = temp_dir("parallel");
+    let trials = [parse(&tiny("a", 6)), parse(&tiny("b", 9).replace("seed = 5", "seed = 6"))];
+    let runs = exp::run_trials(&trials, &bb, &dir, 2, &|_| {}).unwrap();
+    assert_eq!(runs.len(), 2);
+    for (trial, run) in trials.iter().zip(&runs) {
+        let alone = exp::run_trial(trial, &bb, &mut |_| {}).unwrap();
+        assert_eq!(run.net, alone.net, "{}", trial.name());
+        let bits = |r: &exp::TrialRun| {
+            r.metrics.iter().map(|m| (m.e1.to_bits(), m.e2.to_bits(), m.correct)).collect::<Vec<_>>()
+        };
+        assert_eq!(bits(run), bits(&alone));
+        assert!(dir.join(trial.name()).join(exp::SUMMARY_JSON).is_file());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
