@@ -519,7 +519,7 @@ fn train_by_epoch(
     net: Mlp,
     train_set: &Prepared,
     test_set: Option<&Prepared>,
-    on_epoch: &mut dyn FnMut(&EpochMetrics),
+    on_epoch: &mut dyn FnMut(&MetricsRow),
 ) -> Result<Trained> {
     let started = Instant::now();
     let cfg = trial.train_config();
@@ -534,7 +534,8 @@ fn train_by_epoch(
         // Momentum and Adam carry state from epoch to epoch, so their run cannot be cut into
         // epochs: train in one call and let the trainer keep the state `keep` asks for (it counts
         // correct positions at the config's margin rather than at m = 0).
-        let r = train::train(net, &train_set.data(), test_data.as_ref(), &cfg, on_epoch)?;
+        let mut report = |m: &EpochMetrics| on_epoch(&MetricsRow::new(m, (!margin).then_some(m.correct)));
+        let r = train::train(net, &train_set.data(), test_data.as_ref(), &cfg, &mut report)?;
         let metrics = r.history.iter().map(|m| MetricsRow::new(m, (!margin).then_some(m.correct))).collect();
         return Ok(Trained {
             net: r.net,
@@ -559,8 +560,9 @@ fn train_by_epoch(
         m.wall_seconds = started.elapsed().as_secs_f64();
         // With one output or no margin the trainer's count already is the m = 0 count.
         let correct_m0 = if margin { count_correct(&net, train_set, plain(output)) } else { m.correct };
-        on_epoch(&m);
-        metrics.push(MetricsRow::new(&m, Some(correct_m0)));
+        let row = MetricsRow::new(&m, Some(correct_m0));
+        on_epoch(&row);
+        metrics.push(row);
         let measure = match cfg.error_function {
             ErrorFunction::E1 => m.e1,
             ErrorFunction::E2 => m.e2,
@@ -631,7 +633,7 @@ fn assess(
 
 /// Run one trial: build its sets, train from its seed, and assess the kept net. `on_epoch` sees
 /// every epoch's metrics as training goes (for progress bars).
-pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMetrics)) -> Result<TrialRun> {
+pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsRow)) -> Result<TrialRun> {
     let started = Instant::now();
     let c = &trial.config;
     let train_set = Prepared::new(&c.training_set, trial, bb)?;
@@ -685,7 +687,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMet
 /// What [`run_trials`] reports as it goes, with the trial's index in the slice it was given.
 pub enum Progress<'a> {
     Started(usize),
-    Epoch(usize, &'a EpochMetrics),
+    Epoch(usize, &'a MetricsRow),
     /// The trial's folder has been written.
     Finished(usize, &'a TrialRun),
 }
