@@ -125,10 +125,14 @@ fn train_with_progress(trials: &[Trial], out: &Path, jobs: usize) -> anyhow::Res
             if let Some(bar) = bars[i].lock().expect("bar lock").as_ref() {
                 bar.set_position(m.epoch as u64);
                 let test = m.test_accuracy_pct.map_or_else(String::new, |t| format!(" test {t:.1}%"));
-                bar.set_message(format!(
-                    "train {:.2}%{test}  E1 {:.4} E2 {:.4}",
-                    m.train_accuracy_pct, m.e1, m.e2
-                ));
+                // For two outputs with a margin, the plain (m = 0) reading first, then the margin's.
+                let train = match m.train_accuracy_m0_pct {
+                    Some(a) if a != m.train_accuracy_pct => {
+                        format!("{a:.2}% (margin {:.2}%)", m.train_accuracy_pct)
+                    }
+                    _ => format!("{:.2}%", m.train_accuracy_pct),
+                };
+                bar.set_message(format!("train {train}{test}  E1 {:.4} E2 {:.4}", m.e1, m.e2));
             }
         }
         Progress::Finished(i, run) => {
