@@ -16,13 +16,18 @@ pub mod board;
 pub mod coding;
 pub mod dataset;
 pub mod error;
+pub mod experiment;
+pub mod export;
 pub mod features;
 pub mod index;
 pub mod io;
 pub mod mlp;
 pub mod model;
+pub mod paper;
+pub mod plot;
 pub mod position;
 pub mod probe;
+pub mod report;
 pub mod train;
 
 pub use bitbase::{Bitbase, Dtc};
