@@ -504,7 +504,7 @@ pub fn train(
     // order is a seeded random permutation, drawn once.
     let mut order: Vec<u32> = (0..data.len() as u32).collect();
     order.shuffle(&mut rng);
-    let mut stepper = Stepper::new(&net, cfg.optimiser);
+    let mut stepper = Stepper::new(&net, cfg.optimiser, data.len());
 
     let mut history = Vec::new();
     // (rank key, epoch, state): a lesser key is better.
@@ -613,7 +613,8 @@ enum Stepper {
 }
 
 impl Stepper {
-    fn new(net: &Mlp, optimiser: Optimiser) -> Stepper {
+    /// `positions`: the training set size (a batch never holds more, so no buffer is larger).
+    fn new(net: &Mlp, optimiser: Optimiser, positions: usize) -> Stepper {
         let zeros = || net.layers().iter().map(|w| Array2::zeros(w.dim())).collect::<Vec<_>>();
         match optimiser {
             Optimiser::Online { learning_rate, momentum, anneal, reshuffle } => {
@@ -621,6 +622,7 @@ impl Stepper {
                 Stepper::Online { learning_rate, momentum, anneal, reshuffle, velocity }
             }
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
+                let batch_size = batch_size.min(positions);
                 Stepper::Adam(Box::new(AdamState::new(net, learning_rate, batch_size, beta1, beta2, epsilon)))
             }
         }
@@ -717,6 +719,12 @@ impl AdamState {
     }
 
     fn step(&mut self, net: &mut Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
+        self.gradients(net, rows, targets, batch);
+        self.update(net);
+    }
+
+    /// The gradient of the batch-mean loss into `self.grads`.
+    fn gradients(&mut self, net: &Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
         let b = batch.len();
         let width = net.n_inputs();
         let o = net.n_outputs();
@@ -773,7 +781,10 @@ impl AdamState {
                 ndarray::Zip::from(&mut down).and(&a).for_each(|d, &a| *d *= slope * a * (1.0 - a));
             }
         }
-        // Adam update with bias correction.
+    }
+
+    /// Adam update with bias correction, from `self.grads`.
+    fn update(&mut self, net: &mut Mlp) {
         self.t += 1;
         let c1 = 1.0 - self.beta1.powi(self.t);
         let c2 = 1.0 - self.beta2.powi(self.t);
@@ -836,6 +847,57 @@ mod tests {
         assert_eq!(run_rule(2, 100, &[(0.1, 4), (0.1, 4), (0.1, 4)]), Some((2, StopReason::ErrorTarget)));
         // Nothing fires early.
         assert_eq!(run_rule(20, 100, &[(0.05, 1); 19]), None);
+    }
+
+    #[test]
+    fn adams_batch_gradient_is_the_mean_of_the_per_position_gradients() {
+        let topology = [5, 7, 3, 2];
+        let mut net = Mlp::new(&topology, 1.3, 4).unwrap();
+        // Weights larger than the initial ±0.1 so every layer matters.
+        for w in net.layers_mut() {
+            w.mapv_inplace(|v| v * 20.0);
+        }
+        let n = 11;
+        let rows: Vec<f64> = (0..n * 5).map(|i| ((i * 37 % 17) as f64 - 8.0) / 3.0).collect();
+        let targets: Vec<f64> =
+            (0..n).flat_map(|i| if i % 3 == 0 { [1.0, 0.0] } else { [0.0, 1.0] }).collect();
+        let batch: Vec<u32> = vec![3, 0, 7, 10, 5];
+        let mut adam = AdamState::new(&net, 0.01, 8, 0.9, 0.999, 1e-8);
+        adam.gradients(&net, &rows, &targets, &batch);
+        let mut expected: Vec<Array2<f64>> = net.layers().iter().map(|w| Array2::zeros(w.dim())).collect();
+        let mut ws = Workspace::new(&net);
+        for &i in &batch {
+            let i = i as usize;
+            net.accumulate_gradient(
+                &mut ws,
+                &rows[i * 5..(i + 1) * 5],
+                &targets[i * 2..(i + 1) * 2],
+                &mut expected,
+            );
+        }
+        for (g, e) in adam.grads.iter().zip(&expected) {
+            for (g, e) in g.iter().zip(e) {
+                let e = e / batch.len() as f64;
+                assert!((g - e).abs() <= 1e-14 + 1e-12 * e.abs(), "batch {g} vs mean of positions {e}");
+            }
+        }
+        // A batch shorter than the buffers (the last batch of an epoch) uses only its rows.
+        adam.gradients(&net, &rows, &targets, &batch[..2]);
+        let mut expected: Vec<Array2<f64>> = net.layers().iter().map(|w| Array2::zeros(w.dim())).collect();
+        for &i in &batch[..2] {
+            let i = i as usize;
+            net.accumulate_gradient(
+                &mut ws,
+                &rows[i * 5..(i + 1) * 5],
+                &targets[i * 2..(i + 1) * 2],
+                &mut expected,
+            );
+        }
+        for (g, e) in adam.grads.iter().zip(&expected) {
+            for (g, e) in g.iter().zip(e) {
+                assert!((g - e / 2.0).abs() <= 1e-14 + 1e-12 * e.abs());
+            }
+        }
     }
 
     #[test]

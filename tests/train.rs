@@ -162,6 +162,30 @@ fn data_that_does_not_fit_is_rejected() {
     assert!(train(net(), &TrainData { inputs: bad.view(), wins: &wins }, None, &cfg, &mut |_| {}).is_err());
     let two = TrainConfig { output: OutputCoding::Two { margin: 0.0 }, ..cfg.clone() };
     assert!(train(net(), &ok, None, &two, &mut |_| {}).is_err(), "one-output net, two-output coding");
+    // A batch larger than the set is the whole set (and allocates no more).
+    let huge = TrainConfig {
+        optimiser: Optimiser::Adam {
+            learning_rate: 0.01,
+            batch_size: usize::MAX / 2,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+        },
+        ..cfg.clone()
+    };
+    let whole = TrainConfig {
+        optimiser: Optimiser::Adam {
+            learning_rate: 0.01,
+            batch_size: 50,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+        },
+        ..cfg.clone()
+    };
+    let a = train(net(), &ok, None, &huge, &mut |_| {}).unwrap();
+    let b = train(net(), &ok, None, &whole, &mut |_| {}).unwrap();
+    assert_eq!(bits(&a.net), bits(&b.net));
     let empty = Array2::<f64>::zeros((0, 3));
     assert!(train(net(), &TrainData { inputs: empty.view(), wins: &[] }, None, &cfg, &mut |_| {}).is_err());
     // A transposed (non-standard-layout) view is accepted and gives the same result.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod bitbase;
 mod dataset;
+mod experiment;
 mod hybrid;
 mod train_bench;
 
@@ -36,6 +37,14 @@ enum Command {
     Features(dataset::FeaturesArgs),
     /// Train nets, quantise them, file their exceptions: write the smallest exact hybrid model.
     Compress(hybrid::CompressArgs),
+    /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
+    Run(experiment::RunArgs),
+    /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
+    Reproduce(experiment::ReproduceArgs),
+    /// Write a trained net's weights as JSON, safetensors and NumPy .npy files.
+    Export(experiment::ExportArgs),
+    /// Redraw a trial's accuracy chart from its metrics.csv.
+    Plot(experiment::PlotArgs),
 }
 
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
@@ -57,5 +66,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Dataset(args) => dataset::run_dataset(args),
         Command::Features(args) => dataset::run_features(args),
         Command::Compress(args) => hybrid::run_compress(args),
+        Command::Run(args) => experiment::run_run(args),
+        Command::Reproduce(args) => experiment::run_reproduce(args),
+        Command::Export(args) => experiment::run_export(args),
+        Command::Plot(args) => experiment::run_plot(args),
     }
 }

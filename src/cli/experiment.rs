@@ -1,0 +1,214 @@
+//! `kpk run`, `kpk reproduce`, `kpk export` and `kpk plot`.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kpk::bitbase::Bitbase;
+use kpk::experiment::{self, Progress, Trial, TrialConfig, TrialRun};
+use kpk::report;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Trial configs (TOML); see experiments/table5/ for the 41 trials of the paper's Table 5.
+    #[arg(required = true, value_name = "CONFIG")]
+    configs: Vec<PathBuf>,
+    /// Where each trial's folder <name>/ is written.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    out: PathBuf,
+    /// Trials trained at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// The folder of Table 5's trial configs.
+    #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
+    configs: PathBuf,
+    /// Where the trial folders, the figures and REPRODUCTION.md are written.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    out: PathBuf,
+    /// Trials trained at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Do not train: redraw the figures and REPRODUCTION.md from the trial folders already in --out.
+    #[arg(long)]
+    render_only: bool,
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// A trained net: a trial's weights.json, or its report folder.
+    #[arg(value_name = "NET")]
+    net: PathBuf,
+    /// The folder to write weights.json, weights.safetensors and npy/layer{k}.{weight,bias}.npy into.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct PlotArgs {
+    /// A trial's metrics.csv (one row per epoch).
+    #[arg(value_name = "METRICS.csv")]
+    metrics: PathBuf,
+    /// The PNG to write (default: accuracy.png beside the CSV).
+    #[arg(long, value_name = "FILE.png")]
+    out: Option<PathBuf>,
+    /// The chart's title (default: the folder's name).
+    #[arg(long)]
+    title: Option<String>,
+}
+
+/// Load and check every config before anything runs, so a bad one writes nothing.
+fn load_all(paths: &[PathBuf]) -> anyhow::Result<Vec<Trial>> {
+    let mut trials = Vec::with_capacity(paths.len());
+    let mut names = HashSet::new();
+    for path in paths {
+        let trial = TrialConfig::load(path)?;
+        if !names.insert(trial.name().to_string()) {
+            bail!(
+                "{}: key `name`: '{}' is used by another config on the command line",
+                path.display(),
+                trial.name()
+            );
+        }
+        trials.push(trial);
+    }
+    Ok(trials)
+}
+
+fn one_line(run: &TrialRun) -> String {
+    let s = &run.summary;
+    let test = s.test_accuracy_pct.map_or_else(String::new, |t| format!(", test {t:.1}%"));
+    format!(
+        "{:<10} {} epochs (kept {}, {}), train {:.2}%{test}, {:.1} s",
+        s.name,
+        s.epochs,
+        s.best_epoch,
+        s.stop_reason.replace('_', " "),
+        s.train_accuracy_pct,
+        s.wall_seconds
+    )
+}
+
+/// Train `trials` with one progress bar per running trial, writing their folders under `out`.
+fn train_with_progress(trials: &[Trial], out: &Path, jobs: usize) -> anyhow::Result<Vec<TrialRun>> {
+    let bb = Bitbase::generate();
+    let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+    let style =
+        ProgressStyle::with_template("{prefix:>8} [{bar:24}] {pos:>5}/{len} epochs  {msg}  {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> ");
+    let bars: Vec<Mutex<Option<ProgressBar>>> = trials.iter().map(|_| Mutex::new(None)).collect();
+    let overall = multi.add(ProgressBar::new(trials.len() as u64));
+    overall.set_style(
+        ProgressStyle::with_template("{prefix:>8} {pos}/{len} trials done  {elapsed}").expect("valid"),
+    );
+    overall.set_prefix("all");
+    let progress = |event: Progress| match event {
+        Progress::Started(i) => {
+            let bar = multi.insert_before(&overall, ProgressBar::new(trials[i].config.max_epochs as u64));
+            bar.set_style(style.clone());
+            bar.set_prefix(trials[i].name().to_string());
+            *bars[i].lock().expect("bar lock") = Some(bar);
+        }
+        Progress::Epoch(i, m) => {
+            if let Some(bar) = bars[i].lock().expect("bar lock").as_ref() {
+                bar.set_position(m.epoch as u64);
+                let test = m.test_accuracy_pct.map_or_else(String::new, |t| format!(" test {t:.1}%"));
+                // For two outputs with a margin, the plain (m = 0) reading first, then the margin's.
+                let train = match m.train_accuracy_m0_pct {
+                    Some(a) if a != m.train_accuracy_pct => {
+                        format!("{a:.2}% (margin {:.2}%)", m.train_accuracy_pct)
+                    }
+                    _ => format!("{:.2}%", m.train_accuracy_pct),
+                };
+                bar.set_message(format!("train {train}{test}  E1 {:.4} E2 {:.4}", m.e1, m.e2));
+            }
+        }
+        Progress::Finished(i, run) => {
+            if let Some(bar) = bars[i].lock().expect("bar lock").take() {
+                bar.finish_and_clear();
+                multi.remove(&bar);
+            }
+            overall.inc(1);
+            if multi.is_hidden() {
+                eprintln!("{}", one_line(run));
+            } else {
+                let _ = multi.println(one_line(run));
+            }
+        }
+    };
+    let runs = experiment::run_trials(trials, &bb, out, jobs, &progress);
+    overall.finish_and_clear();
+    Ok(runs?)
+}
+
+pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let trials = load_all(&args.configs)?;
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    let runs = train_with_progress(&trials, &args.out, jobs)?;
+    for run in &runs {
+        println!("wrote {}", args.out.join(run.trial.name()).display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    if args.render_only {
+        let written = report::write_reproduction_from_folders(&args.out)?;
+        println!("wrote {}", written.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&args.configs)
+        .with_context(|| format!("{}: cannot list the trial configs", args.configs.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        bail!("{}: no *.toml trial configs", args.configs.display());
+    }
+    let trials = load_all(&paths)?;
+    let started = Instant::now();
+    let runs = train_with_progress(&trials, &args.out, jobs)?;
+    let wall = started.elapsed().as_secs_f64();
+    let summaries: Vec<_> = runs.iter().map(|r| r.summary.clone()).collect();
+    let written = report::write_reproduction(&args.out, &summaries, wall, jobs)?;
+    println!("{} trials in {wall:.0} s on {jobs} threads; wrote {}", runs.len(), written.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let path = if args.net.is_dir() { args.net.join(experiment::WEIGHTS_JSON) } else { args.net.clone() };
+    let written = experiment::export_net(&path, &args.out)?;
+    for p in written {
+        println!("wrote {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
+    let rows = experiment::read_metrics(&args.metrics)?;
+    let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let out = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    let title = args.title.unwrap_or_else(|| {
+        let name = std::fs::canonicalize(folder)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+        name.unwrap_or_else(|| "training".into())
+    });
+    experiment::accuracy_chart(&title, &rows).save_png(&out, (900, 520))?;
+    println!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}

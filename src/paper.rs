@@ -1,0 +1,151 @@
+//! The paper's reference numbers: Table 5 (the 41 training trials) and Table 6 (the 51 a-file
+//! positions the best net still misclassified), as transcribed in `data/paper/*.csv`.
+//!
+//! The CSV files are embedded with `include_str!` so that a clone of the repository, or the
+//! binary alone, can always put the paper's figures beside ours.
+
+use crate::board::{Color, Square};
+use crate::error::{Error, Result};
+use crate::position::KpkPosition;
+use serde::Deserialize;
+
+const TABLE5_CSV: &str = include_str!("../data/paper/table5_trials.csv");
+const TABLE6_CSV: &str = include_str!("../data/paper/table6_misclassified_a_file.csv");
+
+/// 2^17 bits: the size the paper assumes for a KPK database when computing `comp` (section 5).
+pub const DATABASE_BITS: f64 = 131_072.0;
+
+/// Bits per stored weight in the paper: 64-bit floating point, unpruned (section 5).
+pub const BITS_PER_WEIGHT: usize = 64;
+
+/// One row of Table 5, as printed (trial 14's NN number corrected from 1 to 2; its topology
+/// 32-20-10-1 with 881 weights is NN2's).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Table5Row {
+    pub trial: u8,
+    /// "wtm" or "btm".
+    pub side: String,
+    /// The paper's network number NN1..NN6 (section 4.4).
+    pub nn: u8,
+    pub topology: String,
+    pub weights: usize,
+    pub bits: usize,
+    pub comp: f64,
+    pub train_set: String,
+    /// "E1" (mean |y - d|) or "E2" (max |y - d|), section 4.5.
+    pub error_fn: String,
+    pub target: f64,
+    pub epochs: usize,
+    pub train_acc_pct: f64,
+    pub train_err_pct: f64,
+    /// Empty for trials 38-41, which were not tested (they train on whole sets).
+    pub test_acc_pct: Option<f64>,
+    pub test_err_pct: Option<f64>,
+}
+
+/// One row of Table 6: an a-file wtm position the paper's best net misclassified.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Table6Row {
+    pub n: u8,
+    pub wk: String,
+    pub bk: String,
+    pub wp: String,
+    /// 'w' or 'd': the true result with White to move (the position the net was asked about).
+    pub result_wtm: char,
+    /// The true result of the same placement with Black to move.
+    pub result_btm: char,
+    pub target_o1: f64,
+    pub target_o2: f64,
+    pub actual_o1: f64,
+    pub actual_o2: f64,
+}
+
+impl Table6Row {
+    /// The position (always White to move: Table 6 lists wtm positions).
+    pub fn position(&self) -> Result<KpkPosition> {
+        let sq = |s: &str| {
+            s.parse::<Square>()
+                .map_err(|_| Error::Invalid(format!("Table 6 row {}: bad square '{s}'", self.n)))
+        };
+        KpkPosition::new(sq(&self.wk)?, sq(&self.bk)?, sq(&self.wp)?, Color::White)
+            .map_err(|e| Error::Invalid(format!("Table 6 row {}: {e}", self.n)))
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(csv_text: &str, name: &str) -> Result<Vec<T>> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    reader
+        .deserialize()
+        .collect::<std::result::Result<Vec<T>, _>>()
+        .map_err(|e| Error::Format { path: name.to_string(), message: e.to_string() })
+}
+
+/// Table 5, one row per trial, in trial order 1..=41.
+pub fn table5() -> Vec<Table5Row> {
+    // The embedded file is checked by the unit tests below, so a parse failure is a build defect.
+    parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect("embedded Table 5 parses")
+}
+
+/// Table 6, the 51 misclassified a-file positions, in the paper's order.
+pub fn table6() -> Vec<Table6Row> {
+    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect("embedded Table 6 parses")
+}
+
+/// Number of weights (biases included) of a fully connected net: sum of (n_in + 1) * n_out.
+pub fn weight_count(topology: &[usize]) -> usize {
+    topology.windows(2).map(|w| (w[0] + 1) * w[1]).sum()
+}
+
+/// The paper's compression factor: database bits / (weights * 64 bits), section 5.
+pub fn compression(weights: usize) -> f64 {
+    DATABASE_BITS / (weights * BITS_PER_WEIGHT) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitbase::Bitbase;
+    use crate::position::Outcome;
+
+    fn topology(s: &str) -> Vec<usize> {
+        s.split('-').map(|n| n.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn table5_has_41_consistent_rows() {
+        let rows = table5();
+        assert_eq!(rows.len(), 41);
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(r.trial as usize, i + 1);
+            // Every weight count, bit count and compression factor follows from the topology.
+            assert_eq!(weight_count(&topology(&r.topology)), r.weights, "trial {}", r.trial);
+            assert_eq!(r.bits, r.weights * BITS_PER_WEIGHT, "trial {}", r.trial);
+            assert!((compression(r.weights) - r.comp).abs() < 0.0006, "trial {}", r.trial);
+            assert!((r.train_acc_pct + r.train_err_pct - 100.0).abs() < 1e-9);
+            assert_eq!(r.test_acc_pct.is_some(), r.trial <= 37);
+        }
+        // Trial 14 uses NN2's topology; the CSV carries the corrected NN number.
+        assert_eq!(rows[13].nn, 2);
+        assert_eq!(rows[13].topology, "32-20-10-1");
+    }
+
+    #[test]
+    fn table6_rows_are_a_file_positions_whose_stated_results_match_the_bitbase() {
+        let bb = Bitbase::generate();
+        let rows = table6();
+        assert_eq!(rows.len(), 51);
+        let letter = |o: Outcome| if o == Outcome::Win { 'w' } else { 'd' };
+        for r in &rows {
+            let p = r.position().unwrap();
+            assert_eq!(p.wp().file(), 0, "row {}", r.n);
+            assert_eq!(letter(bb.outcome(&p)), r.result_wtm, "row {} wtm", r.n);
+            let btm = KpkPosition::new(p.wk(), p.bk(), p.wp(), Color::Black).unwrap();
+            assert_eq!(letter(bb.outcome(&btm)), r.result_btm, "row {} btm", r.n);
+            // Targets are (1, 0) for a win and (0, 1) for a draw (section 4.3).
+            let win = r.result_wtm == 'w';
+            assert_eq!((r.target_o1, r.target_o2), if win { (1.0, 0.0) } else { (0.0, 1.0) });
+            // The net's outputs are on the wrong side of 0.5: that is why the row is listed.
+            assert_eq!(r.actual_o1 >= 0.5, !win, "row {}", r.n);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Line charts as PNG: accuracy and error by epoch, Figure 3's residual inaccuracy, Table 5 at a
+//! glance. Built on plotters without system libraries; the text uses the bundled DejaVu Sans
+//! (`assets/DejaVuSans.ttf`, licence beside it).
+
+use crate::error::{Error, Result};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::path::Path;
+use std::sync::OnceLock;
+
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+
+/// Register the bundled font under the family name every chart asks for, once per process.
+fn ensure_font() -> Result<()> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok =
+        *REGISTERED.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    if ok { Ok(()) } else { Err(Error::Invalid("the bundled DejaVu Sans font failed to load".into())) }
+}
+
+/// Colours that stay distinct on white and in greyscale print, in the order series take them.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(127, 127, 127),
+    RGBColor(23, 190, 207),
+];
+
+/// One line of a chart.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+    /// Index into the palette (taken modulo its length).
+    pub colour: usize,
+    /// Plot against the right-hand axis rather than the left.
+    pub secondary: bool,
+    /// Mark each point (for sparse data such as one value per trial).
+    pub markers: bool,
+    pub dashed: bool,
+}
+
+impl Series {
+    pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Series {
+        Series { label: label.into(), points, colour, secondary: false, markers: false, dashed: false }
+    }
+    pub fn on_right_axis(mut self) -> Series {
+        self.secondary = true;
+        self
+    }
+    pub fn with_markers(mut self) -> Series {
+        self.markers = true;
+        self
+    }
+    pub fn dashed(mut self) -> Series {
+        self.dashed = true;
+        self
+    }
+}
+
+/// A line chart with an optional second y axis on the right.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub y_range: (f64, f64),
+    /// Label and range of the right-hand axis, if any series uses it.
+    pub y2: Option<(String, (f64, f64))>,
+    /// The x range; `None` spans the data.
+    pub x_range: Option<(f64, f64)>,
+    /// A logarithmic x axis (for epochs spanning 1 to thousands); needs a positive range.
+    pub log_x: bool,
+    /// Put the legend in the upper right corner (for falling curves) instead of the lower right.
+    pub legend_top: bool,
+    pub series: Vec<Series>,
+}
+
+/// A tick label without trailing zeros: 100, 0.5, 0.25.
+fn tick(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Drawing errors carry the output path.
+fn draw_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Format { path: path.display().to_string(), message: format!("drawing failed: {e}") }
+}
+
+impl LineChart {
+    fn x_span(&self) -> (f64, f64) {
+        if let Some(r) = self.x_range {
+            return r;
+        }
+        let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+        let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        if lo.is_finite() && hi > lo { (lo, hi) } else { (0.0, 1.0) }
+    }
+
+    /// Draw the chart as a PNG of `size` pixels at `path`, atomically: the image is rendered to a
+    /// temporary file beside `path` and renamed over it.
+    pub fn save_png(&self, path: &Path, size: (u32, u32)) -> Result<()> {
+        ensure_font()?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // The encoder picks the format from the extension, so the temporary name ends in .png.
+        let tmp = dir.join(format!(".{name}.{}.tmp.png", std::process::id()));
+        let drawn = (|| {
+            let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+            self.draw_on(&root).map_err(|e| draw_err(path, e))?;
+            root.present().map_err(|e| draw_err(path, e))
+        })();
+        let result = drawn.and_then(|()| {
+            std::fs::rename(&tmp, path).map_err(|cause| Error::Io { path: path.display().to_string(), cause })
+        });
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn draw_on<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let (x0, x1) = self.x_span();
+        if self.log_x && x0 > 0.0 {
+            self.draw_in(root, (x0..x1).log_scale())
+        } else {
+            self.draw_in(root, x0..x1)
+        }
+    }
+
+    fn draw_in<DB, X>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        x: X,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+    where
+        DB: DrawingBackend,
+        X: AsRangedCoord<Value = f64> + Clone,
+        X::CoordDescType: ValueFormatter<f64>,
+    {
+        root.fill(&WHITE)?;
+        let (y0, y1) = self.y_range;
+        let mut builder = ChartBuilder::on(root);
+        builder
+            .caption(&self.title, (FAMILY, 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .right_y_label_area_size(if self.y2.is_some() { 60 } else { 10 });
+        let chart = builder.build_cartesian_2d(x.clone(), y0..y1)?;
+        let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
+        let mut chart = chart.set_secondary_coord(x, z0..z1);
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .label_style((FAMILY, 13))
+            .axis_desc_style((FAMILY, 15))
+            .light_line_style(RGBColor(245, 245, 245))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()?;
+        if self.y2.is_some() {
+            chart
+                .configure_secondary_axes()
+                .y_desc(&y2_label)
+                .label_style((FAMILY, 13))
+                .axis_desc_style((FAMILY, 15))
+                .y_label_formatter(&|y| tick(*y))
+                .draw()?;
+        }
+        for s in &self.series {
+            let colour = PALETTE[s.colour % PALETTE.len()];
+            let style = colour.stroke_width(2);
+            let points = s.points.iter().copied();
+            let anno = if s.dashed {
+                let line = DashedLineSeries::new(points, 6, 4, style);
+                if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
+            } else {
+                let line = LineSeries::new(points, style).point_size(if s.markers { 3 } else { 0 });
+                if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
+            };
+            // A dashed series gets a dashed legend sample: the middle third is left out.
+            let gap = if s.dashed { colour.mix(0.0) } else { colour.mix(1.0) };
+            anno.label(s.label.clone()).legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
+                    + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
+                    + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+            });
+            if s.dashed && s.markers {
+                let dots = s.points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
+                if s.secondary {
+                    chart.draw_secondary_series(dots)?
+                } else {
+                    chart.draw_series(dots)?
+                };
+            }
+        }
+        chart
+            .configure_series_labels()
+            .position(if self.legend_top {
+                SeriesLabelPosition::UpperRight
+            } else {
+                SeriesLabelPosition::LowerRight
+            })
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .label_font((FAMILY, 13))
+            .draw()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chart_is_written_as_a_png_with_no_temporary_left() {
+        let dir = std::env::temp_dir().join(format!("kpk-plot-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("chart.png");
+        let chart = LineChart {
+            title: "test".into(),
+            x_label: "epoch".into(),
+            y_label: "accuracy, %".into(),
+            y_range: (0.0, 100.0),
+            y2: Some(("error".into(), (0.0, 1.0))),
+            x_range: None,
+            log_x: false,
+            legend_top: false,
+            series: vec![
+                Series::new("train", vec![(1.0, 50.0), (2.0, 80.0), (3.0, 95.0)], 0),
+                Series::new("E2", vec![(1.0, 0.9), (2.0, 0.5), (3.0, 0.2)], 1).on_right_axis().dashed(),
+                Series::new("paper", vec![(1.0, 60.0), (3.0, 90.0)], 2).with_markers(),
+            ],
+        };
+        chart.save_png(&path, (640, 400)).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
