@@ -37,6 +37,7 @@ use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, Trai
 use ndarray::Array2;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// One stage of training: Adam at a fixed rate for a number of epochs.
@@ -53,31 +54,47 @@ pub struct Stage {
 pub struct CompressConfig {
     /// Seeds every candidate's initial weights (`seed + candidate number`) and presentation order.
     pub seed: u64,
-    /// The inputs by Table 4 number, 1..=32, and 33 for the side to move.
-    pub inputs: Vec<usize>,
+    /// Named input sets: Table 4 numbers, 1..=32, and 33 for the side to move.
+    pub inputs: BTreeMap<String, Vec<usize>>,
     /// The sigmoid slope b of section 3 (the paper: 1).
     pub slope: f64,
     /// Adam's minibatch size.
     pub batch_size: usize,
     /// Training stages, run in order.
     pub stages: Vec<Stage>,
-    /// Hidden-layer widths of each candidate net (the output layer, one neuron, is implied).
-    pub candidates: Vec<Vec<usize>>,
+    /// The nets to try.
+    pub candidates: Vec<CandidateSpec>,
+}
+
+/// One net to try.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CandidateSpec {
+    /// Hidden-layer widths (the output layer, one neuron, is implied).
+    pub hidden: Vec<usize>,
+    /// The name of its input set in [`CompressConfig::inputs`].
+    pub inputs: String,
 }
 
 impl CompressConfig {
     /// Check every value once.
-    pub fn validate(&self) -> Result<InputFunction> {
+    pub fn validate(&self) -> Result<BTreeMap<String, InputFunction>> {
         let bad = |m: String| Err(Error::Invalid(m));
         if self.candidates.is_empty() || self.stages.is_empty() {
             return bad("compress: the config needs at least one candidate and one stage".into());
         }
-        if let Some(c) = self.candidates.iter().find(|c| c.is_empty() || c.iter().any(|&w| w == 0 || w > 255))
-        {
-            return bad(format!("compress: candidate {c:?} needs 1..=255 neurons in each hidden layer"));
+        let widths = |c: &CandidateSpec| c.hidden.iter().all(|&w| (1..=super::quant::MAX_WIDTH).contains(&w));
+        if let Some(c) = self.candidates.iter().find(|c| c.hidden.is_empty() || !widths(c)) {
+            return bad(format!(
+                "compress: candidate {c:?} needs 1..={} neurons in each hidden layer",
+                super::quant::MAX_WIDTH
+            ));
         }
-        if let Some(c) = self.candidates.iter().find(|c| c.len() + 1 > super::format::MAX_LAYERS) {
+        if let Some(c) = self.candidates.iter().find(|c| c.hidden.len() + 1 > super::format::MAX_LAYERS) {
             return bad(format!("compress: candidate {c:?} has too many layers"));
+        }
+        if let Some(c) = self.candidates.iter().find(|c| !self.inputs.contains_key(&c.inputs)) {
+            return bad(format!("compress: candidate {c:?} names an input set the config does not define"));
         }
         if let Some(s) = self
             .stages
@@ -89,7 +106,7 @@ impl CompressConfig {
         if self.batch_size == 0 || !(self.slope > 0.0 && self.slope.is_finite()) {
             return bad("compress: batch size and slope must be positive".into());
         }
-        InputFunction::features(&self.inputs)
+        self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
     }
 }
 
@@ -98,6 +115,8 @@ impl CompressConfig {
 pub struct Candidate {
     /// Topology, inputs first, e.g. `33-16-4-1`.
     pub topology: String,
+    /// The name of its input set.
+    pub inputs: String,
     /// Weights and biases.
     pub parameters: usize,
     /// Legal positions the float net misclassifies (win iff output ≥ 0.5).
@@ -159,13 +178,20 @@ fn inputs(input: InputFunction, bb: &Bitbase) -> Result<Inputs> {
 
 /// Train, quantise and build every candidate of `cfg` (in parallel), best first by file size.
 pub fn compress(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result<Vec<Candidate>> {
-    let input = cfg.validate()?;
-    let data = inputs(input, bb)?;
+    let sets = cfg.validate()?;
+    let data: BTreeMap<&String, (InputFunction, Inputs)> = sets
+        .iter()
+        .filter(|(name, _)| cfg.candidates.iter().any(|c| &c.inputs == *name))
+        .map(|(name, &input)| Ok((name, (input, inputs(input, bb)?))))
+        .collect::<Result<_>>()?;
     let mut out: Vec<Candidate> = cfg
         .candidates
         .par_iter()
         .enumerate()
-        .map(|(c, hidden)| candidate(cfg, input, &data, bb, c, hidden, progress))
+        .map(|(c, spec)| {
+            let (input, data) = &data[&spec.inputs];
+            candidate(cfg, *input, data, bb, c, spec, progress)
+        })
         .collect::<Result<_>>()?;
     out.sort_by_key(|c| (c.sizes.total, c.parameters));
     Ok(out)
@@ -177,14 +203,15 @@ fn candidate(
     data: &Inputs,
     bb: &Bitbase,
     c: usize,
-    hidden: &[usize],
+    spec: &CandidateSpec,
     progress: Progress,
 ) -> Result<Candidate> {
     let started = Instant::now();
     let mut topology = vec![input.width()];
-    topology.extend_from_slice(hidden);
+    topology.extend_from_slice(&spec.hidden);
     topology.push(1);
-    let name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let net_name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let name = format!("{net_name} ({} inputs, seed {})", spec.inputs, cfg.seed.wrapping_add(c as u64));
     let seed = cfg.seed.wrapping_add(c as u64);
     let mut net = Mlp::new(&topology, cfg.slope, seed)?;
     let train_data = TrainData { inputs: data.rows.view(), wins: &data.wins };
@@ -233,7 +260,8 @@ fn candidate(
         sizes.total
     ));
     Ok(Candidate {
-        topology: name,
+        topology: net_name,
+        inputs: spec.inputs.clone(),
         parameters: net.weight_count(),
         float_errors,
         epochs,
@@ -350,25 +378,28 @@ mod tests {
     fn config_validation_names_the_problem() {
         let ok = CompressConfig {
             seed: 1,
-            inputs: vec![1, 2, 33],
+            inputs: BTreeMap::from([("a".to_string(), vec![1, 2, 33])]),
             slope: 1.0,
             batch_size: 64,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![vec![4]],
+            candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into() }],
         };
         assert!(ok.validate().is_ok());
         let mut bad = ok.clone();
-        bad.candidates = vec![vec![0]];
+        bad.candidates[0].hidden = vec![0];
         assert!(bad.validate().is_err());
         let mut bad = ok.clone();
-        bad.inputs = vec![34];
+        bad.candidates[0].inputs = "b".into();
+        assert!(bad.validate().is_err());
+        let mut bad = ok.clone();
+        bad.inputs.insert("a".into(), vec![34]);
         assert!(bad.validate().is_err());
         let mut bad = ok.clone();
         bad.stages[0].learning_rate = -1.0;
         assert!(bad.validate().is_err());
         let bb = Bitbase::generate();
         let mut constant = ok.clone();
-        constant.inputs = vec![13];
+        constant.inputs.insert("a".into(), vec![13]);
         assert!(compress(&constant, &bb, &|_| {}).is_err(), "x13 is constant on legal positions");
     }
 
@@ -376,11 +407,11 @@ mod tests {
     fn a_tiny_run_is_exact_and_reproducible() {
         let cfg = CompressConfig {
             seed: 3,
-            inputs: vec![27, 28, 32, 33],
+            inputs: BTreeMap::from([("b".to_string(), vec![27, 28, 32, 33])]),
             slope: 1.0,
             batch_size: 1024,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![vec![2]],
+            candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into() }],
         };
         let bb = Bitbase::generate();
         let a = compress(&cfg, &bb, &|_| {}).unwrap();

@@ -150,8 +150,8 @@ pub fn write(
          fine-tuning {}: those are the exceptions.\n",
         model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", "),
         best.float_errors,
-        best.refined.errors_before,
         legal.len(),
+        best.refined.errors_before,
         model.exceptions().len()
     )?;
 
@@ -236,14 +236,15 @@ pub fn write(
     )?;
     writeln!(
         w,
-        "| topology | weights | float errors | exceptions | net B | exceptions B | total B | shifts |"
+        "| topology | inputs | weights | float errors | rounded | exceptions | net B | exceptions B | total B | shifts |"
     )?;
-    writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---|")?;
+    writeln!(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|")?;
     for c in candidates {
         writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:?} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:?} |",
             c.topology,
+            c.inputs,
             c.parameters,
             c.float_errors,
             c.refined.errors_before,
@@ -253,6 +254,11 @@ pub fn write(
             c.sizes.total,
             c.shifts
         )?;
+    }
+    writeln!(w, "\nInput sets (Table 4 numbers; x33 = side to move):\n")?;
+    for (name, xs) in &cfg.inputs {
+        let xs = xs.iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ");
+        writeln!(w, "- `{name}`: {xs}")?;
     }
     writeln!(w, "\n![total size against net size]({plot_name})\n")?;
 
