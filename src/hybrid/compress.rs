@@ -27,7 +27,7 @@ use super::quant::QuantNet;
 use super::{ExceptionSet, Hybrid, Sizes, refine};
 
 /// Passes of the integer local search after quantisation.
-const REFINE_PASSES: usize = 4;
+const REFINE_PASSES: usize = 8;
 use crate::bitbase::Bitbase;
 use crate::error::{Error, Result};
 use crate::index::KpkIndex;
