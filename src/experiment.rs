@@ -951,6 +951,14 @@ pub struct MetricsRow {
     pub wall_seconds: f64,
 }
 
+impl MetricsRow {
+    /// Training accuracy under section 4.3's plain reading (m = 0), the figure the report,
+    /// Figure 3 and Table 6 use; the accuracy at the margin where m = 0 was not measured.
+    pub fn accuracy_m0_pct(&self) -> f64 {
+        self.train_accuracy_m0_pct.unwrap_or(self.train_accuracy_pct)
+    }
+}
+
 /// Write `metrics.csv`.
 pub fn write_metrics(path: &Path, rows: &[MetricsRow]) -> Result<()> {
     crate::io::write_atomic_with(path, |w| {

@@ -558,7 +558,7 @@ fn figure3(
         let colour = 2 * k;
         if let Some((s, rows)) = run {
             let points: Vec<(f64, f64)> =
-                rows.iter().map(|r| (r.epoch as f64, 100.0 - r.train_accuracy_pct)).collect();
+                rows.iter().map(|r| (r.epoch as f64, 100.0 - r.accuracy_m0_pct())).collect();
             top = points.iter().map(|p| p.1).fold(top, f64::max);
             right = right.max(rows.len() as f64);
             series.push(Series::new(format!("trial {t}, ours"), points, colour));
@@ -603,7 +603,7 @@ fn nn6_chart(summaries: &[Summary], metrics: &[Vec<MetricsRow>]) -> LineChart {
     for (k, t) in NN6_TRIALS.into_iter().enumerate() {
         if let Some((s, rows)) = summaries.iter().zip(metrics).find(|(s, _)| trial_number(s) == Some(t)) {
             let points: Vec<(f64, f64)> =
-                rows.iter().map(|r| (r.epoch as f64, r.train_accuracy_pct)).collect();
+                rows.iter().map(|r| (r.epoch as f64, r.accuracy_m0_pct())).collect();
             low = points.iter().skip(5).map(|p| p.1).fold(low, f64::min);
             right = right.max(rows.len() as f64);
             series.push(Series::new(format!("trial {t} ({})", s.training_set), points, k));
@@ -680,6 +680,37 @@ mod tests {
             seed: row.trial as u64,
             wall_seconds: 1.0,
             weights_file: "weights.json".into(),
+        }
+    }
+
+    /// Figure 3 and the NN6 chart read accuracy at m = 0 (section 4.3's plain rule, as their
+    /// labels and the kept-state markers say), not at the stopping condition's margin 0.4.
+    #[test]
+    fn summary_charts_plot_accuracy_at_m0() {
+        let paper = paper::table5();
+        let row = |epoch: usize| MetricsRow {
+            epoch,
+            e1: 0.1,
+            e2: 0.9,
+            correct: 16_667,
+            misclassified: 9,
+            undecided: 3_967,
+            total: 20_643,
+            train_accuracy_pct: 80.0 + epoch as f64,
+            train_accuracy_m0_pct: Some(97.0 + epoch as f64 / 10.0),
+            test_accuracy_pct: None,
+            wall_seconds: 0.1,
+        };
+        let rows: Vec<MetricsRow> = (1..=3).map(row).collect();
+        let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
+        let chart = figure3(&paper, &Some((&s39, &rows)), &None);
+        let ours = chart.series.iter().find(|s| s.label == "trial 39, ours").unwrap();
+        for (point, r) in ours.points.iter().zip(&rows) {
+            assert!((point.1 - (100.0 - r.train_accuracy_m0_pct.unwrap())).abs() < 1e-12);
+        }
+        let nn6 = nn6_chart(std::slice::from_ref(&s39), std::slice::from_ref(&rows));
+        for (point, r) in nn6.series[0].points.iter().zip(&rows) {
+            assert_eq!(point.1, r.train_accuracy_m0_pct.unwrap());
         }
     }
 
