@@ -19,6 +19,7 @@ pub mod error;
 pub mod experiment;
 pub mod export;
 pub mod features;
+pub mod hybrid;
 pub mod index;
 pub mod io;
 pub mod mlp;

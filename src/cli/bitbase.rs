@@ -156,6 +156,9 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
     what: BenchTarget,
+    /// The hybrid model file for `--what query`.
+    #[arg(long, value_name = "FILE", default_value = super::hybrid::DEFAULT_MODEL)]
+    model: PathBuf,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -172,6 +175,8 @@ pub enum BenchTarget {
     Adam,
     /// Both training benchmarks.
     Train,
+    /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
+    Query,
 }
 
 /// Time `f` over `runs` runs after warming up; returns (min, median, mean).
@@ -239,6 +244,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             let adam = !matches!(args.what, BenchTarget::Online);
             return super::train_bench::run_train_bench(online, adam, args.runs.unwrap_or(5));
         }
+        BenchTarget::Query => super::hybrid::bench_query(&args.model, runs)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod bitbase;
 mod dataset;
 mod experiment;
+mod hybrid;
 mod train_bench;
 
 #[derive(Parser)]
@@ -28,10 +29,14 @@ enum Command {
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
     Bench(bitbase::BenchArgs),
+    /// Exact outcomes from the hybrid model file alone (net + exception table; no bitbase).
+    Query(hybrid::QueryArgs),
     /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
     Dataset(dataset::DatasetArgs),
     /// The 32 characteristics of Table 4 for positions given in FEN.
     Features(dataset::FeaturesArgs),
+    /// Train nets, quantise them, file their exceptions: write the smallest exact hybrid model.
+    Compress(hybrid::CompressArgs),
     /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
     Run(experiment::RunArgs),
     /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
@@ -57,8 +62,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bitbase::run_bench(args),
+        Command::Query(args) => hybrid::run_query(args),
         Command::Dataset(args) => dataset::run_dataset(args),
         Command::Features(args) => dataset::run_features(args),
+        Command::Compress(args) => hybrid::run_compress(args),
         Command::Run(args) => experiment::run_run(args),
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),

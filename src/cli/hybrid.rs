@@ -1,0 +1,167 @@
+//! `kpk query` (and the hybrid half of `kpk bench`): exact answers from the model file alone.
+
+use anyhow::Context;
+use clap::Args;
+use kpk::hybrid::Hybrid;
+use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::{Bitbase, KpkPosition};
+
+mod report;
+use kpk::position::Oriented;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where `kpk compress` writes the model and `kpk query` looks for it.
+pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
+
+#[derive(Args)]
+#[command(after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|exception, from the pawn \
+side's point of view. A bad FEN gets an error on stderr naming it and the rest are still answered; \
+the exit code is then 1.")]
+pub struct QueryArgs {
+    /// The model file written by `kpk compress`.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
+    model: PathBuf,
+    /// Read one FEN per line from standard input (blank lines are skipped).
+    #[arg(long, conflicts_with = "fens")]
+    stdin: bool,
+    /// Positions in FEN; the pawn may be of either colour and on any file.
+    #[arg(value_name = "FEN", required_unless_present = "stdin")]
+    fens: Vec<String>,
+}
+
+pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let model = load(&args.model)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    let mut answer = |what: &str, fen: &str, out: &mut dyn Write| -> anyhow::Result<()> {
+        let fen = fen.trim();
+        match Oriented::from_fen(fen) {
+            Ok(o) => {
+                let a = model.classify(&o.position);
+                writeln!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+            }
+            Err(e) => {
+                out.flush()?; // keep stdout and stderr in order on a terminal
+                eprintln!("kpk: {what}: {e}");
+                failed = true;
+            }
+        }
+        Ok(())
+    };
+    if args.stdin {
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.with_context(|| format!("reading standard input at line {}", n + 1))?;
+            if !line.trim().is_empty() {
+                answer(&format!("line {}", n + 1), &line, &mut out)?;
+            }
+        }
+    } else {
+        for (n, fen) in args.fens.iter().enumerate() {
+            answer(&format!("argument {}", n + 1), fen, &mut out)?;
+        }
+    }
+    out.flush()?;
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn load(path: &Path) -> anyhow::Result<Hybrid> {
+    Hybrid::load(path).with_context(|| "loading the hybrid model (write one with `kpk compress`)")
+}
+
+/// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded.
+pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
+    let model = load(path)?;
+    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+    let n = legal.len();
+    let (min, median, _) = super::bitbase::time_runs(runs, || {
+        legal.iter().filter(|p| model.classify(p).outcome == kpk::Outcome::Win).count()
+    });
+    println!(
+        "hybrid query, all {n} legal positions as a batch: min {:.3} ms, median {:.3} ms ({:.1} ns per position)",
+        min.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e9 / n as f64
+    );
+    let fens: Vec<String> = legal.iter().step_by(16).map(|p| p.to_fen()).collect();
+    let (_, median_fen, _) = super::bitbase::time_runs(runs.div_ceil(10), || {
+        fens.iter()
+            .filter_map(|f| Oriented::from_fen(f).ok())
+            .filter(|o| model.classify(&o.position).outcome == kpk::Outcome::Win)
+            .count()
+    });
+    println!(
+        "hybrid query from FEN text (parse + answer), {} positions: {:.1} ns per position",
+        fens.len(),
+        median_fen.as_secs_f64() * 1e9 / fens.len() as f64
+    );
+    let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+    let (_, median_load, _) = super::bitbase::time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
+    println!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6);
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct CompressArgs {
+    /// The compress config (TOML; see experiments/compress.toml).
+    #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml")]
+    config: PathBuf,
+    /// Where to write the smallest exact model.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
+    out: PathBuf,
+    /// Where to write the generated report (its plot and candidate table go beside it).
+    #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md")]
+    report: PathBuf,
+}
+
+pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.config).with_context(|| args.config.display().to_string())?;
+    let cfg: CompressConfig =
+        toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    cfg.validate()?;
+    let bb = Bitbase::generate();
+    let started = std::time::Instant::now();
+    let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+    let candidates = compress(&cfg, &bb, &progress)?;
+    let best = &candidates[0];
+    if !best.hybrid.disagreements(&bb).is_empty() {
+        anyhow::bail!("the chosen model disagrees with the bitbase");
+    }
+    if let Some(dir) = args.out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    best.hybrid.save(&args.out)?;
+    // Re-read what was written: the file on disk, not the value in memory, is the product.
+    let reloaded = Hybrid::load(&args.out)?;
+    if reloaded != best.hybrid || !reloaded.disagreements(&bb).is_empty() {
+        anyhow::bail!("{} does not read back as the model written", args.out.display());
+    }
+    println!(
+        "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  shifts",
+        "topology", "params", "float", "exc", "net B", "exc B", "total"
+    );
+    for c in &candidates {
+        println!(
+            "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  {:?}",
+            c.topology,
+            c.parameters,
+            c.float_errors,
+            c.hybrid.exceptions().len(),
+            c.sizes.net,
+            c.sizes.exceptions,
+            c.sizes.total,
+            c.shifts
+        );
+    }
+    println!(
+        "wrote {} ({} bytes, {} exceptions)",
+        args.out.display(),
+        best.sizes.total,
+        best.hybrid.exceptions().len()
+    );
+    report::write(&args.report, &cfg, &args.config, &candidates, &reloaded, started.elapsed().as_secs_f64())?;
+    println!("wrote {}", args.report.display());
+    Ok(ExitCode::SUCCESS)
+}

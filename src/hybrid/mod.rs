@@ -1,0 +1,156 @@
+//! The exact hybrid classifier: a small integer net plus the residual table of the positions it
+//! gets wrong, checked first (the paper's section 5.1, "filing the positions a net misclassifies").
+//!
+//! A [`Hybrid`] answers every legal KPK position exactly as the bitbase does while storing far
+//! less: the file (see [`format`]) holds the quantised net ([`quant`]) and the Rice-coded exception
+//! indices ([`exceptions`]). Answers are from the pawn side's point of view.
+
+pub mod bits;
+pub mod compress;
+pub mod exceptions;
+pub mod format;
+pub mod inputs;
+pub mod quant;
+pub mod refine;
+
+use crate::bitbase::Bitbase;
+use crate::error::{Error, Result};
+use crate::index::KpkIndex;
+use crate::position::{KpkPosition, Outcome};
+pub use exceptions::ExceptionSet;
+pub use format::{ExceptionOrder, Sizes};
+pub use inputs::InputFunction;
+pub use quant::QuantNet;
+use rayon::prelude::*;
+
+/// Which part of the hybrid gave an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The net's answer, not overruled.
+    Net,
+    /// The position is in the exception table: the answer is the opposite of the net's.
+    Exception,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Source::Net => "net",
+            Source::Exception => "exception",
+        })
+    }
+}
+
+/// An answer and where it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub outcome: Outcome,
+    pub source: Source,
+}
+
+/// Net + exceptions; see the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hybrid {
+    input: InputFunction,
+    net: QuantNet,
+    exceptions: ExceptionSet,
+}
+
+/// Inputs are at most this wide (the stack buffer of [`Hybrid::net_outcome`]).
+const MAX_INPUTS: usize = 64;
+
+impl Hybrid {
+    /// Put a net and an exception table together; the net must take `input`'s width.
+    pub fn new(input: InputFunction, net: QuantNet, exceptions: ExceptionSet) -> Result<Hybrid> {
+        if net.n_inputs() != input.width() || input.width() > MAX_INPUTS {
+            return Err(Error::Invalid(format!(
+                "the net takes {} inputs, its input function gives {}",
+                net.n_inputs(),
+                input.width()
+            )));
+        }
+        net.check_bounds(input.bound())?;
+        Ok(Hybrid { input, net, exceptions })
+    }
+
+    /// The hybrid of `net` whose exceptions are every legal position where it disagrees with `bb`.
+    pub fn build(input: InputFunction, net: QuantNet, bb: &Bitbase) -> Result<Hybrid> {
+        let mut h = Hybrid::new(input, net, ExceptionSet::default())?;
+        let wrong = h.net_errors(bb);
+        h.exceptions = ExceptionSet::new(wrong).expect("indices of legal positions are in range");
+        Ok(h)
+    }
+
+    /// Indices of the legal positions where the net alone disagrees with `bb`.
+    pub fn net_errors(&self, bb: &Bitbase) -> Vec<u32> {
+        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        let mut wrong: Vec<u32> = legal
+            .par_iter()
+            .filter(|p| self.net_outcome(p) != bb.outcome(p))
+            .map(|p| KpkIndex::of(p).value() as u32)
+            .collect();
+        wrong.sort_unstable();
+        wrong
+    }
+
+    pub fn input(&self) -> InputFunction {
+        self.input
+    }
+
+    pub fn net(&self) -> &QuantNet {
+        &self.net
+    }
+
+    pub fn exceptions(&self) -> &ExceptionSet {
+        &self.exceptions
+    }
+
+    /// The net's own answer.
+    #[inline]
+    pub fn net_outcome(&self, p: &KpkPosition) -> Outcome {
+        if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw }
+    }
+
+    /// The exact answer: the exception table first, then the net.
+    #[inline]
+    pub fn classify(&self, p: &KpkPosition) -> Answer {
+        let net = self.net_outcome(p);
+        if self.exceptions.contains(KpkIndex::of(p).value() as u32) {
+            let outcome = match net {
+                Outcome::Win => Outcome::Draw,
+                Outcome::Draw => Outcome::Win,
+            };
+            Answer { outcome, source: Source::Exception }
+        } else {
+            Answer { outcome: net, source: Source::Net }
+        }
+    }
+
+    /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
+    #[inline]
+    pub fn net_output(&self, p: &KpkPosition) -> i32 {
+        let mut x = [0i32; MAX_INPUTS];
+        let x = &mut x[..self.input.width()];
+        self.input.write(p, x);
+        self.net.output(x)
+    }
+
+    /// Every legal position's index, least confident first: ordered by the magnitude of the net's
+    /// output, ties by index. A good net's mistakes crowd the front of this order, which is what
+    /// the confidence-ordered exception coding exploits (see [`exceptions`]).
+    pub fn confidence_order(&self) -> Vec<u32> {
+        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        let mut keyed: Vec<(u32, u32)> = legal
+            .par_iter()
+            .map(|p| (self.net_output(p).unsigned_abs(), KpkIndex::of(p).value() as u32))
+            .collect();
+        keyed.par_sort_unstable();
+        keyed.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// Every legal position where the hybrid disagrees with `bb` (empty for a sound model).
+    pub fn disagreements(&self, bb: &Bitbase) -> Vec<KpkPosition> {
+        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        legal.into_par_iter().filter(|p| self.classify(p).outcome != bb.outcome(p)).collect()
+    }
+}

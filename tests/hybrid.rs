@@ -1,0 +1,165 @@
+//! The hybrid classifier: exact on every legal position, refuses damaged files, and `kpk query`.
+
+use kpk::hybrid::quant::{QuantLayer, QuantNet};
+use kpk::hybrid::{Hybrid, InputFunction, Source};
+use kpk::{Bitbase, KpkPosition};
+use std::process::Command;
+
+/// A deliberately poor net (a hand-set 7-2-1 on the coordinates): its exception table is large,
+/// which exercises the machinery rather than the learning.
+fn poor_hybrid(bb: &Bitbase) -> Hybrid {
+    let l0 = QuantLayer {
+        n_in: 7,
+        n_out: 2,
+        shift: 3,
+        weights: vec![0, 0, 0, -8, 0, 16, -4, 4, 0, 0, 0, 0, 0, 0],
+        biases: vec![8, -2],
+    };
+    let l1 = QuantLayer { n_in: 2, n_out: 1, shift: 0, weights: vec![3, -1], biases: vec![-100] };
+    let net = QuantNet::new(vec![l0, l1], 8).unwrap();
+    Hybrid::build(InputFunction::Coordinates, net, bb).unwrap()
+}
+
+#[test]
+fn a_built_hybrid_is_exact_on_every_legal_position_before_and_after_saving() {
+    let bb = Bitbase::generate();
+    let h = poor_hybrid(&bb);
+    assert!(h.exceptions().len() > 1000, "the test net should be poor");
+    assert!(h.disagreements(&bb).is_empty());
+    let back = Hybrid::from_bytes(&h.to_bytes(), "memory").unwrap();
+    assert_eq!(back, h);
+    let mut from_exceptions = 0;
+    for p in KpkPosition::all() {
+        let a = back.classify(&p);
+        assert_eq!(a.outcome, bb.outcome(&p), "{}", p.to_fen());
+        from_exceptions += usize::from(a.source == Source::Exception);
+        assert_eq!(a.source == Source::Net, back.net_outcome(&p) == bb.outcome(&p));
+    }
+    assert_eq!(from_exceptions, h.exceptions().len());
+}
+
+fn temp_model(bb: &Bitbase, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kpk-hybrid-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("poor.hybrid");
+    poor_hybrid(bb).save(&path).unwrap();
+    path
+}
+
+#[test]
+fn query_answers_each_fen_and_names_bad_lines() {
+    let bb = Bitbase::generate();
+    let model = temp_model(&bb, "query");
+    // White pawn on b2 with its king in front: a win; the same with colours reversed and the
+    // board mirrored (black pawn on g7): also a win for the pawn side; a rook-pawn draw.
+    let fens = [
+        "8/8/8/8/8/1K6/1P6/6k1 w - - 0 1",
+        "not a fen",
+        "1k6/6p1/6k1/8/8/8/8/1K6 b - - 0 1",
+        "6k1/8/8/8/8/6K1/6p1/8 b - - 0 1",
+        "k7/8/1K6/P7/8/8/8/8 b - - 0 1",
+    ];
+    let input = fens.join("\n") + "\n\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--model", model.to_str().unwrap(), "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a bad line makes the exit code 1");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("line 2") && stderr.contains("not a fen"), "{stderr}");
+    assert!(stderr.contains("line 3"), "two kings of one colour is an error: {stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let h = Hybrid::load(&model).unwrap();
+    for (line, fen) in lines.iter().zip([fens[0], fens[3], fens[4]]) {
+        let o = kpk::Oriented::from_fen(fen).unwrap();
+        let a = h.classify(&o.position);
+        assert_eq!(*line, format!("{fen}\t{}\t{}", bb.outcome(&o.position), a.source));
+    }
+    assert!(lines[0].contains("\twin\t") && lines[2].contains("\tdraw\t"), "{stdout}");
+
+    // FENs as arguments; all good: exit 0.
+    let out = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--model", model.to_str().unwrap(), fens[0], fens[3]])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    std::fs::remove_dir_all(model.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn query_refuses_a_damaged_model() {
+    let bb = Bitbase::generate();
+    let model = temp_model(&bb, "damaged");
+    let mut bytes = std::fs::read(&model).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&model, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--model", model.to_str().unwrap(), "8/8/8/8/8/1K6/1P6/6k1 w - - 0 1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "no answer from a corrupt model");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("checksum"));
+    std::fs::remove_dir_all(model.parent().unwrap()).unwrap();
+}
+
+fn committed_model() -> (Vec<u8>, std::path::PathBuf) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/kpk.hybrid");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (bytes, path)
+}
+
+#[test]
+fn the_committed_model_answers_every_legal_position_exactly_as_the_bitbase() {
+    let (_, path) = committed_model();
+    let model = Hybrid::load(&path).unwrap();
+    let bb = Bitbase::generate();
+    let mut checked = 0;
+    for p in KpkPosition::all() {
+        assert_eq!(model.classify(&p).outcome, bb.outcome(&p), "{}", p.to_fen());
+        checked += 1;
+    }
+    assert_eq!(checked, 165_676);
+    // The table holds exactly the net's mistakes: no entry is wasted on a position it gets right.
+    assert_eq!(model.net_errors(&bb), model.exceptions().indices());
+}
+
+#[test]
+fn the_committed_model_meets_the_size_goal() {
+    let (bytes, _) = committed_model();
+    let model = Hybrid::from_bytes(&bytes, "committed").unwrap();
+    let sizes = model.sizes();
+    assert_eq!(sizes.total, bytes.len());
+    assert!(bytes.len() < 3_528, "{} bytes: not smaller than xz -9e of the raw bitbase", bytes.len());
+}
+
+#[test]
+fn every_flipped_byte_and_every_truncation_of_the_committed_model_is_refused() {
+    let (bytes, _) = committed_model();
+    for i in 0..bytes.len() {
+        for mask in [0x01u8, 0x10, 0x80, 0xFF] {
+            let mut b = bytes.clone();
+            b[i] ^= mask;
+            assert!(Hybrid::from_bytes(&b, "flipped").is_err(), "byte {i} ^ {mask:#04x} was accepted");
+        }
+    }
+    for len in 0..bytes.len() {
+        assert!(
+            Hybrid::from_bytes(&bytes[..len], "truncated").is_err(),
+            "truncation to {len} bytes was accepted"
+        );
+    }
+    let mut padded = bytes.clone();
+    padded.push(0);
+    assert!(Hybrid::from_bytes(&padded, "padded").is_err());
+}
