@@ -11,10 +11,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
-const FAMILY: &str = "sans-serif";
+/// The font family every chart asks for; [`ensure_font`] registers the bundled DejaVu Sans under it.
+pub const FAMILY: &str = "sans-serif";
 
-/// Register the bundled font under the family name every chart asks for, once per process.
-fn ensure_font() -> Result<()> {
+/// Register the bundled font under [`FAMILY`], once per process. Every chart drawn with plotters
+/// in kpk calls this (plotters is built without system fonts), so the TTF is embedded only here.
+pub fn ensure_font() -> Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok =
         *REGISTERED.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());

@@ -37,8 +37,6 @@ fn weights(topology: &str) -> usize {
     w.windows(2).map(|p| (p[0] + 1) * p[1]).sum()
 }
 
-static FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
-
 struct Speed {
     batch_ms: f64,
     per_query_ns: f64,
@@ -273,8 +271,7 @@ pub fn write(
 }
 
 fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
-    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
-        .map_err(|_| anyhow::anyhow!("the bundled DejaVu Sans font failed to load"))?;
+    kpk::plot::ensure_font()?;
     let mut pts: Vec<(f64, f64, f64, String)> = candidates
         .iter()
         .map(|c| (c.sizes.net as f64, c.sizes.total as f64, c.sizes.exceptions as f64, c.topology.clone()))
@@ -287,7 +284,7 @@ fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
         let root = BitMapBackend::new(&tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("Exact hybrid: file size against net size", ("sans-serif", 22))
+            .caption("Exact hybrid: file size against net size", (kpk::plot::FAMILY, 22))
             .margin(14)
             .x_label_area_size(44)
             .y_label_area_size(64)
@@ -307,7 +304,11 @@ fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red.stroke_width(2)));
         chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.2), 4, red.filled())))?;
         chart.draw_series(pts.iter().map(|p| {
-            Text::new(p.3.clone(), (p.0, p.1 + y_max * 0.02), ("sans-serif", 14).into_font().color(&BLACK))
+            Text::new(
+                p.3.clone(),
+                (p.0, p.1 + y_max * 0.02),
+                (kpk::plot::FAMILY, 14).into_font().color(&BLACK),
+            )
         }))?;
         for (y, label) in [(3_528.0, "xz -9e of the raw bitbase (3,528 B)"), (2_000.0, "goal (2,000 B)")] {
             chart
