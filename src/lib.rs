@@ -6,10 +6,19 @@
 //! Data flows one way through the modules:
 //!
 //! ```text
-//! board ─► position ─► index ─► bitbase (retrograde analysis: outcome + depth to conversion)
+//! board ─► position ─► index ─► bitbase        retrograde analysis: outcome + depth to conversion
+//!             │                    │            (probe: a position and every move's result)
+//!             └─► features ─► coding ─► dataset        Table 4's x1..x32, section 4.2's codings,
+//!                                          │           section 4.5's sets T1..T5, S1, S2
+//!                          mlp ◄─ train ◄──┘           section 3's net, section 4.5's trainer
+//!                           │                          (model: trained nets as checked JSON)
+//!          experiment ─► report, plot, export          Table 5's trials, REPRODUCTION.md
+//!                           │
+//!                        hybrid                        net + residual exceptions, exact (section 5.1)
 //! ```
 //!
-//! The library never prints; the `kpk` binary (`src/cli.rs`) is the only place that does.
+//! `paper` holds the paper's reference tables; `io` atomic writes and CRC-32; `error` the typed
+//! errors. The library never prints; the `kpk` binary (`src/cli/`) is the only place that does.
 
 pub mod bitbase;
 pub mod board;
