@@ -2,7 +2,7 @@
 //! gets wrong, checked first (the paper's section 5.1, "filing the positions a net misclassifies").
 //!
 //! A [`Hybrid`] answers every legal KPK position exactly as the bitbase does while storing far
-//! less: the file (see [`format`]) holds the quantised net ([`quant`]) and the Rice-coded exception
+//! less: the file (see [`format`](mod@format)) holds the quantised net ([`quant`]) and the Rice-coded exception
 //! indices ([`exceptions`]). Answers are from the pawn side's point of view.
 
 pub mod bits;
