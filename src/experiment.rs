@@ -18,8 +18,8 @@ use crate::paper;
 use crate::plot::{LineChart, Series};
 use crate::position::{KpkPosition, Outcome};
 use crate::train::{
-    self, Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, StoppingRule,
-    TrainConfig, TrainData,
+    self, Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
+    TrainData,
 };
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
@@ -413,8 +413,7 @@ impl Trial {
             max_epochs: c.max_epochs,
             window: c.window,
             seed: c.seed.wrapping_add(ORDER_SEED_OFFSET),
-            // Used only where the trainer runs the whole trial in one call (momentum, Adam; see
-            // `train_by_epoch`): the config's `keep` decides everywhere else.
+            // Both count positions at m = 0 and break ties by the least error measure.
             best: match c.keep {
                 Keep::MostCorrect => BestState::MostCorrect,
                 Keep::LeastError => BestState::LeastError,
@@ -440,7 +439,7 @@ pub struct TrialRun {
 }
 
 impl MetricsRow {
-    fn new(m: &EpochMetrics, correct_m0: Option<usize>) -> MetricsRow {
+    fn new(m: &EpochMetrics) -> MetricsRow {
         MetricsRow {
             epoch: m.epoch,
             e1: m.e1,
@@ -450,7 +449,7 @@ impl MetricsRow {
             undecided: m.undecided,
             total: m.total,
             train_accuracy_pct: m.train_accuracy_pct,
-            train_accuracy_m0_pct: correct_m0.map(|c| 100.0 * c as f64 / m.total as f64),
+            train_accuracy_m0_pct: Some(100.0 * m.correct_m0 as f64 / m.total as f64),
             test_accuracy_pct: m.test_accuracy_pct,
             wall_seconds: m.wall_seconds,
         }
@@ -477,24 +476,6 @@ impl Prepared {
     }
 }
 
-/// Section 4.3's plain reading of the outputs (m = 0) for a coding.
-fn plain(output: OutputCoding) -> OutputCoding {
-    match output {
-        OutputCoding::One => OutputCoding::One,
-        OutputCoding::Two { .. } => OutputCoding::Two { margin: 0.0 },
-    }
-}
-
-/// Positions of `data` the net classifies correctly under `output`.
-fn count_correct(net: &Mlp, data: &Prepared, output: OutputCoding) -> usize {
-    let mut ws = Workspace::new(net);
-    let rows = data.inputs.as_slice().expect("standard layout");
-    rows.chunks_exact(net.n_inputs())
-        .zip(&data.wins)
-        .filter(|&(x, &win)| output.classify(net.forward_with(&mut ws, x)).is_correct(win))
-        .count()
-}
-
 /// What training produced: the kept state and the epoch-by-epoch record.
 struct Trained {
     net: Mlp,
@@ -504,83 +485,27 @@ struct Trained {
     metrics: Vec<MetricsRow>,
 }
 
-/// Train the trial's net one epoch at a time, so that every end-of-epoch state can be measured
-/// at m = 0 (Table 6 and Figure 3 count at m = 0, while NN6's stopping condition uses m = 0.4)
-/// and the state the config's `keep` asks for can be kept.
-///
-/// Each epoch is one call of [`train::train`] with `max_epochs = 1`, continuing from the
-/// previous epoch's weights. For the paper's optimiser (online, a fixed order, no momentum, no
-/// annealing) this is exactly one long run: the trainer draws the fixed order from its seed
-/// afresh in each call, so every epoch presents the positions in the same order, and no other
-/// state carries between epochs (`tests/experiment.rs` checks the equivalence). The stopping
-/// rule is the trainer's own [`StoppingRule`], fed the same measures.
-fn train_by_epoch(
+/// Train the trial's net in one call of [`train::train`], recording every epoch. The trainer
+/// measures each end-of-epoch state both at the config's margin (NN6's stopping condition uses
+/// m = 0.4) and at m = 0 (what Tables 5 and 6 and Figure 3 count), and keeps the state the
+/// config's `keep` asks for.
+fn train_trial(
     trial: &Trial,
     net: Mlp,
     train_set: &Prepared,
     test_set: Option<&Prepared>,
     on_epoch: &mut dyn FnMut(&MetricsRow),
 ) -> Result<Trained> {
-    let started = Instant::now();
-    let cfg = trial.train_config();
-    let output = trial.output();
-    let margin = matches!(output, OutputCoding::Two { margin } if margin > 0.0);
     let test_data = test_set.map(Prepared::data);
-    let paper_optimiser = matches!(
-        cfg.optimiser,
-        Optimiser::Online { momentum, anneal: Anneal::None, reshuffle: false, .. } if momentum == 0.0
-    );
-    if !paper_optimiser {
-        // Momentum and Adam carry state from epoch to epoch, so their run cannot be cut into
-        // epochs: train in one call and let the trainer keep the state `keep` asks for (it counts
-        // correct positions at the config's margin rather than at m = 0).
-        let mut report = |m: &EpochMetrics| on_epoch(&MetricsRow::new(m, (!margin).then_some(m.correct)));
-        let r = train::train(net, &train_set.data(), test_data.as_ref(), &cfg, &mut report)?;
-        let metrics = r.history.iter().map(|m| MetricsRow::new(m, (!margin).then_some(m.correct))).collect();
-        return Ok(Trained {
-            net: r.net,
-            best_epoch: r.best_epoch,
-            epochs_run: r.epochs_run,
-            stop_reason: r.stop_reason,
-            metrics,
-        });
-    }
-    let one_epoch = TrainConfig { max_epochs: 1, ..cfg.clone() };
-    let mut rule = StoppingRule::new(&cfg);
-    let mut net = net;
-    let mut metrics: Vec<MetricsRow> = Vec::new();
-    // (correct at m = 0, error measure, epoch, state) of the state kept so far.
-    let mut kept: Option<(usize, f64, usize, Mlp)> = None;
-    let stop_reason = loop {
-        let epoch = metrics.len() + 1;
-        let step = train::train(net, &train_set.data(), test_data.as_ref(), &one_epoch, &mut |_| {})?;
-        net = step.net;
-        let mut m = step.history.into_iter().next().expect("one epoch ran");
-        m.epoch = epoch;
-        m.wall_seconds = started.elapsed().as_secs_f64();
-        // With one output or no margin the trainer's count already is the m = 0 count.
-        let correct_m0 = if margin { count_correct(&net, train_set, plain(output)) } else { m.correct };
-        let row = MetricsRow::new(&m, Some(correct_m0));
-        on_epoch(&row);
-        metrics.push(row);
-        let measure = match cfg.error_function {
-            ErrorFunction::E1 => m.e1,
-            ErrorFunction::E2 => m.e2,
-        };
-        let better = match (&kept, trial.config.keep) {
-            (None, _) => true,
-            (Some((c, e, _, _)), Keep::MostCorrect) => correct_m0 > *c || (correct_m0 == *c && measure < *e),
-            (Some((_, e, _, _)), Keep::LeastError) => measure < *e,
-        };
-        if better {
-            kept = Some((correct_m0, measure, epoch, net.clone()));
-        }
-        if let Some(reason) = rule.observe(measure, m.correct) {
-            break reason;
-        }
-    };
-    let (_, _, best_epoch, net) = kept.expect("at least one epoch ran");
-    Ok(Trained { net, best_epoch, epochs_run: metrics.len(), stop_reason, metrics })
+    let mut report = |m: &EpochMetrics| on_epoch(&MetricsRow::new(m));
+    let r = train::train(net, &train_set.data(), test_data.as_ref(), &trial.train_config(), &mut report)?;
+    Ok(Trained {
+        net: r.net,
+        best_epoch: r.best_epoch,
+        epochs_run: r.epochs_run,
+        stop_reason: r.stop_reason,
+        metrics: r.history.iter().map(MetricsRow::new).collect(),
+    })
 }
 
 /// How the kept net does on one set: correct at m = 0 and at the trial's margin, and the rows of
@@ -595,7 +520,7 @@ fn assess(
     // Section 4.3: m = 0 is the plain reading of the outputs; m = 0.4 entered only the stopping
     // condition. Table 6's 51 positions include outputs such as (0.149, 0.851) for a win, which
     // m = 0.4 would call undecided, so the paper's count of misclassified positions is at m = 0.
-    let plain = plain(output);
+    let plain = output.without_margin();
     let mut ws = Workspace::new(net);
     let (mut correct, mut correct_at_margin) = (0, 0);
     let result = |p: &KpkPosition, side: Color| {
@@ -639,7 +564,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
     let train_set = Prepared::new(&c.training_set, trial, bb)?;
     let test_set = c.testing_set.as_deref().map(|t| Prepared::new(t, trial, bb)).transpose()?;
     let net = Mlp::new(&trial.topology, c.slope, c.seed)?;
-    let result = train_by_epoch(trial, net, &train_set, test_set.as_ref(), on_epoch)?;
+    let result = train_trial(trial, net, &train_set, test_set.as_ref(), on_epoch)?;
     let output = trial.output();
     let mut misclassified = Vec::new();
     let (train_correct, train_at_margin) = assess(&result.net, &train_set, output, bb, &mut misclassified);
@@ -944,8 +869,8 @@ pub struct MetricsRow {
     pub total: usize,
     pub train_accuracy_pct: f64,
     /// Training accuracy under section 4.3's plain reading (m = 0); equals `train_accuracy_pct`
-    /// unless the trial has two outputs and a margin. Empty where not measured (optimisers other
-    /// than the paper's, which train in one call; see `train_by_epoch`).
+    /// unless the trial has two outputs and a margin. Always written by kpk; optional so that a
+    /// `metrics.csv` without the column (written before it existed) still plots.
     pub train_accuracy_m0_pct: Option<f64>,
     pub test_accuracy_pct: Option<f64>,
     pub wall_seconds: f64,

@@ -75,6 +75,14 @@ pub enum OutputCoding {
 }
 
 impl OutputCoding {
+    /// Section 4.3's plain reading of the same outputs (m = 0): what Tables 5 and 6 count.
+    pub fn without_margin(self) -> OutputCoding {
+        match self {
+            OutputCoding::One => OutputCoding::One,
+            OutputCoding::Two { .. } => OutputCoding::Two { margin: 0.0 },
+        }
+    }
+
     /// Number of output neurons.
     pub fn width(self) -> usize {
         match self {
@@ -223,8 +231,9 @@ pub enum BestState {
     /// Section 4.5: the least error measure (the earliest epoch on a tie).
     #[default]
     LeastError,
-    /// The most training positions classified correctly, then the least error measure, then the
-    /// earliest epoch.
+    /// The most training positions classified correctly at m = 0 (section 4.3's plain reading,
+    /// as Tables 5 and 6 count; the margin only enters the stopping rule), then the least error
+    /// measure, then the earliest epoch.
     MostCorrect,
 }
 
@@ -362,6 +371,9 @@ pub struct EpochMetrics {
     pub misclassified: usize,
     /// Not classified (two outputs with a margin only).
     pub undecided: usize,
+    /// Training positions classified correctly under section 4.3's plain reading (m = 0); equals
+    /// `correct` unless the net has two outputs and a margin. Tables 5 and 6 count this way.
+    pub correct_m0: usize,
     pub train_accuracy_pct: f64,
     pub test_accuracy_pct: Option<f64>,
     /// Seconds since training began, at the end of this epoch's measurements.
@@ -448,13 +460,15 @@ struct Evaluation {
     correct: usize,
     misclassified: usize,
     undecided: usize,
+    correct_m0: usize,
 }
 
 fn evaluate(net: &Mlp, ws: &mut Workspace, data: &Prepared, output: OutputCoding) -> Evaluation {
     let width = net.n_inputs();
     let o = output.width();
     let (mut sum, mut max) = (0.0f64, 0.0f64);
-    let (mut correct, mut misclassified, mut undecided) = (0, 0, 0);
+    let (mut correct, mut misclassified, mut undecided, mut correct_m0) = (0, 0, 0, 0);
+    let plain = output.without_margin();
     for ((x, d), &win) in data.rows().chunks_exact(width).zip(data.targets.chunks_exact(o)).zip(data.wins) {
         let y = net.forward_with(ws, x);
         for (y, d) in y.iter().zip(d) {
@@ -467,8 +481,9 @@ fn evaluate(net: &Mlp, ws: &mut Workspace, data: &Prepared, output: OutputCoding
             c if c.is_correct(win) => correct += 1,
             _ => misclassified += 1,
         }
+        correct_m0 += usize::from(plain.classify(y).is_correct(win));
     }
-    Evaluation { e1: sum / (data.len() * o) as f64, e2: max, correct, misclassified, undecided }
+    Evaluation { e1: sum / (data.len() * o) as f64, e2: max, correct, misclassified, undecided, correct_m0 }
 }
 
 /// Train `net` on `train` (measuring `test` too, if given, after each epoch) under `cfg`, calling
@@ -532,6 +547,7 @@ pub fn train(
             total: data.len(),
             misclassified: ev.misclassified,
             undecided: ev.undecided,
+            correct_m0: ev.correct_m0,
             train_accuracy_pct: 100.0 * ev.correct as f64 / data.len() as f64,
             test_accuracy_pct,
             wall_seconds: started.elapsed().as_secs_f64(),
@@ -542,7 +558,7 @@ pub fn train(
         let measure = cfg.measure(ev.e1, ev.e2);
         let key = match cfg.best {
             BestState::LeastError => (0, measure),
-            BestState::MostCorrect => (data.len() - ev.correct, measure),
+            BestState::MostCorrect => (data.len() - ev.correct_m0, measure),
         };
         match &mut best {
             Some((k, at, state)) if key < *k => {

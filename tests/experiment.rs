@@ -110,10 +110,9 @@ fn parse(text: &str) -> Trial {
     TrialConfig::parse(text).unwrap().check().unwrap()
 }
 
-/// The runner trains one epoch per trainer call so it can measure every epoch's net; for the
-/// paper's optimiser that must be exactly one continuous run.
+/// The runner's per-epoch record and kept state are exactly those of one direct trainer call.
 #[test]
-fn epoch_by_epoch_training_is_exactly_one_continuous_run() {
+fn the_runner_records_exactly_what_the_trainer_measures() {
     let bb = Bitbase::generate();
     let trial = parse(&tiny("exact", 30));
     let run = exp::run_trial(&trial, &bb, &mut |_| {}).unwrap();
