@@ -9,9 +9,9 @@
 //! net has two outputs.
 
 use kpk::Bitbase;
-use kpk::coding::InputCoding;
 use kpk::dataset::Dataset;
-use kpk::mlp::Mlp;
+use kpk::net::mlp::Mlp;
+use kpk::paper::coding::InputCoding;
 use kpk::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData, train};
 
 fn list<T: std::str::FromStr>(s: &str, sep: char) -> Vec<T> {

@@ -7,9 +7,9 @@
 //! pass 20 for the paper's rule).
 
 use kpk::Bitbase;
-use kpk::coding::InputCoding;
 use kpk::dataset::Dataset;
-use kpk::mlp::{Mlp, Workspace};
+use kpk::net::mlp::{Mlp, Workspace};
+use kpk::paper::coding::InputCoding;
 use kpk::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData, train};
 
 fn main() {

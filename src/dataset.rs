@@ -20,12 +20,12 @@
 //! Positions keep the order they are drawn in (small sets) or [`crate::KpkIndex`] order (the
 //! others); section 4.5 presents positions "in an arbitrary order which did not change".
 
-use crate::bitbase::Bitbase;
-use crate::board::Color;
-use crate::coding::InputCoding;
+use crate::chess::bitbase::Bitbase;
+use crate::chess::board::Color;
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
-use crate::features::{FEATURES, N_FEATURES, features};
-use crate::position::{KpkPosition, Outcome};
+use crate::paper::coding::InputCoding;
+use crate::paper::features::{FEATURES, N_FEATURES, features};
 use ndarray::Array2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

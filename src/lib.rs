@@ -3,45 +3,40 @@
 //! King and pawn versus king (KPK) learned by neural networks: a reproduction of Haworth &
 //! Velliste, *Chess Endgames and Neural Networks*, ICCA Journal 21(4), 1998, and beyond.
 //!
-//! Data flows one way through the modules:
+//! Data flows one way through the modules, each folder one stage:
 //!
 //! ```text
-//! board ─► position ─► index ─► bitbase        retrograde analysis: outcome + depth to conversion
-//!             │                    │            (probe: a position and every move's result)
-//!             └─► features ─► coding ─► dataset        Table 4's x1..x32, section 4.2's codings,
-//!                                          │           section 4.5's sets T1..T5, S1, S2
-//!                          mlp ◄─ train ◄──┘           section 3's net, section 4.5's trainer
-//!                           │                          (model: trained nets as checked JSON)
-//!          experiment ─► report, plot, export          Table 5's trials, REPRODUCTION.md
-//!                           │
-//!                        hybrid                        net + residual exceptions, exact (section 5.1)
+//! chess/    board ─► position ─► index ─► bitbase     retrograde analysis: outcome + depth to
+//!                       │                    │         conversion (probe: every move's result)
+//! paper/                └─► features ─► coding         Table 4's x1..x32, section 4.2's codings
+//!                                          │           (tables: the paper's reference numbers)
+//! dataset                               dataset        section 4.5's sets T1..T5, S1, S2
+//!                                          │
+//! net/      mlp (model, export) ◄── train/ ◄┘          section 3's net, section 4.5's trainer
+//!                 │                   │
+//! experiment/     └──► experiment ◄───┘                Table 5's trials as TOML configs → runs
+//!                          │
+//! report/                  └─► reproduction, plot      REPRODUCTION.md and its figures
+//!
+//! hybrid/   net + residual exceptions, exact            uses paper/, net/, train/, chess/
 //! ```
 //!
-//! `paper` holds the paper's reference tables; `io` atomic writes and CRC-32; `error` the typed
-//! errors. The library never prints; the `kpk` binary (`src/cli/`) is the only place that does.
+//! `io` holds atomic writes and CRC-32; `error` the typed errors. The library never prints; the
+//! `kpk` binary (`src/cli/`) is the only place that does.
 
-pub mod bitbase;
-pub mod board;
-pub mod coding;
+pub mod chess;
 pub mod dataset;
 pub mod error;
 pub mod experiment;
-pub mod export;
-pub mod features;
 pub mod hybrid;
-pub mod index;
 pub mod io;
-pub mod mlp;
-pub mod model;
+pub mod net;
 pub mod paper;
-pub mod plot;
-pub mod position;
-pub mod probe;
 pub mod report;
 pub mod train;
 
-pub use bitbase::{Bitbase, Dtc};
-pub use board::{Color, Square};
+pub use chess::bitbase::{Bitbase, Dtc};
+pub use chess::board::{Color, Square};
+pub use chess::index::KpkIndex;
+pub use chess::position::{KpkPosition, Oriented, Outcome};
 pub use error::{Error, Result};
-pub use index::KpkIndex;
-pub use position::{KpkPosition, Oriented, Outcome};

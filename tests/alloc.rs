@@ -1,7 +1,7 @@
 //! The per-position hot paths allocate nothing: a counting global allocator watches them.
 //! (Its own test binary, so the counting allocator affects no other test.)
 
-use kpk::mlp::{Mlp, Workspace};
+use kpk::net::mlp::{Mlp, Workspace};
 use ndarray::Array2;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{Board, NaiveAfter};
-use kpk::bitbase::Bitbase;
-use kpk::index::{KpkIndex, MAX_INDEX};
-use kpk::position::{After, Oriented, Outcome, Transform};
+use kpk::chess::bitbase::Bitbase;
+use kpk::chess::index::{KpkIndex, MAX_INDEX};
+use kpk::chess::position::{After, Oriented, Outcome, Transform};
 use kpk::{Color, KpkPosition, Square};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -67,7 +67,7 @@ fn deepest_wins_are_table1_sets_1_and_2() {
 /// DTC after each named move from the FEN (None: the move draws).
 fn after_moves(fen: &str) -> Vec<(String, Option<u8>)> {
     let o = Oriented::from_fen(fen).unwrap();
-    kpk::probe::probe(bb(), &o)
+    kpk::chess::probe::probe(bb(), &o)
         .moves
         .into_iter()
         .map(|m| (m.name, if m.outcome == Outcome::Win { m.dtc } else { None }))

@@ -148,7 +148,7 @@ proptest! {
     #[test]
     fn probe_never_panics_on_any_string(s in prop_oneof![fenish(), kpk_placement(), any::<String>()]) {
         if let Ok(o) = kpk::Oriented::from_fen(&s) {
-            let answer = kpk::probe::probe(bitbase(), &o);
+            let answer = kpk::chess::probe::probe(bitbase(), &o);
             prop_assert_eq!(kpk::Oriented::from_fen(&o.to_fen()).unwrap().position, o.position);
             prop_assert!(answer.moves.iter().all(|m| !m.name.is_empty()));
         }

@@ -1,7 +1,7 @@
 //! The experiment configs and the trial runner, end to end.
 
 use kpk::experiment::{ErrorName, OutputName, Side, TrialConfig};
-use kpk::paper;
+use kpk::paper::tables;
 use std::path::{Path, PathBuf};
 
 fn table5_config(trial: u8) -> PathBuf {
@@ -16,14 +16,14 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "toml"));
     assert_eq!(files.count(), 41);
-    for row in paper::table5() {
+    for row in tables::table5() {
         let trial = TrialConfig::load(&table5_config(row.trial)).unwrap();
         let c = &trial.config;
         let at = format!("trial {}", row.trial);
         assert_eq!(c.name, format!("trial{:02}", row.trial), "{at}");
         assert_eq!(c.side, if row.side == "wtm" { Side::Wtm } else { Side::Btm }, "{at}");
         assert_eq!(c.topology, row.topology, "{at}");
-        assert_eq!(paper::weight_count(&trial.topology), row.weights, "{at}");
+        assert_eq!(tables::weight_count(&trial.topology), row.weights, "{at}");
         assert_eq!(c.training_set, row.train_set, "{at}");
         // Trials 1-37 were tested on the unseen half of their hand-prepared set; 38-41 not at all.
         let expected_test = match row.train_set.as_str() {
@@ -43,7 +43,7 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
             assert_eq!((c.output_coding, c.margin), (OutputName::One, 0.0), "{at}");
         }
         // The paper: natural coding, online updates without momentum, b = 1, a 20-epoch window.
-        assert_eq!(c.input_coding, kpk::coding::InputCoding::Natural, "{at}");
+        assert_eq!(c.input_coding, kpk::paper::coding::InputCoding::Natural, "{at}");
         assert_eq!(c.momentum, 0.0, "{at}");
         assert_eq!((c.slope, c.window), (1.0, 20), "{at}");
     }
@@ -65,13 +65,13 @@ fn every_chosen_value_in_the_table5_configs_is_commented() {
     }
 }
 
-use kpk::bitbase::Bitbase;
-use kpk::coding::InputCoding;
+use kpk::chess::bitbase::Bitbase;
+use kpk::chess::position::KpkPosition;
 use kpk::dataset::Dataset;
 use kpk::experiment::{self as exp, Trial};
-use kpk::export;
-use kpk::mlp::{Mlp, Workspace};
-use kpk::position::KpkPosition;
+use kpk::net::export;
+use kpk::net::mlp::{Mlp, Workspace};
+use kpk::paper::coding::InputCoding;
 use kpk::train::{self, TrainData};
 use std::process::Command;
 
@@ -174,7 +174,7 @@ fn exported_weights_load_back_with_identical_outputs() {
     let mut input = vec![0.0; 32];
     let mut checked = 0;
     for p in KpkPosition::all() {
-        InputCoding::Natural.encode(&kpk::features::features(&p), &mut input);
+        InputCoding::Natural.encode(&kpk::paper::features::features(&p), &mut input);
         let y = run.net.forward_with(&mut ws, &input).to_vec();
         for net in &nets {
             let z = net.forward_with(&mut ws2, &input);

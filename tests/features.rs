@@ -1,13 +1,13 @@
 //! Exhaustive checks of the 32 characteristics of Table 4 and their input codings.
 //!
 //! The oracle here is written afresh from Table 4, straight from the squares of each position;
-//! it shares nothing with `src/features.rs` but the position type. Every legal position of both
+//! it shares nothing with `src/paper/features.rs` but the position type. Every legal position of both
 //! sides is checked.
 
-use kpk::bitbase::Bitbase;
-use kpk::coding::InputCoding;
-use kpk::features::{FEATURES, N_FEATURES, features};
-use kpk::position::After;
+use kpk::chess::bitbase::Bitbase;
+use kpk::chess::position::After;
+use kpk::paper::coding::InputCoding;
+use kpk::paper::features::{FEATURES, N_FEATURES, features};
 use kpk::{Color, KpkIndex, KpkPosition, Outcome};
 use std::collections::HashMap;
 
@@ -261,7 +261,7 @@ fn pawn_runs(p: &KpkPosition, memo: &mut [u8]) -> bool {
 fn x32_marks_only_wins_and_the_alternative_readings_do_not() {
     // docs/FEATURES.md prints this table: `cargo test --release --test features x32 -- --nocapture`.
     let bb = Bitbase::generate();
-    let mut memo = vec![0u8; kpk::index::MAX_INDEX];
+    let mut memo = vec![0u8; kpk::chess::index::MAX_INDEX];
     let positions = all();
     // Readings of "x18 > 0 & x31 > 1 (btm, 2)": thresholds on x31 for (wtm, btm), with or
     // without the x18 > 0 condition (wK off the pawn's file).

@@ -2,9 +2,9 @@
 //! learning on real KPK positions.
 
 use kpk::Bitbase;
-use kpk::coding::InputCoding;
 use kpk::dataset::Dataset;
-use kpk::mlp::{Mlp, Workspace};
+use kpk::net::mlp::{Mlp, Workspace};
+use kpk::paper::coding::InputCoding;
 use kpk::train::{
     Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
     TrainData, classify, train,

@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use clap::Args;
-use kpk::bitbase::{Bitbase, MAX_DTC};
-use kpk::position::Oriented;
+use kpk::chess::bitbase::{Bitbase, MAX_DTC};
+use kpk::chess::position::Oriented;
 use kpk::{Color, KpkPosition};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -126,7 +126,7 @@ pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
 
 fn print_probe(bb: &Bitbase, o: &Oriented) {
     let p = o.position;
-    let answer = kpk::probe::probe(bb, o);
+    let answer = kpk::chess::probe::probe(bb, o);
     let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
     let to_move = if p.side() == Color::White { "the pawn side" } else { "the lone king" };
     let result = match answer.dtc {
@@ -213,7 +213,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             time_runs(runs, Bitbase::generate),
         ),
         BenchTarget::Features => {
-            use kpk::features::{N_FEATURES, features};
+            use kpk::paper::features::{N_FEATURES, features};
             let positions: Vec<KpkPosition> = KpkPosition::all().collect();
             let mut out = vec![[0i8; N_FEATURES]; positions.len()];
             let what = format!("features x1..x32 of all {} legal positions", positions.len());
@@ -234,7 +234,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchTarget::Inputs => {
             let bb = Bitbase::generate();
             let t3 = kpk::dataset::Dataset::named("T3", 0, &bb)?;
-            for coding in kpk::coding::InputCoding::ALL {
+            for coding in kpk::paper::coding::InputCoding::ALL {
                 let what = format!("T3 inputs ({} x {}), {coding} coding", t3.len(), coding.width());
                 report(&what, time_runs(runs, || t3.inputs(coding)));
             }

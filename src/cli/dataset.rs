@@ -1,11 +1,11 @@
 //! `kpk dataset` and `kpk features`.
 
 use clap::Args;
-use kpk::bitbase::Bitbase;
-use kpk::coding::InputCoding;
+use kpk::chess::bitbase::Bitbase;
+use kpk::chess::position::Oriented;
 use kpk::dataset::{DEFAULT_SEED, Dataset, Filter};
-use kpk::features::{FEATURES, features};
-use kpk::position::Oriented;
+use kpk::paper::coding::InputCoding;
+use kpk::paper::features::{FEATURES, features};
 use kpk::{Color, Outcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,7 +115,7 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
         };
         let p = o.position;
         println!("{}", o.to_fen());
-        if o.transform != kpk::position::Transform::IDENTITY {
+        if o.transform != kpk::chess::position::Transform::IDENTITY {
             println!("  canonical (White pawn on files a-d): {}", p.to_fen());
         }
         let x = features(&p);

@@ -3,9 +3,9 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kpk::bitbase::Bitbase;
+use kpk::chess::bitbase::Bitbase;
 use kpk::experiment::{self, Progress, Trial, TrialConfig, TrialRun};
-use kpk::report;
+use kpk::report::reproduction;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -166,7 +166,7 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
 pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(default_jobs);
     if args.render_only {
-        let written = report::write_reproduction_from_folders(&args.out)?;
+        let written = reproduction::write_reproduction_from_folders(&args.out)?;
         println!("wrote {}", written.display());
         return Ok(ExitCode::SUCCESS);
     }
@@ -184,7 +184,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let runs = train_with_progress(&trials, &args.out, jobs)?;
     let wall = started.elapsed().as_secs_f64();
     let summaries: Vec<_> = runs.iter().map(|r| r.summary.clone()).collect();
-    let written = report::write_reproduction(&args.out, &summaries, wall, jobs)?;
+    let written = reproduction::write_reproduction(&args.out, &summaries, wall, jobs)?;
     println!("{} trials in {wall:.0} s on {jobs} threads; wrote {}", runs.len(), written.display());
     Ok(ExitCode::SUCCESS)
 }

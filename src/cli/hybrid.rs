@@ -7,7 +7,7 @@ use kpk::hybrid::compress::{CompressConfig, compress};
 use kpk::{Bitbase, KpkPosition};
 
 mod report;
-use kpk::position::Oriented;
+use kpk::chess::position::Oriented;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -2,9 +2,9 @@
 //! of 32-64-20-1 over all 81,664 White-to-move positions.
 
 use kpk::Bitbase;
-use kpk::coding::InputCoding;
 use kpk::dataset::Dataset;
-use kpk::mlp::{Mlp, Workspace};
+use kpk::net::mlp::{Mlp, Workspace};
+use kpk::paper::coding::InputCoding;
 use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train};
 use ndarray::Array2;
 use std::process::ExitCode;

@@ -7,7 +7,7 @@
 //!    standard deviation 1 over the legal positions, which suits Adam); the standardisation is
 //!    affine, so [`quant::quantise`] folds it exactly into the first layer and the stored net takes
 //!    the raw integer values.
-//! 2. **Training.** The float sigmoid net ([`crate::mlp::Mlp`]) is trained on all 165,676 legal
+//! 2. **Training.** The float sigmoid net ([`crate::net::mlp::Mlp`]) is trained on all 165,676 legal
 //!    positions by the project's trainer ([`crate::train::train`], minibatch Adam, one output), in
 //!    stages of falling learning rate; each stage starts from the end-of-epoch state of the one
 //!    before that classified the most positions correctly.
@@ -28,11 +28,11 @@ use super::{ExceptionSet, Hybrid, Sizes, refine};
 
 /// Passes of the integer local search after quantisation.
 const REFINE_PASSES: usize = 8;
-use crate::bitbase::Bitbase;
+use crate::chess::bitbase::Bitbase;
+use crate::chess::index::KpkIndex;
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
-use crate::index::KpkIndex;
-use crate::mlp::Mlp;
-use crate::position::{KpkPosition, Outcome};
+use crate::net::mlp::Mlp;
 use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData};
 use ndarray::Array2;
 use rayon::prelude::*;

@@ -4,7 +4,7 @@
 #![doc = include_str!("exceptions.md")]
 
 use super::bits::{BitError, BitReader, BitWriter, best_rice, rice_len};
-use crate::index::MAX_INDEX;
+use crate::chess::index::MAX_INDEX;
 
 /// How the table is coded and searched (also printed in reports/COMPRESSION.md).
 pub const CODING_DOC: &str = include_str!("exceptions.md");

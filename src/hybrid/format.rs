@@ -5,8 +5,8 @@ use super::bits::{BitReader, BitWriter, best_rice, zigzag};
 use super::exceptions::{ExceptionSet, gaps, read_sorted, write_sorted};
 use super::inputs::InputFunction;
 use super::quant::{MAX_MAGNITUDE, MAX_WIDTH, QuantLayer, QuantNet};
+use crate::chess::index::KpkIndex;
 use crate::error::{Error, Result};
-use crate::index::KpkIndex;
 use std::path::Path;
 
 /// The format's description (also printed in reports/COMPRESSION.md).

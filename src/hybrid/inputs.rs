@@ -1,9 +1,9 @@
 //! What the stored net sees of a position: an input function computed by code, so it costs
 //! nothing in the model file beyond the bytes that name it.
 
-use crate::board::Color;
-use crate::features::{FEATURES, N_FEATURES, features};
-use crate::position::KpkPosition;
+use crate::chess::board::Color;
+use crate::chess::position::KpkPosition;
+use crate::paper::features::{FEATURES, N_FEATURES, features};
 
 /// The input number of the side to move (0 White, 1 Black), after Table 4's x1..x32.
 pub const SIDE_TO_MOVE: usize = N_FEATURES + 1;

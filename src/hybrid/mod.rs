@@ -13,10 +13,10 @@ pub mod inputs;
 pub mod quant;
 pub mod refine;
 
-use crate::bitbase::Bitbase;
+use crate::chess::bitbase::Bitbase;
+use crate::chess::index::KpkIndex;
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
-use crate::index::KpkIndex;
-use crate::position::{KpkPosition, Outcome};
 pub use exceptions::ExceptionSet;
 pub use format::{ExceptionOrder, Sizes};
 pub use inputs::InputFunction;

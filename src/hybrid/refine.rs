@@ -252,9 +252,9 @@ pub fn refine(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitbase::Bitbase;
+    use crate::chess::bitbase::Bitbase;
+    use crate::chess::position::{KpkPosition, Outcome};
     use crate::hybrid::InputFunction;
-    use crate::position::{KpkPosition, Outcome};
 
     #[test]
     fn refining_never_grows_the_objective_and_reports_true_error_counts() {

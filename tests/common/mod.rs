@@ -1,6 +1,6 @@
 //! An independent, deliberately naive chess oracle for the exhaustive tests: a mailbox board,
 //! moves found by walking directions square by square, legality by making the move and asking
-//! whether the mover's king is attacked. It shares no code with `kpk::position` or `kpk::board`
+//! whether the mover's king is attacked. It shares no code with `kpk::chess::position` or `kpk::chess::board`
 //! (only the plain square numbering a1 = 0 … h8 = 63).
 #![allow(dead_code)]
 

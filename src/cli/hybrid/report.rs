@@ -2,10 +2,10 @@
 //! the run or from the cited sources, none is typed into the report by hand.
 
 use anyhow::Context;
+use kpk::chess::index::MAX_INDEX;
+use kpk::chess::position::Oriented;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::compress::{Candidate, CompressConfig};
-use kpk::index::MAX_INDEX;
-use kpk::position::Oriented;
 use kpk::{Color as Side, KpkPosition, Outcome};
 use plotters::prelude::*;
 use std::fmt::Write as _;
@@ -271,7 +271,7 @@ pub fn write(
 }
 
 fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
-    kpk::plot::ensure_font()?;
+    kpk::report::plot::ensure_font()?;
     let mut pts: Vec<(f64, f64, f64, String)> = candidates
         .iter()
         .map(|c| (c.sizes.net as f64, c.sizes.total as f64, c.sizes.exceptions as f64, c.topology.clone()))
@@ -284,7 +284,7 @@ fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
         let root = BitMapBackend::new(&tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("Exact hybrid: file size against net size", (kpk::plot::FAMILY, 22))
+            .caption("Exact hybrid: file size against net size", (kpk::report::plot::FAMILY, 22))
             .margin(14)
             .x_label_area_size(44)
             .y_label_area_size(64)
@@ -307,7 +307,7 @@ fn plot(path: &Path, candidates: &[Candidate]) -> anyhow::Result<()> {
             Text::new(
                 p.3.clone(),
                 (p.0, p.1 + y_max * 0.02),
-                (kpk::plot::FAMILY, 14).into_font().color(&BLACK),
+                (kpk::report::plot::FAMILY, 14).into_font().color(&BLACK),
             )
         }))?;
         for (y, label) in [(3_528.0, "xz -9e of the raw bitbase (3,528 B)"), (2_000.0, "goal (2,000 B)")] {

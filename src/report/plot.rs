@@ -10,7 +10,7 @@ use plotters::style::FontStyle;
 use std::path::Path;
 use std::sync::OnceLock;
 
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 /// The font family every chart asks for; [`ensure_font`] registers the bundled DejaVu Sans under it.
 pub const FAMILY: &str = "sans-serif";
 

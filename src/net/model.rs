@@ -8,13 +8,13 @@
 //!   "layers": [ [[bias, w1, …, w32], …32 rows], [[…33 values], …5 rows], [[…6 values], …2 rows] ] }
 //! ```
 //!
-//! `layers[l][j]` is row j of weight layer l as in [`crate::mlp`]: the bias first. Weights are
+//! `layers[l][j]` is row j of weight layer l as in [`crate::net::mlp`]: the bias first. Weights are
 //! written in the shortest decimal form that reads back to the same `f64` bit for bit.
 
-use crate::coding::{BINARY_BITS, InputCoding};
 use crate::error::{Error, Result};
-use crate::features::FEATURES;
-use crate::mlp::Mlp;
+use crate::net::mlp::Mlp;
+use crate::paper::coding::{BINARY_BITS, InputCoding};
+use crate::paper::features::FEATURES;
 use crate::train::OutputCoding;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
@@ -194,7 +194,7 @@ impl SavedNet {
 
 /// Inputs the coding makes of the listed features: one per characteristic for the natural and
 /// scaled codings, its bits for the binary coding, one per legal value for the one-hot coding
-/// (see [`crate::coding`]). The names must already have been checked.
+/// (see [`crate::paper::coding`]). The names must already have been checked.
 fn input_width(coding: InputCoding, features: &[String]) -> Option<usize> {
     features
         .iter()

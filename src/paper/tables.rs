@@ -4,13 +4,13 @@
 //! The CSV files are embedded with `include_str!` so that a clone of the repository, or the
 //! binary alone, can always put the paper's figures beside ours.
 
-use crate::board::{Color, Square};
+use crate::chess::board::{Color, Square};
+use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-use crate::position::KpkPosition;
 use serde::Deserialize;
 
-const TABLE5_CSV: &str = include_str!("../data/paper/table5_trials.csv");
-const TABLE6_CSV: &str = include_str!("../data/paper/table6_misclassified_a_file.csv");
+const TABLE5_CSV: &str = include_str!("../../data/paper/table5_trials.csv");
+const TABLE6_CSV: &str = include_str!("../../data/paper/table6_misclassified_a_file.csv");
 
 /// 2^17 bits: the size the paper assumes for a KPK database when computing `comp` (section 5).
 pub const DATABASE_BITS: f64 = 131_072.0;
@@ -104,8 +104,8 @@ pub fn compression(weights: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitbase::Bitbase;
-    use crate::position::Outcome;
+    use crate::chess::bitbase::Bitbase;
+    use crate::chess::position::Outcome;
 
     fn topology(s: &str) -> Vec<usize> {
         s.split('-').map(|n| n.parse().unwrap()).collect()

@@ -15,12 +15,12 @@
 //! 17 for c01–c06). The only printed range that is not the legal one is x13's `[-6, 6]`, a slip
 //! for a flag that is constantly 0; it costs 4 always-identical bits, which we keep so the count
 //! is the paper's. `scaled` and `onehot` use the legal ranges (measured over every legal
-//! position, [`crate::features::FeatureInfo::range`]): `scaled` then spans exactly [0, 1] on the
+//! position, [`crate::paper::features::FeatureInfo::range`]): `scaled` then spans exactly [0, 1] on the
 //! domain, and `onehot` has no input that is 0 on every position. x13's legal range has one
 //! value, so it scales to the constant 0 and is one always-1 one-hot input.
 
 use crate::error::{Error, Result};
-use crate::features::{FEATURES, FeatureInfo, N_FEATURES};
+use crate::paper::features::{FEATURES, FeatureInfo, N_FEATURES};
 use serde::{Deserialize, Serialize};
 
 /// Input coding of the characteristics x1..x32.
@@ -112,7 +112,7 @@ impl InputCoding {
         }
     }
 
-    /// Write the network inputs for characteristics `x` (as [`crate::features::features`]
+    /// Write the network inputs for characteristics `x` (as [`crate::paper::features::features`]
     /// returns them) into `out`, which must hold exactly [`InputCoding::width`] values.
     ///
     /// # Panics

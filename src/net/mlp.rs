@@ -129,7 +129,7 @@ impl Mlp {
     /// `ChaCha8Rng` seeded with `seed`, layer by layer, each layer in row-major order.
     ///
     /// ```
-    /// let net = kpk::mlp::Mlp::new(&[32, 32, 5, 2], 1.0, 7).unwrap();
+    /// let net = kpk::net::mlp::Mlp::new(&[32, 32, 5, 2], 1.0, 7).unwrap();
     /// assert_eq!(net.weight_count(), 1233); // NN6 of Table 5
     /// ```
     pub fn new(topology: &[usize], slope: f64, seed: u64) -> Result<Mlp> {

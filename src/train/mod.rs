@@ -45,7 +45,7 @@
 //! the state classifying most training positions correctly, ties going to the lesser error measure.
 
 use crate::error::{Error, Result};
-use crate::mlp::{Mlp, Workspace, sigmoid};
+use crate::net::mlp::{Mlp, Workspace, sigmoid};
 use ndarray::{Array2, ArrayView2, s};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;

@@ -1,8 +1,8 @@
 //! Probing: a position's outcome and DTC, and what every legal move leads to (`kpk probe`).
 
-use crate::bitbase::Bitbase;
-use crate::board::Color;
-use crate::position::{After, Oriented, Outcome};
+use crate::chess::bitbase::Bitbase;
+use crate::chess::board::Color;
+use crate::chess::position::{After, Oriented, Outcome};
 
 /// The bitbase's answer for one position, with every legal move's result.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -36,8 +36,8 @@
 //!   positions, all wins); reading 1 for both sides marks 544 btm draws, where the black king on
 //!   rank 1 takes a pawn on rank 2. docs/FEATURES.md gives the counts for every reading tried.
 
-use crate::board::Color;
-use crate::position::KpkPosition;
+use crate::chess::board::Color;
+use crate::chess::position::KpkPosition;
 
 /// Number of characteristics in Table 4.
 pub const N_FEATURES: usize = 32;
@@ -208,7 +208,7 @@ pub fn features(p: &KpkPosition) -> [i8; N_FEATURES] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Oriented;
+    use crate::chess::position::Oriented;
 
     fn of(fen: &str) -> [i8; N_FEATURES] {
         features(&Oriented::from_fen(fen).unwrap().position)

@@ -19,7 +19,7 @@
 //! # The computation
 //!
 //! Each (side, pawn, white king) triple owns one 64-bit word whose bit `bk` is set where that
-//! position is won (see [`crate::index`]). One ply of the fixpoint is a handful of word operations
+//! position is won (see [`crate::chess::index`]). One ply of the fixpoint is a handful of word operations
 //! per triple, in parallel over the 64 black-king squares:
 //!
 //! * White to move: `W(slot, wk) |= ⋃ B(slot, wk′) over king steps wk′ ∪ B(slot + 4, wk)` (push)
@@ -30,10 +30,10 @@
 //!
 //! Each ply adds the positions of exactly that depth; when a ply adds nothing, no later ply can.
 
-use crate::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, squares};
+use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, squares};
+use crate::chess::index::{KpkIndex, MAX_INDEX, SIDE_WORDS, WORDS, pawn_square, word};
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
-use crate::index::{KpkIndex, MAX_INDEX, SIDE_WORDS, WORDS, pawn_square, word};
-use crate::position::{KpkPosition, Outcome};
 use std::path::Path;
 
 /// Depth to conversion in plies (1…38); see the module documentation.
@@ -90,8 +90,8 @@ fn promotion_wins(wk: Square, wp: Square) -> u64 {
         let stalemated = !attacks & !neighbours(free);
         !taken & !stalemated
     };
-    let queen = crate::board::slider_attacks(q, wk.bit(), true, true);
-    let rook = crate::board::slider_attacks(q, wk.bit(), true, false);
+    let queen = crate::chess::board::slider_attacks(q, wk.bit(), true, true);
+    let rook = crate::chess::board::slider_attacks(q, wk.bit(), true, false);
     (wins(queen) | wins(rook)) & !q.bit() & legal_mask(Color::White, wp, wk)
 }
 

@@ -6,17 +6,17 @@
 //! every value against the others (topology against the input and output codings, sets against
 //! the side) and yields a [`Trial`] that cannot describe an impossible run.
 
-use crate::bitbase::Bitbase;
-use crate::board::Color;
-use crate::coding::InputCoding;
+use crate::chess::bitbase::Bitbase;
+use crate::chess::board::Color;
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
-use crate::export;
-use crate::mlp::{Mlp, Workspace};
-use crate::model::SavedNet;
-use crate::paper;
-use crate::plot::{LineChart, Series};
-use crate::position::{KpkPosition, Outcome};
+use crate::net::export;
+use crate::net::mlp::{Mlp, Workspace};
+use crate::net::model::SavedNet;
+use crate::paper::coding::InputCoding;
+use crate::paper::tables;
+use crate::report::plot::{LineChart, Series};
 use crate::train::{
     self, Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
     TrainData,
@@ -573,7 +573,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
     let kept = &result.metrics[result.best_epoch - 1];
     let n_train = train_set.wins.len();
     let weights = result.net.weight_count();
-    let bits = weights * paper::BITS_PER_WEIGHT;
+    let bits = weights * tables::BITS_PER_WEIGHT;
     let summary = Summary {
         name: c.name.clone(),
         side: c.side,
@@ -582,7 +582,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
         topology: c.topology.clone(),
         weights,
         bits,
-        comp: paper::compression(weights),
+        comp: tables::compression(weights),
         epochs: result.epochs_run,
         max_epochs: c.max_epochs,
         best_epoch: result.best_epoch,

@@ -12,8 +12,8 @@
 //! the bitbase works on those 3,072 words in parallel over the black king (as pfkpk does).
 //! A pawn push is `pawn + 4`; the rank-7 slots are 20..24.
 
-use crate::board::{Color, Square};
-use crate::position::KpkPosition;
+use crate::chess::board::{Color, Square};
+use crate::chess::position::KpkPosition;
 
 /// Number of indices: 2 sides × 24 pawn squares × 64 × 64 king squares.
 pub const MAX_INDEX: usize = 2 * 24 * 64 * 64;

@@ -9,7 +9,7 @@
 //! 1 / (1 + e^(-b z)), b = the net's slope (section 3).
 
 use crate::error::{Error, Result};
-use crate::mlp::Mlp;
+use crate::net::mlp::Mlp;
 use ndarray::{Array1, Array2, Axis, concatenate, s};
 use ndarray_npy::{ReadNpyExt, WriteNpyExt};
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};

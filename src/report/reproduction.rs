@@ -5,8 +5,8 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{self, MetricsRow, MisclassifiedRow, Summary};
-use crate::paper::{self, Table5Row, Table6Row};
-use crate::plot::{LineChart, Series};
+use crate::paper::tables::{self, Table5Row, Table6Row};
+use crate::report::plot::{LineChart, Series};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -307,7 +307,7 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
          epochs, the error target had been exceeded or the NN had failed to improve the number of \
          positions classified correctly\"; we stop when the error measure stayed within its target \
          for 20 epochs, or the best count of correct positions (at m = 0.4 for NN6) was not beaten \
-         for 20 epochs, or at `max_epochs` (docs in `src/train.rs`). Our small-set E2 trials (21-37) \
+         for 20 epochs, or at `max_epochs` (docs in `src/train/mod.rs`). Our small-set E2 trials (21-37) \
          ran {} epochs where the paper's ran {}; the whole-set NN6 trials ran {} epochs where the \
          paper's ran {} (its trial 38 looks capped at 1,000 epochs; ours has a budget of {} epochs \
          to keep `kpk reproduce` within 15 minutes, and stopped on {}). {}",
@@ -493,8 +493,8 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         summaries.push(read_json::<Summary>(&dir.join(experiment::SUMMARY_JSON))?);
         metrics.push(experiment::read_metrics(&dir.join(experiment::METRICS_CSV))?);
     }
-    let paper = paper::table5();
-    let paper6 = paper::table6();
+    let paper = tables::table5();
+    let paper6 = tables::table6();
     // The best net on the a-file set T4 (trials 39 and 40 in Table 5) stands beside Table 6.
     let best = summaries
         .iter()
@@ -653,7 +653,7 @@ fn table5_chart(paper: &[Table5Row], summaries: &[Summary]) -> LineChart {
 mod tests {
     use super::*;
     use crate::experiment::Side;
-    use crate::paper;
+    use crate::paper::tables;
 
     fn summary(row: &Table5Row) -> Summary {
         Summary {
@@ -687,7 +687,7 @@ mod tests {
     /// labels and the kept-state markers say), not at the stopping condition's margin 0.4.
     #[test]
     fn summary_charts_plot_accuracy_at_m0() {
-        let paper = paper::table5();
+        let paper = tables::table5();
         let row = |epoch: usize| MetricsRow {
             epoch,
             e1: 0.1,
@@ -733,9 +733,9 @@ mod tests {
 
     #[test]
     fn the_report_has_one_row_per_trial_and_compares_table6() {
-        let rows = paper::table5();
+        let rows = tables::table5();
         let trials: Vec<Summary> = rows.iter().map(summary).collect();
-        let table6 = paper::table6();
+        let table6 = tables::table6();
         // One of ours is the paper's row 2 (c6 c8 a6), the other is not in the paper's list.
         let ours = [misclassified(1, "c6", "c8", "a6"), misclassified(2, "h1", "h3", "a2")];
         let figures = [("Figure 3".to_string(), "figure3.png".to_string())];

@@ -6,7 +6,7 @@
 //! involutions and commute, so the [`Transform`] that canonicalises a FEN also maps canonical
 //! squares back for display. Answers are always from the pawn side's point of view.
 
-use crate::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, slider_attacks};
+use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, slider_attacks};
 use crate::error::{Error, FenError, IllegalPosition};
 use std::fmt;
 
@@ -89,9 +89,9 @@ impl KpkPosition {
     }
 
     /// Every legal position in canonical orientation: 81,664 with White to move, then 84,012
-    /// with Black to move, in [`crate::index::KpkIndex`] order.
+    /// with Black to move, in [`crate::chess::index::KpkIndex`] order.
     pub fn all() -> impl Iterator<Item = KpkPosition> {
-        crate::index::KpkIndex::all().filter_map(|i| i.position())
+        crate::chess::index::KpkIndex::all().filter_map(|i| i.position())
     }
 
     /// Is the side to move in check? (Only Black can be: White's attacker is the pawn.)
@@ -106,7 +106,7 @@ impl KpkPosition {
         match self.side {
             Color::White => {
                 let targets = KING_ATTACKS[self.wk.index()] & !KING_ATTACKS[self.bk.index()] & !self.wp.bit();
-                for to in crate::board::squares(targets) {
+                for to in crate::chess::board::squares(targets) {
                     moves.push(Move { from: self.wk, to, promotion: None });
                 }
                 let one = Square::new(self.wp.index() as u8 + 8).expect("pawn below rank 8");
@@ -132,7 +132,7 @@ impl KpkPosition {
                 let targets = KING_ATTACKS[self.bk.index()]
                     & !KING_ATTACKS[self.wk.index()]
                     & !WHITE_PAWN_ATTACKS[self.wp.index()];
-                for to in crate::board::squares(targets) {
+                for to in crate::chess::board::squares(targets) {
                     moves.push(Move { from: self.bk, to, promotion: None });
                 }
             }

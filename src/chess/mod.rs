@@ -1,0 +1,10 @@
+//! The chess core: squares and attacks, KPK positions and FEN, the dense index over every legal
+//! position, the exact bitbase by retrograde analysis, and probing a position's moves.
+//!
+//! Nothing here knows about the paper or about networks; everything above stands on it.
+
+pub mod bitbase;
+pub mod board;
+pub mod index;
+pub mod position;
+pub mod probe;
