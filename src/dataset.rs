@@ -24,6 +24,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
+use crate::output::FileOut;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::{FEATURES, N_FEATURES, features};
 use ndarray::Array2;
@@ -213,9 +214,9 @@ impl Dataset {
 
     /// Write one row per position: `side,wk,bk,wp` (as the bitbase CSV: `w`/`b`, squares in
     /// canonical orientation), `x1`…`x32`, `result` (`win`/`draw`), `dtc` (empty for draws).
-    /// The file is written atomically.
-    pub fn to_csv(&self, path: &Path) -> Result<()> {
-        crate::io::write_atomic_with(path, |w| {
+    /// Written by the output policy of [`crate::output`] (a checked destination).
+    pub fn write_csv(&self, out: &FileOut) -> Result<()> {
+        out.write_with(|w| {
             let mut csv = csv::Writer::from_writer(w);
             let mut header: Vec<String> = ["side", "wk", "bk", "wp"].map(String::from).to_vec();
             header.extend(FEATURES.iter().map(|f| format!("x{}", f.x)));
@@ -233,6 +234,11 @@ impl Dataset {
             }
             csv.flush()
         })
+    }
+
+    /// [`Dataset::write_csv`] to a path.
+    pub fn to_csv(&self, path: &Path) -> Result<()> {
+        self.write_csv(&FileOut::check(path)?)
     }
 }
 
@@ -363,9 +369,8 @@ mod tests {
     fn csv_has_the_documented_columns() {
         let bb = bb();
         let t2 = Dataset::named("T2", 3, &bb).unwrap();
-        let dir = std::env::temp_dir().join(format!("kpk-dataset-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t2.csv");
+        let scratch = crate::scratch::Scratch::new("dataset");
+        let path = scratch.join("t2.csv");
         t2.to_csv(&path).unwrap();
         let mut r = csv::Reader::from_path(&path).unwrap();
         let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
@@ -386,6 +391,5 @@ mod tests {
             assert_eq!(&row[36], t2.outcomes[i].to_string());
             assert_eq!(&row[37], t2.dtc[i].map(|d| d.to_string()).unwrap_or_default());
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -31,8 +31,11 @@ pub mod experiment;
 pub mod hybrid;
 pub mod io;
 pub mod net;
+pub mod output;
 pub mod paper;
 pub mod report;
+#[cfg(test)]
+mod scratch;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};

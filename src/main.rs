@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             // One line, the whole cause chain, no backtrace.
-            eprintln!("kpk: error: {err:#}");
+            eprintln!("kpk: error: {}", kpk::error::escape_controls(&format!("{err:#}")));
             ExitCode::from(2)
         }
     }

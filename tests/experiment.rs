@@ -71,9 +71,12 @@ use kpk::dataset::Dataset;
 use kpk::experiment::{self as exp, Trial};
 use kpk::net::export;
 use kpk::net::mlp::{Mlp, Workspace};
+use kpk::output::RunFolder;
 use kpk::paper::coding::InputCoding;
 use kpk::train::{self, TrainData};
 use std::process::Command;
+
+mod support;
 
 /// A small, fast trial: NN1 on T1 for a fixed number of epochs (the window is as long as the run,
 /// so the stopping rule cannot end it early unless the error target is met).
@@ -97,13 +100,6 @@ window = {epochs}
 seed = 5
 "#
     )
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kpk-it-experiment-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn parse(text: &str) -> Trial {
@@ -155,10 +151,11 @@ fn the_runner_records_exactly_what_the_trainer_measures() {
 #[test]
 fn exported_weights_load_back_with_identical_outputs() {
     let bb = Bitbase::generate();
-    let dir = temp_dir("export");
+    let scratch = support::Scratch::new("export");
+    let dir = scratch.path();
     let run = exp::run_trial(&parse(&tiny("export", 15)), &bb, &mut |_| {}).unwrap();
     let folder = dir.join("export");
-    exp::write_trial(&folder, &run).unwrap();
+    exp::write_trial(&RunFolder::check(dir, "export", &exp::TRIAL_FOLDER).unwrap(), &run).unwrap();
     let out = dir.join("exported");
     exp::export_net(&folder.join(exp::WEIGHTS_JSON), &out).unwrap();
     let nets = [
@@ -183,7 +180,6 @@ fn exported_weights_load_back_with_identical_outputs() {
         checked += 1;
     }
     assert_eq!(checked, 165_676);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn kpk(args: &[&str]) -> std::process::Output {
@@ -193,7 +189,8 @@ fn kpk(args: &[&str]) -> std::process::Output {
 /// Bad configs fail with one line naming the problem, a non-zero exit, and nothing written.
 #[test]
 fn bad_configs_give_one_line_errors_and_write_nothing() {
-    let dir = temp_dir("bad");
+    let scratch = support::Scratch::new("bad");
+    let dir = scratch.path();
     let good = tiny("good", 3);
     let cases = [
         ("unknown_key", format!("{good}colour = \"red\"\n"), "unknown field `colour`"),
@@ -230,14 +227,14 @@ fn bad_configs_give_one_line_errors_and_write_nothing() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("missing.toml"), "{stderr}");
     assert!(!dir.join("out-missing").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `kpk run` writes every file of a trial's folder; `kpk plot` redraws its chart; `kpk export`
 /// writes the weights elsewhere.
 #[test]
 fn run_plot_and_export_from_the_command_line() {
-    let dir = temp_dir("cli");
+    let scratch = support::Scratch::new("cli");
+    let dir = scratch.path();
     let config = dir.join("cli.toml");
     std::fs::write(&config, tiny("cli", 4)).unwrap();
     let out = dir.join("reports");
@@ -257,7 +254,7 @@ fn run_plot_and_export_from_the_command_line() {
     }
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(folder.join("summary.json")).unwrap()).unwrap();
-    for key in ["name", "epochs", "train_accuracy_pct", "test_accuracy_pct", "weights", "wall_seconds"] {
+    for key in ["name", "epochs", "train_accuracy_pct", "test_accuracy_pct", "weights"] {
         assert!(summary.get(key).is_some(), "{key}");
     }
     assert_eq!(summary["epochs"], 4);
@@ -272,16 +269,17 @@ fn run_plot_and_export_from_the_command_line() {
     let o = kpk(&["export", folder.to_str().unwrap(), "--out", exported.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(exported.join("npy/layer3.bias.npy").is_file());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Trials run in parallel give exactly what each gives alone: the thread count changes only time.
 #[test]
 fn parallel_runs_are_deterministic_per_trial() {
     let bb = Bitbase::generate();
-    let dir = temp_dir("parallel");
+    let scratch = support::Scratch::new("parallel");
+    let dir = scratch.path();
     let trials = [parse(&tiny("a", 6)), parse(&tiny("b", 9).replace("seed = 5", "seed = 6"))];
-    let runs = exp::run_trials(&trials, &bb, &dir, 2, &|_| {}).unwrap();
+    let folders = exp::check_destinations(&trials, dir).unwrap();
+    let runs = exp::run_trials(&trials, &folders, &bb, 2, &|_| {}).unwrap();
     assert_eq!(runs.len(), 2);
     for (trial, run) in trials.iter().zip(&runs) {
         let alone = exp::run_trial(trial, &bb, &mut |_| {}).unwrap();
@@ -292,5 +290,4 @@ fn parallel_runs_are_deterministic_per_trial() {
         assert_eq!(bits(run), bits(&alone));
         assert!(dir.join(trial.name()).join(exp::SUMMARY_JSON).is_file());
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -304,7 +304,7 @@ impl Bitbase {
 
     /// Write the bitbase file atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::io::write_atomic(path, &self.to_bytes())
+        crate::output::write_file(path, &self.to_bytes())
     }
 }
 

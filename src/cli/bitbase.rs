@@ -4,7 +4,9 @@ use anyhow::Context;
 use clap::Args;
 use kpk::chess::bitbase::{Bitbase, MAX_DTC};
 use kpk::chess::position::Oriented;
+use kpk::output::FileOut;
 use kpk::{Color, KpkPosition};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -20,52 +22,70 @@ pub struct BitbaseArgs {
 }
 
 pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
+    let out = args.out.as_deref().map(FileOut::check).transpose()?;
+    let csv = args.csv.as_deref().map(FileOut::check).transpose()?;
     let started = Instant::now();
     let bb = Bitbase::generate();
     let took = started.elapsed();
-    print_table2(&bb);
-    println!();
-    print_table3(&bb);
-    println!("\ngenerated in {:.3} ms (single run; `kpk bench` measures properly)", took.as_secs_f64() * 1e3);
-    if let Some(path) = &args.out {
-        bb.save(path)?;
-        println!("wrote {}", path.display());
+    // The tables go to standard error when a file streams to standard output.
+    let mut tables: Box<dyn Write> = if out.iter().chain(&csv).any(FileOut::is_stream) {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    write_table2(&mut tables, &bb)?;
+    writeln!(tables)?;
+    write_table3(&mut tables, &bb)?;
+    writeln!(
+        tables,
+        "\ngenerated in {:.3} ms (single run; `kpk bench` measures properly)",
+        took.as_secs_f64() * 1e3
+    )?;
+    if let Some(out) = &out {
+        out.write(&bb.to_bytes())?;
+        writeln!(tables, "wrote {}", out.display())?;
     }
-    if let Some(path) = &args.csv {
-        write_csv(&bb, path)?;
-        println!("wrote {}", path.display());
+    if let Some(csv) = &csv {
+        write_csv(&bb, csv)?;
+        writeln!(tables, "wrote {}", csv.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table2(bb: &Bitbase) {
+fn write_table2(w: &mut dyn Write, bb: &Bitbase) -> std::io::Result<()> {
     let c = bb.counts();
-    println!("Table 2: legal KPK positions (pawn on files a-d; e-h mirror them)");
-    println!("{:<14}{:>10}{:>10}{:>10}{:>8}", "", "positions", "wins", "draws", "win %");
+    writeln!(w, "Table 2: legal KPK positions (pawn on files a-d; e-h mirror them)")?;
+    writeln!(w, "{:<14}{:>10}{:>10}{:>10}{:>8}", "", "positions", "wins", "draws", "win %")?;
     for side in [Color::White, Color::Black] {
         let s = usize::from(side == Color::Black);
         let name = if side == Color::White { "wtm" } else { "btm" };
-        let row = |label: String, n: usize, w: usize| {
-            println!("{label:<14}{n:>10}{w:>10}{:>10}{:>8.1}", n - w, 100.0 * w as f64 / n as f64);
+        let row = |out: &mut dyn Write, label: String, n: usize, wins: usize| {
+            writeln!(
+                out,
+                "{label:<14}{n:>10}{wins:>10}{:>10}{:>8.1}",
+                n - wins,
+                100.0 * wins as f64 / n as f64
+            )
         };
-        row(name.to_string(), c.positions(side), c.wins(side));
+        row(w, name.to_string(), c.positions(side), c.wins(side))?;
         for f in 0..4 {
             let file = (b'a' + f as u8) as char;
-            row(format!("  {name} {file}-file"), c.positions[s][f], c.wins[s][f]);
+            row(w, format!("  {name} {file}-file"), c.positions[s][f], c.wins[s][f])?;
         }
     }
     let all = c.positions(Color::White) + c.positions(Color::Black);
     let wins = c.wins(Color::White) + c.wins(Color::Black);
-    println!("{:<14}{all:>10}{wins:>10}{:>10}{:>8.1}", "all", all - wins, 100.0 * wins as f64 / all as f64);
+    writeln!(w, "{:<14}{all:>10}{wins:>10}{:>10}{:>8.1}", "all", all - wins, 100.0 * wins as f64 / all as f64)
 }
 
-fn print_table3(bb: &Bitbase) {
+fn write_table3(w: &mut dyn Write, bb: &Bitbase) -> std::io::Result<()> {
     let n = bb.dtc_histogram();
     let wins = [n[0].iter().sum::<usize>(), n[1].iter().sum::<usize>()];
-    println!(
+    writeln!(
+        w,
         "Table 3: won positions converted in exactly p plies (Np) and % of wins not converted within p plies (Rp)"
-    );
-    println!("{:>4}{:>10}{:>10}{:>10}{:>10}", "p", "Np wtm", "Rp wtm", "Np btm", "Rp btm");
+    )?;
+    writeln!(w, "{:>4}{:>10}{:>10}{:>10}{:>10}", "p", "Np wtm", "Rp wtm", "Np btm", "Rp btm")?;
     let mut done = [0usize; 2];
     for p in 1..=MAX_DTC as usize {
         let mut cells = String::new();
@@ -74,12 +94,13 @@ fn print_table3(bb: &Bitbase) {
             let rp = 100.0 * (total - done[s]) as f64 / total as f64;
             cells.push_str(&format!("{:>10}{:>10.2}", counts[p], rp));
         }
-        println!("{p:>4}{cells}");
+        writeln!(w, "{p:>4}{cells}")?;
     }
+    Ok(())
 }
 
-fn write_csv(bb: &Bitbase, path: &std::path::Path) -> anyhow::Result<()> {
-    kpk::io::write_atomic_with(path, |w| {
+fn write_csv(bb: &Bitbase, out: &FileOut) -> anyhow::Result<()> {
+    out.write_with(|w| {
         let mut csv = csv::Writer::from_writer(w);
         csv.write_record(["side", "wk", "bk", "wp", "result", "dtc", "fen"])?;
         for p in KpkPosition::all() {
@@ -96,7 +117,7 @@ fn write_csv(bb: &Bitbase, path: &std::path::Path) -> anyhow::Result<()> {
         }
         csv.flush()
     })
-    .with_context(|| format!("writing {}", path.display()))
+    .with_context(|| format!("writing {}", out.display()))
 }
 
 #[derive(Args)]
@@ -108,20 +129,20 @@ pub struct ProbeArgs {
 
 pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let bb = Bitbase::generate();
-    let mut failed = false;
+    let mut batch = super::Batch::new();
     for (i, fen) in args.fens.iter().enumerate() {
         if i > 0 {
             println!();
         }
         match Oriented::from_fen(fen) {
-            Ok(o) => print_probe(&bb, &o),
-            Err(e) => {
-                eprintln!("kpk: error: {e}");
-                failed = true;
+            Ok(o) => {
+                print_probe(&bb, &o);
+                batch.answered();
             }
+            Err(e) => batch.rejected(&format!("argument {}", i + 1), e),
         }
     }
-    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(batch.exit_code())
 }
 
 fn print_probe(bb: &Bitbase, o: &Oriented) {
@@ -151,8 +172,8 @@ fn print_probe(bb: &Bitbase, o: &Oriented) {
 #[derive(Args)]
 pub struct BenchArgs {
     /// How many timed runs, after warm-up [default: 200; 5 for the training targets].
-    #[arg(long)]
-    runs: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: Option<u32>,
     /// What to measure.
     #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
     what: BenchTarget,
@@ -197,7 +218,7 @@ pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duratio
 }
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let runs = args.runs.unwrap_or(200);
+    let runs = args.runs.map_or(200, |n| n as usize);
     let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| {
         println!(
             "{what}: min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
@@ -242,7 +263,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchTarget::Online | BenchTarget::Adam | BenchTarget::Train => {
             let online = !matches!(args.what, BenchTarget::Adam);
             let adam = !matches!(args.what, BenchTarget::Online);
-            return super::train_bench::run_train_bench(online, adam, args.runs.unwrap_or(5));
+            return super::train_bench::run_train_bench(online, adam, args.runs.map_or(5, |n| n as usize));
         }
         BenchTarget::Query => super::hybrid::bench_query(&args.model, runs)?,
     }

@@ -4,6 +4,7 @@ use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::Oriented;
 use kpk::dataset::{DEFAULT_SEED, Dataset, Filter};
+use kpk::output::FileOut;
 use kpk::paper::coding::InputCoding;
 use kpk::paper::features::{FEATURES, features};
 use kpk::{Color, Outcome};
@@ -66,6 +67,7 @@ fn parse_result(s: &str) -> Result<Outcome, String> {
 }
 
 pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
+    let out = FileOut::check(&args.out)?;
     let bb = Bitbase::generate();
     let filter = Filter {
         side: args.side,
@@ -75,17 +77,26 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         max_dtc: args.max_dtc,
     };
     let ds = Dataset::named(&args.set, args.seed, &bb)?.filter(&filter)?;
-    ds.to_csv(&args.out)?; // the error names the path
+    if ds.is_empty() {
+        eprintln!("kpk: warning: the filters leave no positions of {}; the CSV has only its header", ds.name);
+    }
+    ds.write_csv(&out)?; // the error names the path
     let wins = ds.wins().iter().filter(|&&w| w).count();
     let seeded = ["T1", "S1", "T2", "S2"].contains(&ds.name.split('[').next().unwrap_or_default());
     let seed = if seeded { format!(" (seed {})", args.seed) } else { String::new() };
-    println!(
+    // The report line goes to standard error when the CSV itself streams to standard output.
+    let line = format!(
         "{}{seed}: {} positions, {wins} wins, {} draws; wrote {}",
         ds.name,
         ds.len(),
         ds.len() - wins,
-        args.out.display()
+        out.display()
     );
+    if out.is_stream() {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -100,7 +111,7 @@ pub struct FeaturesArgs {
 }
 
 pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
-    let mut failed = false;
+    let mut batch = super::Batch::new();
     for (i, fen) in args.fens.iter().enumerate() {
         if i > 0 {
             println!();
@@ -108,11 +119,11 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
         let o = match Oriented::from_fen(fen) {
             Ok(o) => o,
             Err(e) => {
-                eprintln!("kpk: error: {e}");
-                failed = true;
+                batch.rejected(&format!("argument {}", i + 1), e);
                 continue;
             }
         };
+        batch.answered();
         let p = o.position;
         println!("{}", o.to_fen());
         if o.transform != kpk::chess::position::Transform::IDENTITY {
@@ -138,5 +149,5 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
             println!("  {c} inputs ({}): {}", c.width(), values.join(" "));
         }
     }
-    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(batch.exit_code())
 }

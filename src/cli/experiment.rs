@@ -5,6 +5,8 @@ use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::chess::bitbase::Bitbase;
 use kpk::experiment::{self, Progress, Trial, TrialConfig, TrialRun};
+use kpk::output::{FileOut, RunFolder};
+use kpk::report::plot::ImageFormat;
 use kpk::report::reproduction;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -12,8 +14,8 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+fn jobs(asked: Option<u16>) -> usize {
+    asked.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
 }
 
 #[derive(Args)]
@@ -25,8 +27,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "reports", value_name = "DIR")]
     out: PathBuf,
     /// Trials trained at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
-    jobs: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
 }
 
 #[derive(Args)]
@@ -38,8 +40,8 @@ pub struct ReproduceArgs {
     #[arg(long, default_value = "reports", value_name = "DIR")]
     out: PathBuf,
     /// Trials trained at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
-    jobs: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Do not train: redraw the figures and REPRODUCTION.md from the trial folders already in --out.
     #[arg(long)]
     render_only: bool,
@@ -60,8 +62,8 @@ pub struct PlotArgs {
     /// A trial's metrics.csv (one row per epoch).
     #[arg(value_name = "METRICS.csv")]
     metrics: PathBuf,
-    /// The PNG to write (default: accuracy.png beside the CSV).
-    #[arg(long, value_name = "FILE.png")]
+    /// The chart to write, PNG for `.png` and SVG for `.svg` (default: accuracy.png beside the CSV).
+    #[arg(long, value_name = "FILE.png|FILE.svg")]
     out: Option<PathBuf>,
     /// The chart's title (default: the folder's name).
     #[arg(long)]
@@ -96,12 +98,16 @@ fn one_line(run: &TrialRun) -> String {
         s.best_epoch,
         s.stop_reason.replace('_', " "),
         s.train_accuracy_pct,
-        s.wall_seconds
+        run.wall_seconds
     )
 }
 
 /// Train `trials` with one progress bar per running trial, writing their folders under `out`.
-fn train_with_progress(trials: &[Trial], out: &Path, jobs: usize) -> anyhow::Result<Vec<TrialRun>> {
+fn train_with_progress(
+    trials: &[Trial],
+    folders: &[RunFolder],
+    jobs: usize,
+) -> anyhow::Result<Vec<TrialRun>> {
     let bb = Bitbase::generate();
     let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr_with_hz(4));
     let style =
@@ -148,15 +154,16 @@ fn train_with_progress(trials: &[Trial], out: &Path, jobs: usize) -> anyhow::Res
             }
         }
     };
-    let runs = experiment::run_trials(trials, &bb, out, jobs, &progress);
+    let runs = experiment::run_trials(trials, folders, &bb, jobs, &progress);
     overall.finish_and_clear();
     Ok(runs?)
 }
 
 pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let trials = load_all(&args.configs)?;
-    let jobs = args.jobs.unwrap_or_else(default_jobs);
-    let runs = train_with_progress(&trials, &args.out, jobs)?;
+    let folders = experiment::check_destinations(&trials, &args.out)?;
+    let jobs = jobs(args.jobs);
+    let runs = train_with_progress(&trials, &folders, jobs)?;
     for run in &runs {
         println!("wrote {}", args.out.join(run.trial.name()).display());
     }
@@ -164,7 +171,7 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
-    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    let jobs = jobs(args.jobs);
     if args.render_only {
         let written = reproduction::write_reproduction_from_folders(&args.out)?;
         println!("wrote {}", written.display());
@@ -180,11 +187,13 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         bail!("{}: no *.toml trial configs", args.configs.display());
     }
     let trials = load_all(&paths)?;
+    let folders = experiment::check_destinations(&trials, &args.out)?;
+    reproduction::check_destinations(&args.out)?;
     let started = Instant::now();
-    let runs = train_with_progress(&trials, &args.out, jobs)?;
+    let runs = train_with_progress(&trials, &folders, jobs)?;
     let wall = started.elapsed().as_secs_f64();
     let summaries: Vec<_> = runs.iter().map(|r| r.summary.clone()).collect();
-    let written = reproduction::write_reproduction(&args.out, &summaries, wall, jobs)?;
+    let written = reproduction::write_reproduction(&args.out, &summaries)?;
     println!("{} trials in {wall:.0} s on {jobs} threads; wrote {}", runs.len(), written.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -199,16 +208,19 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
-    let rows = experiment::read_metrics(&args.metrics)?;
     let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let out = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    let path = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    let format = ImageFormat::of(&path)?;
+    let out = FileOut::check(&path)?;
+    let rows = experiment::read_metrics(&args.metrics)?;
+    experiment::check_finite(&args.metrics, &rows)?;
     let title = args.title.unwrap_or_else(|| {
         let name = std::fs::canonicalize(folder)
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
         name.unwrap_or_else(|| "training".into())
     });
-    experiment::accuracy_chart(&title, &rows).save_png(&out, (900, 520))?;
+    experiment::accuracy_chart(&title, &rows).save_to(&out, format, (900, 520))?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

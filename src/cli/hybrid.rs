@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::output::FileOut;
 use kpk::{Bitbase, KpkPosition};
 
 mod report;
@@ -33,38 +34,50 @@ pub struct QueryArgs {
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let model = load(&args.model)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = false;
-    let mut answer = |what: &str, fen: &str, out: &mut dyn Write| -> anyhow::Result<()> {
-        let fen = fen.trim();
-        match Oriented::from_fen(fen) {
-            Ok(o) => {
-                let a = model.classify(&o.position);
-                writeln!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut batch = super::Batch::new();
+    let answer =
+        |which: &str, fen: &str, out: &mut dyn Write, batch: &mut super::Batch| -> anyhow::Result<()> {
+            let fen = fen.trim();
+            match Oriented::from_fen(fen) {
+                Ok(o) => {
+                    let a = model.classify(&o.position);
+                    writeln!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+                    batch.answered();
+                }
+                Err(e) => {
+                    out.flush()?; // keep stdout and stderr in order on a terminal
+                    batch.rejected(which, e);
+                }
             }
-            Err(e) => {
-                out.flush()?; // keep stdout and stderr in order on a terminal
-                eprintln!("kpk: {what}: {e}");
-                failed = true;
-            }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     if args.stdin {
-        for (n, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.with_context(|| format!("reading standard input at line {}", n + 1))?;
-            if !line.trim().is_empty() {
-                answer(&format!("line {}", n + 1), &line, &mut out)?;
+        // Lines are read as bytes: a line that is not UTF-8 is that line's error only.
+        let mut input = std::io::stdin().lock();
+        let mut line = Vec::new();
+        for n in 1.. {
+            line.clear();
+            if input.read_until(b'\n', &mut line).context("reading standard input")? == 0 {
+                break;
+            }
+            let which = format!("line {n}");
+            match std::str::from_utf8(&line) {
+                Ok(text) if text.trim().is_empty() => {}
+                Ok(text) => answer(&which, text, &mut out, &mut batch)?,
+                Err(_) => {
+                    out.flush()?;
+                    batch.rejected(&which, "not UTF-8 text");
+                }
             }
         }
     } else {
         for (n, fen) in args.fens.iter().enumerate() {
-            answer(&format!("argument {}", n + 1), fen, &mut out)?;
+            answer(&format!("argument {}", n + 1), fen, &mut out, &mut batch)?;
         }
     }
     out.flush()?;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(batch.exit_code())
 }
 
 fn load(path: &Path) -> anyhow::Result<Hybrid> {
@@ -108,7 +121,7 @@ pub struct CompressArgs {
     /// The compress config (TOML; see experiments/compress.toml).
     #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml")]
     config: PathBuf,
-    /// Where to write the smallest exact model.
+    /// Where to write the smallest exact model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
     out: PathBuf,
     /// Where to write the generated report (its plot and candidate table go beside it).
@@ -121,6 +134,10 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let cfg: CompressConfig =
         toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
     cfg.validate()?;
+    // Every destination is checked before minutes of training: the model, the report and its plot.
+    let out = FileOut::check(&args.out)?;
+    FileOut::check(&args.report)?;
+    report::check_destinations(&args.report)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
@@ -129,21 +146,24 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     if !best.hybrid.disagreements(&bb).is_empty() {
         anyhow::bail!("the chosen model disagrees with the bitbase");
     }
-    if let Some(dir) = args.out.parent() {
-        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    }
-    best.hybrid.save(&args.out)?;
-    // Re-read what was written: the file on disk, not the value in memory, is the product.
-    let reloaded = Hybrid::load(&args.out)?;
+    let bytes = best.hybrid.to_bytes();
+    // The bytes, not the value in memory, are the product: decode them before writing.
+    let reloaded = Hybrid::from_bytes(&bytes, &out.display())?;
     if reloaded != best.hybrid || !reloaded.disagreements(&bb).is_empty() {
-        anyhow::bail!("{} does not read back as the model written", args.out.display());
+        anyhow::bail!("{} does not read back as the model written", out.display());
     }
-    println!(
+    out.write(&bytes)?;
+    // With the model on standard output, the tables go to standard error.
+    let mut tables: Box<dyn Write> =
+        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+    writeln!(
+        tables,
         "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  shifts",
         "topology", "params", "float", "exc", "net B", "exc B", "total"
-    );
+    )?;
     for c in &candidates {
-        println!(
+        writeln!(
+            tables,
             "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  {:?}",
             c.topology,
             c.parameters,
@@ -153,15 +173,17 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
             c.sizes.exceptions,
             c.sizes.total,
             c.shifts
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        tables,
         "wrote {} ({} bytes, {} exceptions)",
-        args.out.display(),
+        out.display(),
         best.sizes.total,
         best.hybrid.exceptions().len()
-    );
-    report::write(&args.report, &cfg, &args.config, &candidates, &reloaded, started.elapsed().as_secs_f64())?;
-    println!("wrote {}", args.report.display());
+    )?;
+    report::write(&args.report, &cfg, &args.config, &candidates, &reloaded)?;
+    eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
+    writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -47,15 +47,69 @@ enum Command {
     Plot(experiment::PlotArgs),
 }
 
+/// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
+/// standard input): exit 0 when every input was answered, 1 when some were rejected and the rest
+/// answered, 2 when none could be answered (the README's CLI contract).
+#[derive(Default)]
+pub struct Batch {
+    answered: usize,
+    rejected: usize,
+}
+
+impl Batch {
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+    pub fn answered(&mut self) {
+        self.answered += 1;
+    }
+    /// Print one input's error as every kpk error is printed, naming the input (`argument 2`,
+    /// `line 7`), and count it.
+    pub fn rejected(&mut self, which: &str, error: impl std::fmt::Display) {
+        eprintln!("kpk: error: {which}: {}", kpk::error::escape_controls(&error.to_string()));
+        self.rejected += 1;
+    }
+    pub fn exit_code(&self) -> ExitCode {
+        match (self.answered, self.rejected) {
+            (_, 0) => ExitCode::SUCCESS,
+            (0, _) => ExitCode::from(2),
+            _ => ExitCode::from(1),
+        }
+    }
+}
+
+/// On SIGINT or SIGTERM, remove the temporary entries of the outputs being written (the previous
+/// outputs stay as they were), then exit with 130 as shells report an interrupted command.
+fn remove_temporaries_on_signal() {
+    let installed = ctrlc::set_handler(|| {
+        kpk::output::remove_temporaries();
+        std::process::exit(130);
+    });
+    if let Err(e) = installed {
+        eprintln!("kpk: warning: interrupting will leave temporary files: {e}");
+    }
+}
+
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
 pub fn run() -> anyhow::Result<ExitCode> {
+    remove_temporaries_on_signal();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with exit 0; usage errors print clap's message, exit 2.
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // Help and version go to stdout with exit 0.
             let _ = e.print();
-            return Ok(ExitCode::from(code));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => {
+            // A usage error: clap's message as kpk's one error line, then its usage hint; exit 2.
+            let text = e.render().to_string();
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or_default();
+            eprintln!("kpk: error: {}", kpk::error::escape_controls(first.trim_start_matches("error: ")));
+            for line in lines.filter(|l| !l.trim().is_empty()) {
+                eprintln!("{}", kpk::error::escape_controls(line));
+            }
+            return Ok(ExitCode::from(2));
         }
     };
     match cli.command {

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::net::export;
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::model::SavedNet;
+use crate::output::{RunFolder, RunFolderKind};
 use crate::paper::coding::InputCoding;
 use crate::paper::tables;
 use crate::report::plot::{LineChart, Series};
@@ -184,8 +185,25 @@ pub fn parse_topology(s: &str) -> Result<Vec<usize>> {
     if layers.len() < 2 {
         return Err(bad("topology", format!("'{s}' needs at least an input and an output layer")));
     }
-    Ok(layers)
+    // Weights and biases, counted without overflow before anything is allocated.
+    let weights = layers.windows(2).try_fold(0usize, |sum, w| {
+        w[0].checked_add(1).and_then(|fan_in| fan_in.checked_mul(w[1])).and_then(|n| sum.checked_add(n))
+    });
+    match weights {
+        Some(n) if n <= MAX_WEIGHTS => Ok(layers),
+        _ => Err(bad(
+            "topology",
+            format!(
+                "'{s}' has more than {MAX_WEIGHTS} weights, the most kpk trains (a net of Table 5 has at most 4,521)"
+            ),
+        )),
+    }
 }
+
+/// The most weights (with biases) a configured net may have: 10 million, 80 MB of f64 for the
+/// weights, well above any net the paper or kpk's studies train, and far below what would exhaust
+/// memory once the optimiser's buffers are added.
+pub const MAX_WEIGHTS: usize = 10_000_000;
 
 impl TrialConfig {
     /// Read and check a config file. Errors name the file, and the key where there is one.
@@ -436,6 +454,9 @@ pub struct TrialRun {
     pub summary: Summary,
     pub metrics: Vec<MetricsRow>,
     pub misclassified: Vec<MisclassifiedRow>,
+    /// Wall time of the training and assessment, for the terminal only: machine-dependent
+    /// figures stay out of the report folder, so a rerun reproduces it byte for byte.
+    pub wall_seconds: f64,
 }
 
 impl MetricsRow {
@@ -451,7 +472,6 @@ impl MetricsRow {
             train_accuracy_pct: m.train_accuracy_pct,
             train_accuracy_m0_pct: Some(100.0 * m.correct_m0 as f64 / m.total as f64),
             test_accuracy_pct: m.test_accuracy_pct,
-            wall_seconds: m.wall_seconds,
         }
     }
 }
@@ -603,10 +623,17 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
         e1: kept.e1,
         e2: kept.e2,
         seed: c.seed,
-        wall_seconds: started.elapsed().as_secs_f64(),
         weights_file: WEIGHTS_JSON.into(),
     };
-    Ok(TrialRun { trial: trial.clone(), net: result.net, summary, metrics: result.metrics, misclassified })
+    let wall_seconds = started.elapsed().as_secs_f64();
+    Ok(TrialRun {
+        trial: trial.clone(),
+        net: result.net,
+        summary,
+        metrics: result.metrics,
+        misclassified,
+        wall_seconds,
+    })
 }
 
 /// What [`run_trials`] reports as it goes, with the trial's index in the slice it was given.
@@ -623,8 +650,8 @@ pub enum Progress<'a> {
 /// Stops starting new trials after the first failure, and returns the first error.
 pub fn run_trials(
     trials: &[Trial],
+    folders: &[RunFolder],
     bb: &Bitbase,
-    out: &Path,
     jobs: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<TrialRun>> {
@@ -642,7 +669,7 @@ pub fn run_trials(
                     let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     progress(Progress::Started(i));
                     let run = run_trial(&trials[i], bb, &mut |m| progress(Progress::Epoch(i, m)))
-                        .and_then(|run| write_trial(&out.join(run.trial.name()), &run).map(|()| run));
+                        .and_then(|run| write_trial(&folders[i], &run).map(|()| run));
                     match &run {
                         Ok(run) => progress(Progress::Finished(i, run)),
                         Err(_) => failed.store(true, Ordering::Relaxed),
@@ -674,9 +701,37 @@ pub const WEIGHTS_NPY_DIR: &str = "npy";
 pub const ACCURACY_PNG: &str = "accuracy.png";
 pub const MISCLASSIFIED_CSV: &str = "misclassified.csv";
 
-/// Write a finished trial's report folder `dir` (all or nothing; see [`write_folder_atomic`]).
-pub fn write_trial(dir: &Path, run: &TrialRun) -> Result<()> {
-    write_folder_atomic(dir, |tmp| {
+/// What makes a folder a kpk trial folder ([`crate::output::RunFolder`]): only the entries
+/// [`write_trial`] writes, and a `summary.json` that names the folder.
+pub const TRIAL_FOLDER: RunFolderKind = RunFolderKind {
+    entries: &[
+        CONFIG_TOML,
+        METRICS_CSV,
+        SUMMARY_JSON,
+        WEIGHTS_JSON,
+        WEIGHTS_SAFETENSORS,
+        WEIGHTS_NPY_DIR,
+        ACCURACY_PNG,
+        MISCLASSIFIED_CSV,
+    ],
+    is_ours: summary_names_folder,
+};
+
+fn summary_names_folder(dir: &Path, name: &str) -> bool {
+    let Ok(bytes) = std::fs::read(dir.join(SUMMARY_JSON)) else { return false };
+    let json: Option<serde_json::Value> = serde_json::from_slice(&bytes).ok();
+    json.is_some_and(|v| v.get("name").and_then(|n| n.as_str()) == Some(name))
+}
+
+/// Check every trial's folder under `out` before any training starts (the output policy of
+/// [`crate::output`]): a foreign file or folder at `<out>/<name>` is an error and nothing is run.
+pub fn check_destinations(trials: &[Trial], out: &Path) -> Result<Vec<RunFolder>> {
+    trials.iter().map(|t| RunFolder::check(out, t.name(), &TRIAL_FOLDER)).collect()
+}
+
+/// Write a finished trial's report folder, all or nothing ([`RunFolder::write`]).
+pub fn write_trial(folder: &RunFolder, run: &TrialRun) -> Result<()> {
+    folder.write(&TRIAL_FOLDER, |tmp| {
         let c = &run.trial.config;
         let header = format!(
             "# Resolved config of {}, as run by kpk {} (defaults made explicit; seed = {}).\n",
@@ -684,18 +739,18 @@ pub fn write_trial(dir: &Path, run: &TrialRun) -> Result<()> {
             env!("CARGO_PKG_VERSION"),
             c.seed
         );
-        crate::io::write_atomic(&tmp.join(CONFIG_TOML), (header + &c.to_toml()).as_bytes())?;
+        crate::output::write_file(&tmp.join(CONFIG_TOML), (header + &c.to_toml()).as_bytes())?;
         write_metrics(&tmp.join(METRICS_CSV), &run.metrics)?;
         let summary =
             serde_json::to_string_pretty(&run.summary).map_err(|e| Error::Invalid(e.to_string()))?;
-        crate::io::write_atomic(&tmp.join(SUMMARY_JSON), (summary + "\n").as_bytes())?;
+        crate::output::write_file(&tmp.join(SUMMARY_JSON), (summary + "\n").as_bytes())?;
         saved_net(run)?.save(&tmp.join(WEIGHTS_JSON))?;
         export::write_safetensors(&tmp.join(WEIGHTS_SAFETENSORS), &run.net, &export_metadata(run))?;
         let npy = tmp.join(WEIGHTS_NPY_DIR);
         std::fs::create_dir(&npy).map_err(io(&npy))?;
         export::write_npy(&npy, &run.net)?;
         let title = format!("{}: {} on {}, {}", c.name, c.topology, c.training_set, error_label(c));
-        accuracy_chart(&title, &run.metrics).save_png(&tmp.join(ACCURACY_PNG), (900, 520))?;
+        accuracy_chart(&title, &run.metrics).save(&tmp.join(ACCURACY_PNG), (900, 520))?;
         write_misclassified(&tmp.join(MISCLASSIFIED_CSV), &run.misclassified)
     })
 }
@@ -793,7 +848,6 @@ pub struct Summary {
     pub e1: f64,
     pub e2: f64,
     pub seed: u64,
-    pub wall_seconds: f64,
     /// The weights, relative to the trial's folder.
     pub weights_file: String,
 }
@@ -821,7 +875,7 @@ pub struct MisclassifiedRow {
 
 /// Write `misclassified.csv`.
 pub fn write_misclassified(path: &Path, rows: &[MisclassifiedRow]) -> Result<()> {
-    crate::io::write_atomic_with(path, |w| {
+    crate::output::write_file_with(path, |w| {
         let mut csv = csv::Writer::from_writer(w);
         if rows.is_empty() {
             // Keep the header even when the net is perfect, so readers see the columns.
@@ -873,7 +927,6 @@ pub struct MetricsRow {
     /// `metrics.csv` without the column (written before it existed) still plots.
     pub train_accuracy_m0_pct: Option<f64>,
     pub test_accuracy_pct: Option<f64>,
-    pub wall_seconds: f64,
 }
 
 impl MetricsRow {
@@ -886,13 +939,36 @@ impl MetricsRow {
 
 /// Write `metrics.csv`.
 pub fn write_metrics(path: &Path, rows: &[MetricsRow]) -> Result<()> {
-    crate::io::write_atomic_with(path, |w| {
+    crate::output::write_file_with(path, |w| {
         let mut csv = csv::Writer::from_writer(w);
         for row in rows {
             csv.serialize(row).map_err(std::io::Error::other)?;
         }
         csv.flush()
     })
+}
+
+/// Refuse a `metrics.csv` with a value that is not a finite number (NaN, inf): a chart would draw
+/// it as a line to nowhere. The error names the file and the epoch's row.
+pub fn check_finite(path: &Path, rows: &[MetricsRow]) -> Result<()> {
+    for (n, r) in rows.iter().enumerate() {
+        let values = [
+            ("e1", Some(r.e1)),
+            ("e2", Some(r.e2)),
+            ("train_accuracy_pct", Some(r.train_accuracy_pct)),
+            ("train_accuracy_m0_pct", r.train_accuracy_m0_pct),
+            ("test_accuracy_pct", r.test_accuracy_pct),
+        ];
+        if let Some((column, v)) =
+            values.iter().find_map(|(c, v)| v.filter(|v| !v.is_finite()).map(|v| (c, v)))
+        {
+            return Err(Error::Format {
+                path: path.display().to_string(),
+                message: format!("line {} (epoch {}): {column} is {v}, not a finite number", n + 2, r.epoch),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Read a `metrics.csv` written by [`write_metrics`].
@@ -952,51 +1028,6 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |cause| Error::Io { path: path.display().to_string(), cause }
 }
 
-/// Replace the folder `dir` by one that `fill` writes, all or nothing: `fill` writes into a fresh
-/// temporary folder beside `dir`, which is renamed to `dir` only if it succeeds. A failure leaves
-/// `dir` as it was (absent, or the previous run's) and no temporary behind.
-pub fn write_folder_atomic(dir: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = dir
-        .file_name()
-        .ok_or_else(|| Error::Invalid(format!("{}: not a folder path", dir.display())))?
-        .to_string_lossy()
-        .into_owned();
-    std::fs::create_dir_all(parent).map_err(io(parent))?;
-    let tag = format!("{}.{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], "");
-    let tmp = parent.join(format!(".{name}.{tag}.tmp"));
-    let old = parent.join(format!(".{name}.{tag}.old"));
-    let _ = std::fs::remove_dir_all(&tmp);
-    let result = std::fs::create_dir(&tmp).map_err(io(&tmp)).and_then(|()| fill(&tmp)).and_then(|()| {
-        // Move any previous run aside first: rename cannot replace a non-empty folder.
-        let had_old = dir.exists();
-        if had_old {
-            std::fs::rename(dir, &old).map_err(io(dir))?;
-        }
-        match std::fs::rename(&tmp, dir) {
-            Ok(()) => {
-                if had_old {
-                    let _ = std::fs::remove_dir_all(&old);
-                }
-                Ok(())
-            }
-            Err(cause) => {
-                if had_old {
-                    let _ = std::fs::rename(&old, dir);
-                }
-                Err(Error::Io { path: dir.display().to_string(), cause })
-            }
-        }
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1037,43 +1068,10 @@ seed = 7
         }
     }
 
-    fn temp_dir(tag: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kpk-experiment-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    #[test]
-    fn a_folder_is_replaced_all_or_nothing() {
-        let root = temp_dir("folder");
-        let dir = root.join("run");
-        write_folder_atomic(&dir, |d| crate::io::write_atomic(&d.join("a.txt"), b"first")).unwrap();
-        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"first");
-        // A failing run leaves the previous folder untouched and nothing else behind.
-        let failed = write_folder_atomic(&dir, |d| {
-            crate::io::write_atomic(&d.join("a.txt"), b"second")?;
-            Err(Error::Invalid("boom".into()))
-        });
-        assert!(failed.is_err());
-        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"first");
-        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
-        // A successful run replaces it wholly: no file of the old run survives.
-        write_folder_atomic(&dir, |d| crate::io::write_atomic(&d.join("b.txt"), b"third")).unwrap();
-        assert!(!dir.join("a.txt").exists());
-        assert_eq!(std::fs::read(dir.join("b.txt")).unwrap(), b"third");
-        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
-        // A failing first run creates nothing.
-        let never = root.join("never");
-        assert!(write_folder_atomic(&never, |_| Err(Error::Invalid("boom".into()))).is_err());
-        assert!(!never.exists());
-        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-
     #[test]
     fn metrics_round_trip_through_csv() {
-        let dir = temp_dir("metrics");
+        let scratch = crate::scratch::Scratch::new("metrics");
+        let dir = scratch.path();
         let rows: Vec<MetricsRow> = (1..=3)
             .map(|epoch| MetricsRow {
                 epoch,
@@ -1086,16 +1084,14 @@ seed = 7
                 train_accuracy_pct: 100.0 * (100 + epoch) as f64 / 125.0,
                 train_accuracy_m0_pct: (epoch != 3).then_some(90.0),
                 test_accuracy_pct: if epoch == 2 { None } else { Some(70.0 + epoch as f64) },
-                wall_seconds: 0.01 * epoch as f64,
             })
             .collect();
         let path = dir.join("metrics.csv");
         write_metrics(&path, &rows).unwrap();
         assert_eq!(read_metrics(&path).unwrap(), rows);
-        accuracy_chart("t", &rows).save_png(&dir.join("accuracy.png"), (400, 300)).unwrap();
+        accuracy_chart("t", &rows).save(&dir.join("accuracy.png"), (400, 300)).unwrap();
         std::fs::write(&path, "epoch,e1\n1,x\n").unwrap();
         assert!(read_metrics(&path).unwrap_err().to_string().contains("metrics.csv"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

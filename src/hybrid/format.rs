@@ -123,7 +123,7 @@ impl Hybrid {
 
     /// Write the model file atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::io::write_atomic(path, &self.to_bytes())
+        crate::output::write_file(path, &self.to_bytes())
     }
 
     /// Load a model file.

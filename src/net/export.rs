@@ -74,7 +74,7 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
 
 /// Write the net as a safetensors file, atomically.
 pub fn write_safetensors(path: &Path, net: &Mlp, metadata: &[(&str, String)]) -> Result<()> {
-    crate::io::write_atomic(path, &to_safetensors(net, metadata)?)
+    crate::output::write_file(path, &to_safetensors(net, metadata)?)
 }
 
 /// Read a net written by [`write_safetensors`].
@@ -124,10 +124,10 @@ pub fn read_safetensors(path: &Path) -> Result<Mlp> {
 pub fn write_npy(dir: &Path, net: &Mlp) -> Result<()> {
     for (k, (w, b)) in split(net).into_iter().enumerate() {
         let npy = |e: ndarray_npy::WriteNpyError| std::io::Error::other(e.to_string());
-        crate::io::write_atomic_with(&dir.join(npy_name(k + 1, "weight")), |out| {
+        crate::output::write_file_with(&dir.join(npy_name(k + 1, "weight")), |out| {
             w.write_npy(out).map_err(npy)
         })?;
-        crate::io::write_atomic_with(&dir.join(npy_name(k + 1, "bias")), |out| {
+        crate::output::write_file_with(&dir.join(npy_name(k + 1, "bias")), |out| {
             b.write_npy(out).map_err(npy)
         })?;
     }
@@ -166,15 +166,14 @@ mod tests {
     #[test]
     fn safetensors_and_npy_round_trip_exactly() {
         let net = Mlp::new(&[32, 32, 5, 2], 1.0, 11).unwrap();
-        let dir = std::env::temp_dir().join(format!("kpk-export-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = crate::scratch::Scratch::new("export");
+        let dir = scratch.path();
         let st = dir.join("w.safetensors");
         write_safetensors(&st, &net, &[("input_coding", "natural".into())]).unwrap();
         assert_eq!(read_safetensors(&st).unwrap(), net);
-        write_npy(&dir, &net).unwrap();
-        assert_eq!(read_npy(&dir, 1.0).unwrap(), net);
+        write_npy(dir, &net).unwrap();
+        assert_eq!(read_npy(dir, 1.0).unwrap(), net);
         // Six .npy files (weight and bias of three layers) and the safetensors file.
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 7);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(scratch.names().len(), 7);
     }
 }

@@ -95,7 +95,7 @@ impl SavedNet {
         self.check()
             .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
         let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Invalid(e.to_string()))?;
-        crate::io::write_atomic(path, &json)
+        crate::output::write_file(path, &json)
     }
 
     /// Read and check a saved net. Rejects, naming the problem: malformed JSON or unknown fields, a
@@ -213,12 +213,6 @@ fn input_width(coding: InputCoding, features: &[String]) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kpk-model-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
-    }
-
     fn sample() -> (Mlp, SavedNet) {
         let net = Mlp::new(&[32, 32, 5, 2], 1.0, 39).unwrap();
         let saved = SavedNet::new(
@@ -251,7 +245,8 @@ mod tests {
             39,
         )
         .unwrap();
-        let path = temp("round-trip.json");
+        let scratch = crate::scratch::Scratch::new("model");
+        let path = scratch.join("round-trip.json");
         saved.save(&path).unwrap();
         let loaded = SavedNet::load(&path).unwrap();
         assert_eq!(loaded, saved);
@@ -303,7 +298,8 @@ mod tests {
             ("unknown field", Box::new(|v| v["colour"] = "white".into())),
             ("coding", Box::new(|v| v["input_coding"] = "gray".into())),
         ];
-        let path = temp("bad.json");
+        let scratch = crate::scratch::Scratch::new("model");
+        let path = scratch.join("bad.json");
         for (what, spoil) in cases {
             let mut v = json.clone();
             spoil(&mut v);
@@ -319,7 +315,10 @@ mod tests {
         assert!(SavedNet::load(&path).is_err());
         std::fs::write(&path, "{ not json").unwrap();
         assert!(SavedNet::load(&path).is_err());
-        assert!(matches!(SavedNet::load(&temp("missing.json")), Err(Error::Io { .. })));
+        assert!(matches!(
+            SavedNet::load(&crate::scratch::Scratch::new("model").join("missing.json")),
+            Err(Error::Io { .. })
+        ));
         std::fs::remove_file(&path).unwrap();
     }
 }

@@ -1,8 +1,9 @@
-//! Line charts as PNG: accuracy and error by epoch, Figure 3's residual inaccuracy, Table 5 at a
+//! Line charts as PNG or SVG: accuracy and error by epoch, Figure 3's residual inaccuracy, Table 5 at a
 //! glance. Built on plotters without system libraries; the text uses the bundled DejaVu Sans
 //! (`assets/DejaVuSans.ttf`, licence beside it).
 
 use crate::error::{Error, Result};
+use crate::output::FileOut;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -91,6 +92,36 @@ fn tick(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The image formats a chart is drawn in, chosen by the output path's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    Png,
+    Svg,
+}
+
+impl ImageFormat {
+    /// The format a path asks for: `.png` or `.svg` (any case); anything else is an error.
+    pub fn of(path: &Path) -> Result<ImageFormat> {
+        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("png") => Ok(ImageFormat::Png),
+            Some("svg") => Ok(ImageFormat::Svg),
+            _ => Err(Error::Output {
+                path: path.display().to_string(),
+                reason: "a chart is written as .png or .svg; name the file with one of those extensions"
+                    .into(),
+            }),
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => ".png",
+            ImageFormat::Svg => ".svg",
+        }
+    }
+}
+
 /// Drawing errors carry the output path.
 fn draw_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Format { path: path.display().to_string(), message: format!("drawing failed: {e}") }
@@ -106,29 +137,31 @@ impl LineChart {
         if lo.is_finite() && hi > lo { (lo, hi) } else { (0.0, 1.0) }
     }
 
-    /// Draw the chart as a PNG of `size` pixels at `path`, atomically: the image is rendered to a
-    /// temporary file beside `path` and renamed over it.
-    pub fn save_png(&self, path: &Path, size: (u32, u32)) -> Result<()> {
+    /// Draw the chart at `path`, as PNG for a `.png` path and SVG for `.svg`, `size` pixels (the
+    /// SVG's view box), by the output policy of [`crate::output`]. Any other extension is an error
+    /// before anything is drawn.
+    pub fn save(&self, path: &Path, size: (u32, u32)) -> Result<()> {
+        let format = ImageFormat::of(path)?;
+        let out = FileOut::check(path)?;
+        self.save_to(&out, format, size)
+    }
+
+    /// Draw the chart into a destination already checked, in `format`.
+    pub fn save_to(&self, out: &FileOut, format: ImageFormat, size: (u32, u32)) -> Result<()> {
         ensure_font()?;
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        // The encoder picks the format from the extension, so the temporary name ends in .png.
-        let tmp = dir.join(format!(".{name}.{}.tmp.png", std::process::id()));
-        let drawn = (|| {
-            let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-            self.draw_on(&root).map_err(|e| draw_err(path, e))?;
-            root.present().map_err(|e| draw_err(path, e))
-        })();
-        let result = drawn.and_then(|()| {
-            std::fs::rename(&tmp, path).map_err(|cause| Error::Io { path: path.display().to_string(), cause })
-        });
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result
+        let shown = Path::new(&out.display()).to_path_buf();
+        out.write_rendered(format.extension(), |tmp| match format {
+            ImageFormat::Png => {
+                let root = BitMapBackend::new(tmp, size).into_drawing_area();
+                self.draw_on(&root).map_err(|e| draw_err(&shown, e))?;
+                root.present().map_err(|e| draw_err(&shown, e))
+            }
+            ImageFormat::Svg => {
+                let root = SVGBackend::new(tmp, size).into_drawing_area();
+                self.draw_on(&root).map_err(|e| draw_err(&shown, e))?;
+                root.present().map_err(|e| draw_err(&shown, e))
+            }
+        })
     }
 
     fn draw_on<DB: DrawingBackend>(
@@ -233,9 +266,8 @@ mod tests {
 
     #[test]
     fn a_chart_is_written_as_a_png_with_no_temporary_left() {
-        let dir = std::env::temp_dir().join(format!("kpk-plot-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("chart.png");
+        let scratch = crate::scratch::Scratch::new("plot");
+        let path = scratch.join("chart.png");
         let chart = LineChart {
             title: "test".into(),
             x_label: "epoch".into(),
@@ -251,10 +283,15 @@ mod tests {
                 Series::new("paper", vec![(1.0, 60.0), (3.0, 90.0)], 2).with_markers(),
             ],
         };
-        chart.save_png(&path, (640, 400)).unwrap();
+        chart.save(&path, (640, 400)).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
+        chart.save(&scratch.join("chart.svg"), (640, 400)).unwrap();
+        let svg = std::fs::read_to_string(scratch.join("chart.svg")).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
+        assert_eq!(scratch.names(), ["chart.png", "chart.svg"]);
+        let e = chart.save(&scratch.join("chart.jpg"), (640, 400)).unwrap_err().to_string();
+        assert!(e.contains(".png or .svg"), "{e}");
+        assert_eq!(scratch.names(), ["chart.png", "chart.svg"]);
     }
 }

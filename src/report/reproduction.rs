@@ -5,8 +5,9 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{self, MetricsRow, MisclassifiedRow, Summary};
+use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{ImageFormat, LineChart, Series};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -26,9 +27,6 @@ pub struct Reproduction<'a> {
     /// Its misclassified training positions.
     pub best_misclassified: &'a [MisclassifiedRow],
     pub paper_table6: &'a [Table6Row],
-    /// Wall time of the whole `kpk reproduce` and the worker threads it used.
-    pub wall_seconds: f64,
-    pub threads: usize,
     /// (caption, path relative to the report) of each figure.
     pub figures: &'a [(String, String)],
     /// Each trial's per-epoch metrics, in the order of `trials`.
@@ -77,11 +75,11 @@ pub fn render(r: &Reproduction) -> String {
          .npy), `accuracy.png` and `misclassified.csv`; the repository keeps all but the weights and \
          the small-set trials' charts, which a run rebuilds.\n"
     );
-    let minutes = r.wall_seconds / 60.0;
     let _ = writeln!(
         w,
-        "The whole run took **{:.0} s ({minutes:.1} min)** of wall time on {} worker threads.\n",
-        r.wall_seconds, r.threads
+        "Nothing in this report depends on the machine: `kpk reproduce` prints the wall time on the \
+         terminal, and a rerun on the same commit rewrites this file and every trial folder byte for \
+         byte. The README quotes a measured run time with its machine.\n"
     );
 
     // Table 5.
@@ -371,8 +369,7 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
     let _ = writeln!(
         w,
         "7. **Time.** Every trial is deterministic given its seed; the thread count only changes the \
-         wall time. The run above shared its 2 cores with other jobs on the same machine, so its wall \
-         time is an upper bound for an idle 2-core machine.\n"
+         wall time, which is printed, not recorded here.\n"
     );
 }
 
@@ -454,26 +451,28 @@ pub const FIGURE3_PNG: &str = "figures/figure3.png";
 pub const NN6_PNG: &str = "figures/accuracy_nn6.png";
 pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
 
-/// How the run that produced the trial folders went, kept beside them so the report can be
-/// redrawn later (`--render-only`) with the measured time.
+/// Which trial folders the run wrote, kept beside them so the report can be redrawn later
+/// (`--render-only`). Machine-dependent figures (wall time, threads) are not recorded.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunInfo {
-    pub wall_seconds: f64,
-    pub threads: usize,
     pub trials: Vec<String>,
+}
+
+/// Check every file the report writes in `out` before any training starts: `reproduce.json`,
+/// `REPRODUCTION.md` and the figures (the output policy of [`crate::output`]).
+pub fn check_destinations(out: &Path) -> Result<()> {
+    for file in [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
+        FileOut::check_in_own_folder(&out.join(file))?;
+    }
+    Ok(())
 }
 
 /// Record the run, then draw the figures and write `REPRODUCTION.md` in `out` from the trial
 /// folders there. Returns the report's path.
-pub fn write_reproduction(
-    out: &Path,
-    summaries: &[Summary],
-    wall_seconds: f64,
-    threads: usize,
-) -> Result<PathBuf> {
-    let info = RunInfo { wall_seconds, threads, trials: summaries.iter().map(|s| s.name.clone()).collect() };
+pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> {
+    let info = RunInfo { trials: summaries.iter().map(|s| s.name.clone()).collect() };
     let json = serde_json::to_string_pretty(&info).map_err(|e| Error::Invalid(e.to_string()))?;
-    crate::io::write_atomic(&out.join(REPRODUCE_JSON), (json + "\n").as_bytes())?;
+    crate::output::write_file(&out.join(REPRODUCE_JSON), (json + "\n").as_bytes())?;
     write_reproduction_from_folders(out)
 }
 
@@ -506,13 +505,13 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     let best_misclassified =
         experiment::read_misclassified(&out.join(&best.name).join(experiment::MISCLASSIFIED_CSV))?;
 
-    let figures_dir = out.join("figures");
-    std::fs::create_dir_all(&figures_dir)
-        .map_err(|cause| Error::Io { path: figures_dir.display().to_string(), cause })?;
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
-    figure3(&paper, &by_trial(39), &by_trial(40)).save_png(&out.join(FIGURE3_PNG), (900, 520))?;
-    nn6_chart(&summaries, &metrics).save_png(&out.join(NN6_PNG), (900, 520))?;
-    table5_chart(&paper, &summaries).save_png(&out.join(TABLE5_PNG), (900, 520))?;
+    let save = |chart: LineChart, file: &str| {
+        chart.save_to(&FileOut::check_in_own_folder(&out.join(file))?, ImageFormat::Png, (900, 520))
+    };
+    save(figure3(&paper, &by_trial(39), &by_trial(40)), FIGURE3_PNG)?;
+    save(nn6_chart(&summaries, &metrics), NN6_PNG)?;
+    save(table5_chart(&paper, &summaries), TABLE5_PNG)?;
     let figures = [
         (
             "Figure 3 (ours): residual inaccuracy on the a-file wtm positions by epoch, trials 39 and 40"
@@ -534,13 +533,11 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         best,
         best_misclassified: &best_misclassified,
         paper_table6: &paper6,
-        wall_seconds: info.wall_seconds,
-        threads: info.threads,
         figures: &figures,
         metrics: &metrics,
     });
     let path = out.join(REPRODUCTION_MD);
-    crate::io::write_atomic(&path, md.as_bytes())?;
+    crate::output::write_file(&path, md.as_bytes())?;
     Ok(path)
 }
 
@@ -678,7 +675,6 @@ mod tests {
             e1: 0.01,
             e2: 0.2,
             seed: row.trial as u64,
-            wall_seconds: 1.0,
             weights_file: "weights.json".into(),
         }
     }
@@ -699,7 +695,6 @@ mod tests {
             train_accuracy_pct: 80.0 + epoch as f64,
             train_accuracy_m0_pct: Some(97.0 + epoch as f64 / 10.0),
             test_accuracy_pct: None,
-            wall_seconds: 0.1,
         };
         let rows: Vec<MetricsRow> = (1..=3).map(row).collect();
         let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
@@ -745,8 +740,6 @@ mod tests {
             best: &trials[39],
             best_misclassified: &ours,
             paper_table6: &table6,
-            wall_seconds: 600.0,
-            threads: 2,
             figures: &figures,
             metrics: &[],
         });

@@ -1,0 +1,373 @@
+//! Where kpk writes, and what it may replace: the one output policy of every command.
+//!
+//! | what is at the path          | what kpk does                                                  |
+//! |------------------------------|----------------------------------------------------------------|
+//! | nothing                      | creates the file; its folder must exist, as for `cp`           |
+//! | a regular file               | replaces it atomically: temporary file beside it, then rename  |
+//! | a symlink                    | writes through to its target by the rules of this table; the   |
+//! |                              | link itself is never replaced (a dangling link is an error)    |
+//! | a FIFO or character device   | writes to it directly (`/dev/stdout`, a named pipe)            |
+//! | `-` (single-file outputs)    | writes to standard output                                      |
+//! | a folder, block device, …    | error: nothing is touched                                      |
+//!
+//! A *run folder* (one trial's `reports/<name>/`) is replaced only when it is recognisably a kpk
+//! run folder of the same name ([`RunFolder::check`]); anything else at its path is an error.
+//!
+//! Every destination is checked before the long work starts ([`FileOut::check`],
+//! [`RunFolder::check`]): the check finds the folder the file will land in and creates and removes
+//! a probe file there, so an unwritable destination fails in milliseconds, not after training.
+//!
+//! Temporary entries are named `.<name>.kpk-tmp-<pid>-<n>` beside their destination. They are
+//! registered while they exist so that [`remove_temporaries`] (called by the command line's
+//! SIGINT/SIGTERM handler) can delete them; entries left by a process that no longer runs are
+//! removed by the next write into the same folder ([`sweep_stale`]). Error messages always name
+//! the destination, never a temporary name.
+
+use crate::error::{Error, Result};
+use std::fs::Metadata;
+use std::io::Write;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The marker in every temporary name.
+const TMP_MARK: &str = ".kpk-tmp-";
+
+/// Temporary entries that exist right now, for [`remove_temporaries`].
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn out_err(path: &Path, reason: impl Into<String>) -> Error {
+    Error::Output { path: path.display().to_string(), reason: reason.into() }
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |cause| Error::Io { path: path.display().to_string(), cause }
+}
+
+/// A fresh temporary name beside `dest` (same folder, so a rename is atomic), registered until
+/// [`Temporary`] is dropped.
+struct Temporary(PathBuf);
+
+impl Temporary {
+    fn beside(dest: &Path, suffix: &str) -> Temporary {
+        let dir = parent_of(dest);
+        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(".{name}{TMP_MARK}{}-{n}{suffix}", std::process::id()));
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(path.clone());
+        Temporary(path)
+    }
+}
+
+impl Drop for Temporary {
+    /// Whatever is still at the temporary path was not renamed into place: remove it.
+    fn drop(&mut self) {
+        remove_entry(&self.0);
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != &self.0);
+    }
+}
+
+fn remove_entry(path: &Path) {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => drop(std::fs::remove_dir_all(path)),
+        Ok(_) => drop(std::fs::remove_file(path)),
+        Err(_) => {}
+    }
+}
+
+/// Delete every temporary entry this process has open. For the command line's signal handler:
+/// an interrupted run leaves its previous outputs intact and no temporary entries behind.
+pub fn remove_temporaries() {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for path in live.iter() {
+        remove_entry(path);
+    }
+}
+
+/// Remove the temporary entries in `dir` left by kpk processes that no longer run.
+pub fn sweep_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((_, rest)) = name.split_once(TMP_MARK) else { continue };
+        let pid: Option<i32> = rest.split('-').next().and_then(|p| p.parse().ok());
+        if pid.is_some_and(|pid| !process_alive(pid)) {
+            remove_entry(&entry.path());
+        }
+    }
+}
+
+fn process_alive(pid: i32) -> bool {
+    // SAFETY: kill with signal 0 only checks whether the process exists; it sends nothing.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Check that files can be created in the folder `dir` will land in: the nearest existing
+/// ancestor must be a folder in which a probe file can be created (and is removed at once).
+fn check_creatable(dir: &Path) -> Result<()> {
+    let mut probe_dir = dir;
+    loop {
+        match std::fs::metadata(probe_dir) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => return Err(out_err(probe_dir, "is not a folder, so nothing can be written below it")),
+            Err(_) => match probe_dir.parent() {
+                Some(p) if !p.as_os_str().is_empty() => probe_dir = p,
+                _ => {
+                    probe_dir = Path::new(".");
+                    break;
+                }
+            },
+        }
+    }
+    let probe = Temporary::beside(&probe_dir.join("probe"), "");
+    std::fs::File::create(&probe.0).map_err(|cause| Error::Io { path: dir.display().to_string(), cause })?;
+    Ok(())
+}
+
+/// Where a single-file output goes, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileOut {
+    /// `-`: standard output.
+    Stdout,
+    /// A regular file (or none yet) at `target`, replaced atomically; `shown` is the path the
+    /// user gave (a symlink's own path when `target` is where it points).
+    Replace { shown: PathBuf, target: PathBuf },
+    /// A FIFO or character device, written to directly.
+    Stream { shown: PathBuf },
+}
+
+impl FileOut {
+    /// Check a file kpk writes inside a folder of its own (a report's `figures/`): like
+    /// [`FileOut::check`], except that missing folders on the way are created when written.
+    pub fn check_in_own_folder(path: &Path) -> Result<FileOut> {
+        if parent_of(path).is_dir() {
+            return FileOut::check(path);
+        }
+        check_creatable(parent_of(path))?;
+        Ok(FileOut::Replace { shown: path.to_path_buf(), target: path.to_path_buf() })
+    }
+
+    /// Apply the table of the module docs to `path` now, before any work is done.
+    pub fn check(path: &Path) -> Result<FileOut> {
+        if path.as_os_str() == "-" {
+            return Ok(FileOut::Stdout);
+        }
+        let shown = path.to_path_buf();
+        match std::fs::symlink_metadata(path) {
+            Err(_) => {
+                let parent = parent_of(path);
+                if !parent.is_dir() {
+                    let folder = parent.display();
+                    let reason = if parent.exists() {
+                        format!("cannot be written: {folder} is not a folder")
+                    } else {
+                        format!(
+                            "cannot be written: the folder {folder} does not exist (create it, or choose another path)"
+                        )
+                    };
+                    return Err(out_err(path, reason));
+                }
+                check_creatable(parent)?;
+                Ok(FileOut::Replace { shown: shown.clone(), target: shown })
+            }
+            Ok(m) if m.file_type().is_symlink() => {
+                let target_meta = std::fs::metadata(path).map_err(|_| {
+                    out_err(path, "is a symlink to nothing; kpk writes through links, not over them")
+                })?;
+                if target_meta.is_file() {
+                    let target = std::fs::canonicalize(path).map_err(io_err(path))?;
+                    Self::existing(shown, target, &target_meta)
+                } else {
+                    // A FIFO or device is opened through the link (e.g. /dev/stdout to a pipe).
+                    Self::existing(shown.clone(), shown, &target_meta)
+                }
+            }
+            Ok(m) => Self::existing(shown.clone(), shown, &m),
+        }
+    }
+
+    fn existing(shown: PathBuf, target: PathBuf, m: &Metadata) -> Result<FileOut> {
+        let t = m.file_type();
+        if t.is_file() {
+            check_creatable(parent_of(&target))?;
+            Ok(FileOut::Replace { shown, target })
+        } else if t.is_fifo() || t.is_char_device() {
+            Ok(FileOut::Stream { shown })
+        } else if t.is_dir() {
+            Err(out_err(&shown, "is a folder; give a file path for this output"))
+        } else {
+            Err(out_err(
+                &shown,
+                "is neither a regular file, a FIFO nor a character device; kpk will not write there",
+            ))
+        }
+    }
+
+    /// The path to name in messages (`-` for standard output).
+    pub fn display(&self) -> String {
+        match self {
+            FileOut::Stdout => "-".into(),
+            FileOut::Replace { shown, .. } | FileOut::Stream { shown } => shown.display().to_string(),
+        }
+    }
+
+    /// Whether the output is a stream (standard output, a FIFO, a device): a command then prints
+    /// its own report lines on standard error so that they do not mix with the data.
+    pub fn is_stream(&self) -> bool {
+        matches!(self, FileOut::Stdout | FileOut::Stream { .. })
+    }
+
+    /// Write `bytes`.
+    pub fn write(&self, bytes: &[u8]) -> Result<()> {
+        self.write_with(|w| w.write_all(bytes))
+    }
+
+    /// Write what `fill` produces into a buffered writer.
+    pub fn write_with(&self, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+        let shown = PathBuf::from(self.display());
+        let sink: Box<dyn Write> = match self {
+            FileOut::Stdout => Box::new(std::io::stdout().lock()),
+            FileOut::Stream { shown } => {
+                Box::new(std::fs::OpenOptions::new().write(true).open(shown).map_err(io_err(shown))?)
+            }
+            FileOut::Replace { shown, target } => {
+                return replace_file(shown, target, |tmp| {
+                    let mut w = std::io::BufWriter::new(std::fs::File::create(tmp)?);
+                    fill(&mut w)?;
+                    w.flush()?;
+                    w.into_inner().map_err(|e| e.into_error())?.sync_all()
+                });
+            }
+        };
+        let mut w = std::io::BufWriter::new(sink);
+        fill(&mut w).and_then(|()| w.flush()).map_err(io_err(&shown))
+    }
+
+    /// Write a file that a library renders to a path of its own (plotters picks the image format
+    /// from the extension `ext`, e.g. `.png`): rendered into a temporary file, then moved or
+    /// copied to the destination by the rules above.
+    pub fn write_rendered(&self, ext: &str, render: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+        match self {
+            FileOut::Replace { shown, target } => {
+                prepare_folder(target)?;
+                let tmp = Temporary::beside(target, ext);
+                render(&tmp.0)?;
+                std::fs::rename(&tmp.0, target).map_err(io_err(shown))
+            }
+            FileOut::Stdout | FileOut::Stream { .. } => {
+                let dir = std::env::temp_dir();
+                let tmp = Temporary::beside(&dir.join("kpk-render"), ext);
+                render(&tmp.0)?;
+                let bytes = std::fs::read(&tmp.0).map_err(io_err(&tmp.0))?;
+                self.write(&bytes)
+            }
+        }
+    }
+}
+
+/// Create the folder `target` lands in, and sweep it of stale temporaries.
+fn prepare_folder(target: &Path) -> Result<()> {
+    let dir = parent_of(target);
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    sweep_stale(dir);
+    Ok(())
+}
+
+fn replace_file(shown: &Path, target: &Path, fill: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<()> {
+    prepare_folder(target)?;
+    let tmp = Temporary::beside(target, "");
+    fill(&tmp.0).and_then(|()| std::fs::rename(&tmp.0, target)).map_err(io_err(shown))
+}
+
+/// Write `bytes` to `path` by the policy of this module (check, then write).
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    FileOut::check(path)?.write(bytes)
+}
+
+/// Like [`write_file`], with the content produced by `fill` into a buffered writer.
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    FileOut::check(path)?.write_with(fill)
+}
+
+/// What makes a folder recognisably a kpk run folder: the names kpk writes into it, and a test
+/// that its own record (e.g. `summary.json`) names the folder.
+pub struct RunFolderKind {
+    pub entries: &'static [&'static str],
+    pub is_ours: fn(dir: &Path, name: &str) -> bool,
+}
+
+/// A run folder `<parent>/<name>/`, checked, to be written all or nothing.
+#[derive(Clone, Debug)]
+pub struct RunFolder {
+    pub path: PathBuf,
+}
+
+impl RunFolder {
+    /// Check that `<parent>/<name>` can be written: nothing is there, an empty folder is there,
+    /// or a kpk run folder of that name that holds only the entries kpk writes.
+    pub fn check(parent: &Path, name: &str, kind: &RunFolderKind) -> Result<RunFolder> {
+        let path = parent.join(name);
+        let how = "choose another --out, or remove it yourself if it can go";
+        match std::fs::symlink_metadata(&path) {
+            Err(_) => check_creatable(parent)?,
+            Ok(m) if m.is_dir() => {
+                let entries: Vec<String> = std::fs::read_dir(&path)
+                    .map_err(io_err(&path))?
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect();
+                if let Some(foreign) = entries.iter().find(|e| !kind.entries.contains(&e.as_str())) {
+                    let quoted = crate::error::quote(foreign);
+                    return Err(out_err(&path, format!("holds {quoted}, which kpk did not write; {how}")));
+                }
+                if !entries.is_empty() && !(kind.is_ours)(&path, name) {
+                    return Err(out_err(&path, format!("is not a kpk run folder named '{name}'; {how}")));
+                }
+                check_creatable(parent)?;
+            }
+            Ok(m) => {
+                let what = if m.file_type().is_symlink() { "a symlink" } else { "not a folder" };
+                return Err(out_err(&path, format!("is {what}, not a kpk run folder; {how}")));
+            }
+        }
+        Ok(RunFolder { path })
+    }
+
+    /// Write the folder: `fill` writes into a temporary folder beside it, which then replaces the
+    /// previous run folder (checked again just before). A failed or interrupted `fill` leaves the
+    /// previous folder as it was.
+    pub fn write(&self, kind: &RunFolderKind, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+        let parent = parent_of(&self.path);
+        prepare_folder(&self.path)?;
+        let tmp = Temporary::beside(&self.path, "");
+        std::fs::create_dir(&tmp.0).map_err(io_err(&self.path))?;
+        fill(&tmp.0)?;
+        let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        RunFolder::check(parent, &name, kind)?;
+        if self.path.exists() {
+            // rename cannot replace a non-empty folder: move the old one aside, then drop it.
+            let old = Temporary::beside(&self.path, ".old");
+            std::fs::rename(&self.path, &old.0).map_err(io_err(&self.path))?;
+            if let Err(cause) = std::fs::rename(&tmp.0, &self.path) {
+                let _ = std::fs::rename(&old.0, &self.path);
+                return Err(Error::Io { path: self.path.display().to_string(), cause });
+            }
+        } else {
+            std::fs::rename(&tmp.0, &self.path).map_err(io_err(&self.path))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
