@@ -1,0 +1,426 @@
+//! A trial's TOML config and its validation into a checked [`Trial`] (parse, then check once).
+
+use crate::error::{Error, Result};
+use crate::paper::coding::InputCoding;
+use crate::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+
+/// The sets a trial can train or test on (section 4.5; `wtm`, `btm` and `all` are every legal
+/// position with White to move, Black to move, or either).
+pub const SET_NAMES: [&str; 10] = ["T1", "S1", "T2", "S2", "T3", "T4", "T5", "wtm", "btm", "all"];
+
+/// Which side is to move in a trial's positions. The paper treats wtm and btm as two separate
+/// problems (section 4.5); `both` is for sets that mix them (`all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Wtm,
+    Btm,
+    Both,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Wtm => "wtm",
+            Side::Btm => "btm",
+            Side::Both => "both",
+        })
+    }
+}
+
+/// The side to move in a named set's positions.
+pub fn set_side(set: &str) -> Option<Side> {
+    match set {
+        "T1" | "S1" | "T3" | "T4" | "T5" | "wtm" => Some(Side::Wtm),
+        "T2" | "S2" | "btm" => Some(Side::Btm),
+        "all" => Some(Side::Both),
+        _ => None,
+    }
+}
+
+/// Output coding as written in a config (section 4.3): one output neuron, or two with a margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputName {
+    One,
+    Two,
+}
+
+/// Error function as written in a config (section 4.5): E1 = mean |y - d|, E2 = max |y - d|.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorName {
+    E1,
+    E2,
+}
+
+/// Optimiser as written in a config: the paper's online gradient descent, or Adam.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimiserName {
+    Online,
+    Adam,
+}
+
+/// Which end-of-epoch state a trial keeps and reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keep {
+    /// The most training positions classified correctly (m = 0), ties to the least error
+    /// measure, then the earliest.
+    MostCorrect,
+    /// Section 4.5 read literally: the least error measure (E1 or E2), ties to the earliest.
+    LeastError,
+}
+
+fn default_keep() -> Keep {
+    Keep::MostCorrect
+}
+
+fn default_window() -> usize {
+    20
+}
+fn default_slope() -> f64 {
+    1.0
+}
+fn default_batch_size() -> usize {
+    32
+}
+
+/// A trial exactly as its TOML file states it. Every key is listed here; any other is an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrialConfig {
+    /// The report folder's name: letters, digits, '-' and '_'.
+    pub name: String,
+    /// Side to move in the training (and testing) positions.
+    pub side: Side,
+    /// One of [`SET_NAMES`].
+    pub training_set: String,
+    /// One of [`SET_NAMES`]; absent when the trial is not tested (Table 5, trials 38-41).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub testing_set: Option<String>,
+    /// Seed of the random draws that make the small sets T1/S1 and T2/S2.
+    pub data_seed: u64,
+    /// Layer widths, input first: "32-10-10-1".
+    pub topology: String,
+    pub input_coding: InputCoding,
+    pub output_coding: OutputName,
+    /// Section 4.3's m: outputs within m of 0.5 are 'undecided'. Only for two outputs.
+    #[serde(default)]
+    pub margin: f64,
+    pub error_function: ErrorName,
+    /// Training stops once the error function has stayed at or below this (section 4.5).
+    pub error_target: f64,
+    pub optimiser: OptimiserName,
+    pub learning_rate: f64,
+    /// Online optimiser only; the paper used none (section 4.5).
+    #[serde(default)]
+    pub momentum: f64,
+    /// Adam only: positions per weight update.
+    #[serde(default = "default_batch_size")]
+    pub batch_size: usize,
+    pub max_epochs: usize,
+    /// Epochs the stopping rule looks back over (section 4.5: 20).
+    #[serde(default = "default_window")]
+    pub window: usize,
+    /// Which end-of-epoch state to keep (see [`Keep`]).
+    #[serde(default = "default_keep")]
+    pub keep: Keep,
+    /// The sigmoid's slope b (section 3: b = 1).
+    #[serde(default = "default_slope")]
+    pub slope: f64,
+    /// Seed of the initial weights and of any other random choice in training.
+    pub seed: u64,
+}
+
+/// A validated trial: every value is in range and consistent with the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    /// The config as read, with defaults filled in: written back as the resolved config.
+    pub config: TrialConfig,
+    /// Parsed layer widths, input first.
+    pub topology: Vec<usize>,
+}
+
+/// The largest epoch budget a config may ask for: far beyond the paper's longest run (6,285).
+pub const MAX_EPOCHS_LIMIT: usize = 1_000_000;
+
+fn bad(key: &str, message: impl fmt::Display) -> Error {
+    Error::Invalid(format!("key `{key}`: {message}"))
+}
+
+/// Parse "32-10-10-1" into layer widths.
+pub fn parse_topology(s: &str) -> Result<Vec<usize>> {
+    let layers = s
+        .split('-')
+        .map(|w| w.trim().parse::<usize>().ok().filter(|&n| n > 0))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| {
+            bad("topology", format!("'{s}' is not positive layer widths joined by '-', e.g. \"32-10-10-1\""))
+        })?;
+    if layers.len() < 2 {
+        return Err(bad("topology", format!("'{s}' needs at least an input and an output layer")));
+    }
+    // Weights and biases, counted without overflow before anything is allocated.
+    let weights = layers.windows(2).try_fold(0usize, |sum, w| {
+        w[0].checked_add(1).and_then(|fan_in| fan_in.checked_mul(w[1])).and_then(|n| sum.checked_add(n))
+    });
+    match weights {
+        Some(n) if n <= MAX_WEIGHTS => Ok(layers),
+        _ => Err(bad(
+            "topology",
+            format!(
+                "'{s}' has more than {MAX_WEIGHTS} weights, the most kpk trains (a net of Table 5 has at most 4,521)"
+            ),
+        )),
+    }
+}
+
+/// The most weights (with biases) a configured net may have: 10 million, 80 MB of f64 for the
+/// weights, well above any net the paper or kpk's studies train, and far below what would exhaust
+/// memory once the optimiser's buffers are added.
+pub const MAX_WEIGHTS: usize = 10_000_000;
+
+impl TrialConfig {
+    /// Read and check a config file. Errors name the file, and the key where there is one.
+    pub fn load(path: &Path) -> Result<Trial> {
+        let bytes = crate::io::read(path)?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::Format {
+            path: path.display().to_string(),
+            message: "not UTF-8 text".into(),
+        })?;
+        let in_file = |e: Error| Error::Format { path: path.display().to_string(), message: e.to_string() };
+        TrialConfig::parse(&text).map_err(in_file)?.check().map_err(in_file)
+    }
+
+    /// Parse TOML text. A syntax or type error becomes one line naming the line and key.
+    pub fn parse(text: &str) -> Result<TrialConfig> {
+        toml::from_str(text).map_err(|e| Error::Invalid(one_line_toml_error(text, &e)))
+    }
+
+    /// The config as TOML, every default made explicit.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a TrialConfig always serialises")
+    }
+
+    /// Validate every value; the error names the key and what it allows.
+    pub fn check(self) -> Result<Trial> {
+        let c = &self;
+        if c.name.is_empty()
+            || c.name.starts_with('.')
+            || !c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' || ch == '.')
+        {
+            return Err(bad(
+                "name",
+                format!("'{}' must be letters, digits, '-', '_' or '.' (it names a folder)", c.name),
+            ));
+        }
+        let allowed = SET_NAMES.join(", ");
+        let training_side = set_side(&c.training_set).ok_or_else(|| {
+            bad("training_set", format!("unknown set '{}'; allowed: {allowed}", c.training_set))
+        })?;
+        if training_side != c.side {
+            return Err(bad(
+                "side",
+                format!(
+                    "'{}' does not match training set {}, whose positions are {}",
+                    c.side, c.training_set, training_side
+                ),
+            ));
+        }
+        if let Some(test) = &c.testing_set {
+            let side = set_side(test)
+                .ok_or_else(|| bad("testing_set", format!("unknown set '{test}'; allowed: {allowed}")))?;
+            if side != c.side {
+                return Err(bad(
+                    "testing_set",
+                    format!("{test} holds {side} positions but the trial's side is {}", c.side),
+                ));
+            }
+            if *test == c.training_set {
+                return Err(bad(
+                    "testing_set",
+                    format!("{test} is also the training set; testing needs unseen positions"),
+                ));
+            }
+        }
+        let topology = parse_topology(&c.topology)?;
+        let inputs = c.input_coding.width();
+        if topology[0] != inputs {
+            return Err(bad(
+                "topology",
+                format!(
+                    "'{}' has {} inputs but input_coding '{}' gives {inputs}",
+                    c.topology,
+                    topology[0],
+                    c.input_coding.name()
+                ),
+            ));
+        }
+        let outputs = match c.output_coding {
+            OutputName::One => 1,
+            OutputName::Two => 2,
+        };
+        let last = *topology.last().expect("at least two layers");
+        if last != outputs {
+            return Err(bad(
+                "topology",
+                format!(
+                    "'{}' has {last} outputs but output_coding '{}' needs {outputs}",
+                    c.topology,
+                    output_name(c.output_coding)
+                ),
+            ));
+        }
+        match c.output_coding {
+            // Section 4.3: a single output is read as win iff y1 >= 0.5; there is no margin.
+            OutputName::One if c.margin != 0.0 => {
+                return Err(bad(
+                    "margin",
+                    format!("{} is only allowed with output_coding = \"two\"", c.margin),
+                ));
+            }
+            OutputName::Two if !(0.0..0.5).contains(&c.margin) => {
+                return Err(bad("margin", format!("{} is outside [0, 0.5)", c.margin)));
+            }
+            _ => {}
+        }
+        if !(c.error_target > 0.0 && c.error_target <= 1.0) {
+            return Err(bad("error_target", format!("{} is outside (0, 1]", c.error_target)));
+        }
+        if !(c.learning_rate.is_finite() && c.learning_rate > 0.0) {
+            return Err(bad("learning_rate", format!("{} must be a positive number", c.learning_rate)));
+        }
+        if !(0.0..1.0).contains(&c.momentum) {
+            return Err(bad("momentum", format!("{} is outside [0, 1)", c.momentum)));
+        }
+        if c.optimiser == OptimiserName::Adam && c.momentum != 0.0 {
+            return Err(bad("momentum", "applies to optimiser = \"online\" only (Adam has its own moments)"));
+        }
+        if c.batch_size == 0 {
+            return Err(bad("batch_size", "must be at least 1"));
+        }
+        if c.optimiser == OptimiserName::Online && c.batch_size != default_batch_size() {
+            return Err(bad(
+                "batch_size",
+                "applies to optimiser = \"adam\" only (online updates after every position)",
+            ));
+        }
+        if !(1..=MAX_EPOCHS_LIMIT).contains(&c.max_epochs) {
+            return Err(bad("max_epochs", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.max_epochs)));
+        }
+        if c.window == 0 || c.window > c.max_epochs {
+            return Err(bad("window", format!("{} is outside 1..=max_epochs ({})", c.window, c.max_epochs)));
+        }
+        if !(c.slope.is_finite() && c.slope > 0.0) {
+            return Err(bad("slope", format!("{} must be a positive number", c.slope)));
+        }
+        Ok(Trial { config: self, topology })
+    }
+}
+
+pub(super) fn output_name(o: OutputName) -> &'static str {
+    match o {
+        OutputName::One => "one",
+        OutputName::Two => "two",
+    }
+}
+
+/// toml's errors span several lines (a source excerpt with a caret). Reduce one to a single
+/// line: the line number, the key on that line if there is one, and the message.
+fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().replace('\n', "; ");
+    let Some(span) = e.span() else { return message };
+    // A missing key has no line of its own; a span over several lines points at no one key.
+    if message.starts_with("missing field")
+        || text.get(span.clone()).is_none_or(|s| s.trim_end().contains('\n'))
+    {
+        return message;
+    }
+    let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    let line = text.lines().nth(line_no - 1).unwrap_or("");
+    match line.split_once('=') {
+        Some((key, _)) if !key.trim().is_empty() && !line.trim_start().starts_with('#') => {
+            format!("line {line_no}, key `{}`: {message}", key.trim())
+        }
+        _ => format!("line {line_no}: {message}"),
+    }
+}
+
+/// Positions in a named set, for scheduling (section 4.5; the small sets' sizes are the paper's).
+pub fn set_size(set: &str) -> usize {
+    match set {
+        "T1" | "S1" => 125,
+        "T2" | "S2" => 136,
+        "T3" | "wtm" => 81_664,
+        "T4" => 20_643,
+        "T5" => 20_346,
+        "btm" => 84_012,
+        _ => 165_676,
+    }
+}
+
+/// The presentation order's seed is derived from the trial's seed, so that the initial weights
+/// and the order come from unrelated random streams although one `seed` key sets both.
+const ORDER_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Trial {
+    /// The trial's name (its report folder).
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// How targets are coded and outputs read during training (section 4.3).
+    pub fn output(&self) -> OutputCoding {
+        match self.config.output_coding {
+            OutputName::One => OutputCoding::One,
+            OutputName::Two => OutputCoding::Two { margin: self.config.margin },
+        }
+    }
+
+    /// The trainer's configuration.
+    pub fn train_config(&self) -> TrainConfig {
+        let c = &self.config;
+        TrainConfig {
+            error_function: match c.error_function {
+                ErrorName::E1 => ErrorFunction::E1,
+                ErrorName::E2 => ErrorFunction::E2,
+            },
+            error_target: c.error_target,
+            output: self.output(),
+            optimiser: match c.optimiser {
+                // Section 4.5: a fixed presentation order, no annealing.
+                OptimiserName::Online => Optimiser::Online {
+                    learning_rate: c.learning_rate,
+                    momentum: c.momentum,
+                    anneal: Anneal::None,
+                    reshuffle: false,
+                },
+                OptimiserName::Adam => Optimiser::Adam {
+                    learning_rate: c.learning_rate,
+                    batch_size: c.batch_size,
+                    beta1: 0.9,
+                    beta2: 0.999,
+                    epsilon: 1e-8,
+                },
+            },
+            max_epochs: c.max_epochs,
+            window: c.window,
+            seed: c.seed.wrapping_add(ORDER_SEED_OFFSET),
+            // Both count positions at m = 0 and break ties by the least error measure.
+            best: match c.keep {
+                Keep::MostCorrect => BestState::MostCorrect,
+                Keep::LeastError => BestState::LeastError,
+            },
+        }
+    }
+
+    /// The most work the trial can take, in position presentations: for running the longest
+    /// trials first.
+    pub fn budget(&self) -> usize {
+        set_size(&self.config.training_set) * self.config.max_epochs
+    }
+}

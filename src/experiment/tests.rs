@@ -1,0 +1,122 @@
+use super::*;
+
+const GOOD: &str = r#"
+name = "t"
+side = "wtm"
+training_set = "T1"
+testing_set = "S1"
+data_seed = 1
+topology = "32-10-10-1"
+input_coding = "natural"
+output_coding = "one"
+error_function = "E1"
+error_target = 0.1
+optimiser = "online"
+learning_rate = 0.5
+max_epochs = 100
+seed = 7
+"#;
+
+fn with(key: &str, value: &str) -> String {
+    let mut out: Vec<String> = GOOD
+        .lines()
+        .filter(|l| l.split_once('=').is_none_or(|(k, _)| k.trim() != key))
+        .map(str::to_string)
+        .collect();
+    if !value.is_empty() {
+        out.push(format!("{key} = {value}"));
+    }
+    out.join("\n")
+}
+
+fn error_of(text: &str) -> String {
+    match TrialConfig::parse(text).and_then(TrialConfig::check) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn metrics_round_trip_through_csv() {
+    let scratch = crate::scratch::Scratch::new("metrics");
+    let dir = scratch.path();
+    let rows: Vec<MetricsRow> = (1..=3)
+        .map(|epoch| MetricsRow {
+            epoch,
+            e1: 0.1 / epoch as f64,
+            e2: 0.9 / epoch as f64,
+            correct: 100 + epoch,
+            misclassified: 25 - epoch,
+            undecided: 0,
+            total: 125,
+            train_accuracy_pct: 100.0 * (100 + epoch) as f64 / 125.0,
+            train_accuracy_m0_pct: (epoch != 3).then_some(90.0),
+            test_accuracy_pct: if epoch == 2 { None } else { Some(70.0 + epoch as f64) },
+        })
+        .collect();
+    let path = dir.join("metrics.csv");
+    write_metrics(&path, &rows).unwrap();
+    assert_eq!(read_metrics(&path).unwrap(), rows);
+    accuracy_chart("t", &rows).save(&dir.join("accuracy.png"), (400, 300)).unwrap();
+    std::fs::write(&path, "epoch,e1\n1,x\n").unwrap();
+    assert!(read_metrics(&path).unwrap_err().to_string().contains("metrics.csv"));
+}
+
+#[test]
+fn a_good_config_checks_and_round_trips_with_defaults_filled_in() {
+    let trial = TrialConfig::parse(GOOD).unwrap().check().unwrap();
+    assert_eq!(trial.topology, [32, 10, 10, 1]);
+    assert_eq!(trial.config.window, 20);
+    assert_eq!(trial.config.slope, 1.0);
+    let resolved = trial.config.to_toml();
+    assert!(resolved.contains("window = 20"), "{resolved}");
+    assert_eq!(TrialConfig::parse(&resolved).unwrap(), trial.config);
+}
+
+#[test]
+fn unknown_keys_and_wrong_types_name_the_key_on_one_line() {
+    let e = error_of(&with("learning_rat", "0.5"));
+    assert!(e.contains("learning_rat") && !e.contains('\n'), "{e}");
+    let e = error_of(&with("max_epochs", "\"lots\""));
+    assert!(e.contains("key `max_epochs`") && !e.contains('\n'), "{e}");
+    let e = error_of(&with("seed", ""));
+    assert_eq!(e, "missing field `seed`");
+    let e = error_of(&with("error_function", "\"E3\""));
+    assert!(e.contains("error_function") && e.contains("E1") && e.contains("E2"), "{e}");
+    let e = error_of(&with("input_coding", "\"gray\""));
+    assert!(e.contains("input_coding") && e.contains("natural"), "{e}");
+}
+
+#[test]
+fn values_are_checked_against_each_other() {
+    let cases = [
+        (with("topology", "\"31-10-1\""), "key `topology`"),
+        (with("topology", "\"32-10-2\""), "key `topology`"),
+        (with("topology", "\"32\""), "key `topology`"),
+        (with("topology", "\"32-0-1\""), "key `topology`"),
+        (with("topology", "\"32-x-1\""), "key `topology`"),
+        (with("training_set", "\"T9\""), "key `training_set`"),
+        (with("testing_set", "\"S2\""), "key `testing_set`"),
+        (with("testing_set", "\"T1\""), "key `testing_set`"),
+        (with("side", "\"btm\""), "key `side`"),
+        (with("margin", "0.4"), "key `margin`"),
+        (with("error_target", "0"), "key `error_target`"),
+        (with("learning_rate", "-1.0"), "key `learning_rate`"),
+        (with("momentum", "1.0"), "key `momentum`"),
+        (with("max_epochs", "0"), "key `max_epochs`"),
+        (with("window", "101"), "key `window`"),
+        (with("slope", "0.0"), "key `slope`"),
+        (with("name", "\"../x\""), "key `name`"),
+        (with("batch_size", "8"), "key `batch_size`"),
+    ];
+    for (text, expected) in cases {
+        let e = error_of(&text);
+        assert!(e.contains(expected) && !e.contains('\n'), "expected {expected}, got {e}");
+    }
+    // Two outputs need a two-output topology, and take a margin in [0, 0.5).
+    let two = with("output_coding", "\"two\"").replace("32-10-10-1", "32-10-10-2");
+    assert!(TrialConfig::parse(&two).unwrap().check().is_ok());
+    let e = error_of(&format!("{two}\nmargin = 0.5"));
+    assert!(e.contains("key `margin`"), "{e}");
+    assert!(TrialConfig::parse(&format!("{two}\nmargin = 0.4")).unwrap().check().is_ok());
+}
