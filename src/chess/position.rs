@@ -277,7 +277,15 @@ fn parse_fen(fen: &str) -> Result<Oriented, ParseError> {
     if !(2..=6).contains(&fields.len()) {
         return Err(FenError::FieldCount(fields.len()).into());
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let pieces = parse_placement(fields[0])?;
+    check_material(&pieces)?;
+    let side = parse_state(&fields)?;
+    canonicalise(&pieces, side)
+}
+
+/// The pieces of a FEN's placement field, as (letter, square).
+fn parse_placement(placement: &str) -> Result<Vec<(char, Square)>, ParseError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
         return Err(FenError::RankCount(ranks.len()).into());
     }
@@ -301,6 +309,11 @@ fn parse_fen(fen: &str) -> Result<Oriented, ParseError> {
             return Err(FenError::RankWidth { rank: rank as u8 + 1, files: file }.into());
         }
     }
+    Ok(pieces)
+}
+
+/// KPK material: one king of each colour and one pawn of either colour, nothing else.
+fn check_material(pieces: &[(char, Square)]) -> Result<(), ParseError> {
     let count = |c: char| pieces.iter().filter(|p| p.0 == c).count();
     let others: Vec<char> = pieces.iter().map(|p| p.0).filter(|c| !"KkPp".contains(*c)).collect();
     if !others.is_empty() {
@@ -320,6 +333,12 @@ fn parse_fen(fen: &str) -> Result<Oriented, ParseError> {
         let what = if pawns == 0 { "no pawn".to_string() } else { format!("{pawns} pawns") };
         return Err(FenError::Material(format!("{what}, KPK has exactly one")).into());
     }
+    Ok(())
+}
+
+/// The side to move, after checking the fields that follow it: castling `-`, an en passant square
+/// of the right form (otherwise ignored), counters that are numbers.
+fn parse_state(fields: &[&str]) -> Result<Color, ParseError> {
     let side = match fields[1] {
         "w" => Color::White,
         "b" => Color::Black,
@@ -343,6 +362,12 @@ fn parse_fen(fen: &str) -> Result<Oriented, ParseError> {
             return Err(FenError::BadCounter(counter.to_string()).into());
         }
     }
+    Ok(side)
+}
+
+/// Put a checked placement into the canonical orientation (the pawn side White, the pawn on files
+/// a-d) and check its legality there; messages name the user's squares.
+fn canonicalise(pieces: &[(char, Square)], side: Color) -> Result<Oriented, ParseError> {
     let find = |c: char| pieces.iter().find(|p| p.0 == c).map(|p| p.1);
     let (white_king, black_king) = (find('K').expect("counted"), find('k').expect("counted"));
     let (pawn, pawn_colour) = match find('P') {

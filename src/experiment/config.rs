@@ -208,7 +208,15 @@ impl TrialConfig {
 
     /// Validate every value; the error names the key and what it allows.
     pub fn check(self) -> Result<Trial> {
-        let c = &self;
+        self.check_name()?;
+        self.check_sets()?;
+        let topology = self.check_topology()?;
+        self.check_training()?;
+        Ok(Trial { config: self, topology })
+    }
+
+    fn check_name(&self) -> Result<()> {
+        let c = self;
         if c.name.is_empty()
             || c.name.starts_with('.')
             || !c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' || ch == '.')
@@ -218,6 +226,12 @@ impl TrialConfig {
                 format!("'{}' must be letters, digits, '-', '_' or '.' (it names a folder)", c.name),
             ));
         }
+        Ok(())
+    }
+
+    /// The training and testing sets exist, hold the trial's side, and differ.
+    fn check_sets(&self) -> Result<()> {
+        let c = self;
         let allowed = SET_NAMES.join(", ");
         let training_side = set_side(&c.training_set).ok_or_else(|| {
             bad("training_set", format!("unknown set '{}'; allowed: {allowed}", c.training_set))
@@ -247,6 +261,12 @@ impl TrialConfig {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// The topology fits the input coding and the output coding (with its margin, section 4.3).
+    fn check_topology(&self) -> Result<Vec<usize>> {
+        let c = self;
         let topology = parse_topology(&c.topology)?;
         let inputs = c.input_coding.width();
         if topology[0] != inputs {
@@ -288,6 +308,12 @@ impl TrialConfig {
             }
             _ => {}
         }
+        Ok(topology)
+    }
+
+    /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.
+    fn check_training(&self) -> Result<()> {
+        let c = self;
         if !(c.error_target > 0.0 && c.error_target <= 1.0) {
             return Err(bad("error_target", format!("{} is outside (0, 1]", c.error_target)));
         }
@@ -318,7 +344,7 @@ impl TrialConfig {
         if !(c.slope.is_finite() && c.slope > 0.0) {
             return Err(bad("slope", format!("{} must be a positive number", c.slope)));
         }
-        Ok(Trial { config: self, topology })
+        Ok(())
     }
 }
 

@@ -1,5 +1,5 @@
 //! The paper's learner (section 3, Figure 1): a fully connected multi-layer perceptron a-b-…-k of
-//! sigmoid neurons, with a single-sample forward pass and backward pass. No I/O.
+//! sigmoid neurons, and its single-sample forward pass. No I/O.
 //!
 //! # Layout
 //!
@@ -21,11 +21,16 @@
 //!
 //! # Determinism
 //!
-//! Every sum is taken in an order fixed by this file (dot products use eight interleaved partial
-//! sums, combined in a fixed tree), so the same weights and inputs give bit-identical outputs and
-//! updates however wide the machine's vector unit is; Rust never fuses a multiply and an add on
-//! its own.
+//! Every sum is taken in an order fixed by [`super::kernels`] (dot products use four interleaved
+//! partial sums, combined in a fixed tree), so the same weights and inputs give bit-identical
+//! outputs and updates however wide the machine's vector unit is ([`super::simd`]); Rust never
+//! fuses a multiply and an add on its own.
+//!
+//! The backward pass and the online update are in [`super::backprop`], the batch passes of
+//! minibatch training in [`super::batch`].
 
+use super::kernels::gemv;
+use super::simd::vectorised;
 use crate::error::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView1};
 use ndarray_rand::RandomExt;
@@ -98,9 +103,9 @@ pub fn exp_nonpositive(t: f64) -> f64 {
 /// A sigmoid multi-layer perceptron (section 3, Figure 1). See the module docs for the layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mlp {
-    topology: Vec<usize>,
-    slope: f64,
-    layers: Vec<Array2<f64>>,
+    pub(super) topology: Vec<usize>,
+    pub(super) slope: f64,
+    pub(super) layers: Vec<Array2<f64>>,
 }
 
 fn check_slope(slope: f64) -> Result<()> {
@@ -219,26 +224,16 @@ impl Mlp {
     pub fn forward_with<'w>(&self, ws: &'w mut Workspace, input: &[f64]) -> &'w [f64] {
         assert_eq!(input.len(), self.n_inputs(), "input width");
         assert_eq!(ws.acts.len(), self.topology.len(), "workspace topology");
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been seen to support AVX2.
-            unsafe { self.forward_avx2(ws, input) };
-            return &ws.acts[self.topology.len() - 1][1..];
-        }
-        self.forward_generic(ws, input);
+        vectorised(
+            #[inline(always)]
+            || self.forward_in(ws, input),
+        );
         &ws.acts[self.topology.len() - 1][1..]
     }
 
-    /// The forward pass compiled for AVX2 (wider vectors, same operations in the same order: no
-    /// fused multiply-add is enabled, so results equal the generic build's bit for bit).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(&self, ws: &mut Workspace, input: &[f64]) {
-        self.forward_generic(ws, input)
-    }
-
+    /// The forward pass itself, for callers already inside [`vectorised`].
     #[inline(always)]
-    fn forward_generic(&self, ws: &mut Workspace, input: &[f64]) {
+    pub(super) fn forward_in(&self, ws: &mut Workspace, input: &[f64]) {
         ws.acts[0][1..].copy_from_slice(input);
         for (l, w) in self.layers.iter().enumerate() {
             let (below, above) = ws.acts.split_at_mut(l + 1);
@@ -258,129 +253,6 @@ impl Mlp {
         self.forward(&input, out.as_slice_mut().expect("fresh array is contiguous"));
         out
     }
-
-    /// Gradient of the squared error L = ½·Σ_k (y_k − d_k)² for one position with respect to every
-    /// weight, added into `grads` (one array per layer, shaped like [`Mlp::layers`]). Returns L.
-    /// Runs the same backward pass as online training; the tests check it against finite
-    /// differences.
-    pub fn accumulate_gradient(
-        &mut self,
-        ws: &mut Workspace,
-        input: &[f64],
-        target: &[f64],
-        grads: &mut [Array2<f64>],
-    ) -> f64 {
-        let loss = self.forward_and_loss(ws, input, target);
-        let mut apply = Accumulate { grads };
-        self.backward(ws, &mut apply);
-        loss
-    }
-
-    /// One step of online backpropagation (section 4.5: "adjust the NN's weights w such that the
-    /// output y_i would have been closer to d_i") on the squared error of one position: every
-    /// weight moves by −η·∂L/∂w, or with momentum μ, v ← μ·v − η·∂L/∂w and w ← w + v, the velocity
-    /// `v` living in `velocity` (shaped like the layers). Allocates nothing.
-    pub fn sgd_step(
-        &mut self,
-        ws: &mut Workspace,
-        input: &[f64],
-        target: &[f64],
-        learning_rate: f64,
-        momentum: Option<(f64, &mut [Array2<f64>])>,
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been seen to support AVX2.
-            unsafe { self.sgd_step_avx2(ws, input, target, learning_rate, momentum) };
-            return;
-        }
-        self.sgd_step_generic(ws, input, target, learning_rate, momentum)
-    }
-
-    /// [`Mlp::sgd_step`] compiled for AVX2; bit-identical to the generic build (see `forward_avx2`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn sgd_step_avx2(
-        &mut self,
-        ws: &mut Workspace,
-        input: &[f64],
-        target: &[f64],
-        learning_rate: f64,
-        momentum: Option<(f64, &mut [Array2<f64>])>,
-    ) {
-        self.sgd_step_generic(ws, input, target, learning_rate, momentum)
-    }
-
-    #[inline(always)]
-    fn sgd_step_generic(
-        &mut self,
-        ws: &mut Workspace,
-        input: &[f64],
-        target: &[f64],
-        learning_rate: f64,
-        momentum: Option<(f64, &mut [Array2<f64>])>,
-    ) {
-        self.forward_and_loss_generic(ws, input, target);
-        match momentum {
-            None => self.backward(ws, &mut Sgd { learning_rate }),
-            Some((momentum, velocity)) => {
-                self.backward(ws, &mut Momentum { learning_rate, momentum, velocity })
-            }
-        }
-    }
-
-    /// Forward pass, then the output deltas ∂L/∂z = (y − d)·b·y·(1 − y) into the workspace.
-    fn forward_and_loss(&self, ws: &mut Workspace, input: &[f64], target: &[f64]) -> f64 {
-        self.forward_and_loss_generic(ws, input, target)
-    }
-
-    #[inline(always)]
-    fn forward_and_loss_generic(&self, ws: &mut Workspace, input: &[f64], target: &[f64]) -> f64 {
-        assert_eq!(input.len(), self.n_inputs(), "input width");
-        assert_eq!(target.len(), self.n_outputs(), "target width");
-        assert_eq!(ws.acts.len(), self.topology.len(), "workspace topology");
-        self.forward_generic(ws, input);
-        let top = self.layers.len() - 1;
-        let y = &ws.acts[top + 1][1..];
-        let mut loss = 0.0;
-        for ((delta, &y), &d) in ws.deltas[top].iter_mut().zip(y).zip(target) {
-            let e = y - d;
-            loss += 0.5 * e * e;
-            *delta = e * self.slope * y * (1.0 - y);
-        }
-        loss
-    }
-
-    /// The backward pass, fused with the weight update: for each layer from the top, each row's
-    /// delta is first propagated down through the row's *old* weights, and only then is the row
-    /// handed to `apply` (gradient of row j = δ_j times the layer's input with its leading 1).
-    #[inline(always)]
-    fn backward<A: ApplyRow>(&mut self, ws: &mut Workspace, apply: &mut A) {
-        let b = self.slope;
-        for l in (0..self.layers.len()).rev() {
-            let a_in = &ws.acts[l];
-            let width = a_in.len();
-            let rows = self.layers[l].as_slice_mut().expect("layers are kept in standard layout");
-            let (below, at) = ws.deltas.split_at_mut(l);
-            let delta = &at[0];
-            if l == 0 {
-                // No layer below the inputs: nothing to propagate.
-                for (j, (row, &d)) in rows.chunks_exact_mut(width).zip(delta).enumerate() {
-                    apply.row(l, j, row, d, a_in);
-                }
-            } else {
-                let down = &mut below[l - 1];
-                down.fill(0.0);
-                for (j, (row, &d)) in rows.chunks_exact_mut(width).zip(delta).enumerate() {
-                    axpy(down, d, &row[1..]);
-                    apply.row(l, j, row, d, a_in);
-                }
-                for (dd, &a) in down.iter_mut().zip(&a_in[1..]) {
-                    *dd *= b * a * (1.0 - a);
-                }
-            }
-        }
-    }
 }
 
 /// Preallocated activation and delta buffers for one net topology, so that forward and backward
@@ -388,9 +260,9 @@ impl Mlp {
 #[derive(Clone, Debug)]
 pub struct Workspace {
     /// `acts[l]` = [1, activations of layer l…]: the constant-1 neuron first (section 3, x0 = 1).
-    acts: Vec<Vec<f64>>,
+    pub(super) acts: Vec<Vec<f64>>,
     /// `deltas[l]` = ∂L/∂z for the neurons fed by weight layer l (layer l + 1 of neurons).
-    deltas: Vec<Vec<f64>>,
+    pub(super) deltas: Vec<Vec<f64>>,
 }
 
 impl Workspace {
@@ -407,130 +279,6 @@ impl Workspace {
             .collect();
         let deltas = net.topology[1..].iter().map(|&n| vec![0.0; n]).collect();
         Workspace { acts, deltas }
-    }
-}
-
-/// What the backward pass does with each weight row's gradient δ_j·a.
-trait ApplyRow {
-    fn row(&mut self, layer: usize, j: usize, row: &mut [f64], delta: f64, a: &[f64]);
-}
-
-struct Accumulate<'g> {
-    grads: &'g mut [Array2<f64>],
-}
-
-impl ApplyRow for Accumulate<'_> {
-    #[inline(always)]
-    fn row(&mut self, layer: usize, j: usize, _row: &mut [f64], delta: f64, a: &[f64]) {
-        let g = self.grads[layer].as_slice_mut().expect("gradient arrays are in standard layout");
-        axpy(&mut g[j * a.len()..(j + 1) * a.len()], delta, a);
-    }
-}
-
-struct Sgd {
-    learning_rate: f64,
-}
-
-impl ApplyRow for Sgd {
-    #[inline(always)]
-    fn row(&mut self, _layer: usize, _j: usize, row: &mut [f64], delta: f64, a: &[f64]) {
-        axpy(row, -self.learning_rate * delta, a);
-    }
-}
-
-struct Momentum<'v> {
-    learning_rate: f64,
-    momentum: f64,
-    velocity: &'v mut [Array2<f64>],
-}
-
-impl ApplyRow for Momentum<'_> {
-    #[inline(always)]
-    fn row(&mut self, layer: usize, j: usize, row: &mut [f64], delta: f64, a: &[f64]) {
-        let v = self.velocity[layer].as_slice_mut().expect("velocity arrays are in standard layout");
-        let v = &mut v[j * a.len()..(j + 1) * a.len()];
-        let step = -self.learning_rate * delta;
-        let mu = self.momentum;
-        for ((w, v), &a) in row.iter_mut().zip(v.iter_mut()).zip(a) {
-            *v = mu * *v + step * a;
-            *w += *v;
-        }
-    }
-}
-
-/// y ← y + alpha·x over the common length.
-#[inline(always)]
-pub(crate) fn axpy(y: &mut [f64], alpha: f64, x: &[f64]) {
-    for (y, &x) in y.iter_mut().zip(x) {
-        *y += alpha * x;
-    }
-}
-
-/// Dot product in the crate's one fixed order: four interleaved partial sums over the leading
-/// multiple of four elements, combined as (s0 + s2) + (s1 + s3), then the remaining products added
-/// one by one. The partial sums are independent, so the loop vectorises; the order is written
-/// here, not chosen by the compiler or the vector width, so results are reproducible.
-#[inline(always)]
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len().min(b.len());
-    let (ca, ra) = chunks4(&a[..n]);
-    let (cb, rb) = chunks4(&b[..n]);
-    let mut acc = [0.0f64; 4];
-    for (x, y) in ca.zip(cb) {
-        for k in 0..4 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    finish(acc, ra, rb)
-}
-
-/// The slice as arrays of four, and the leftover elements.
-#[inline(always)]
-fn chunks4(s: &[f64]) -> (impl Iterator<Item = &[f64; 4]>, &[f64]) {
-    let c = s.chunks_exact(4);
-    let rest = c.remainder();
-    (c.map(|c| <&[f64; 4]>::try_from(c).expect("chunks_exact(4) yields 4 elements")), rest)
-}
-
-#[inline(always)]
-fn finish(acc: [f64; 4], ra: &[f64], rb: &[f64]) -> f64 {
-    let mut sum = (acc[0] + acc[2]) + (acc[1] + acc[3]);
-    for (x, y) in ra.iter().zip(rb) {
-        sum += x * y;
-    }
-    sum
-}
-
-/// out[j] = dot(row j, a) for the rows of a row-major matrix of width `a.len()`. Four rows at a
-/// time share each load of `a` and keep four independent sums in flight; each row's arithmetic is
-/// exactly [`dot`]'s, so blocking does not change results.
-#[inline(always)]
-pub(crate) fn gemv(rows: &[f64], a: &[f64], out: &mut [f64]) {
-    let n = a.len();
-    let at = chunks4(a).1;
-    let mut blocks = rows.chunks_exact(4 * n);
-    let mut outs = out.chunks_exact_mut(4);
-    for (block, o) in (&mut blocks).zip(&mut outs) {
-        let (r0, rest) = block.split_at(n);
-        let (r1, rest) = rest.split_at(n);
-        let (r2, r3) = rest.split_at(n);
-        let ((c0, t0), (c1, t1), (c2, t2), (c3, t3)) = (chunks4(r0), chunks4(r1), chunks4(r2), chunks4(r3));
-        let mut acc = [[0.0f64; 4]; 4];
-        for ((((x, w0), w1), w2), w3) in chunks4(a).0.zip(c0).zip(c1).zip(c2).zip(c3) {
-            for k in 0..4 {
-                acc[0][k] += w0[k] * x[k];
-                acc[1][k] += w1[k] * x[k];
-                acc[2][k] += w2[k] * x[k];
-                acc[3][k] += w3[k] * x[k];
-            }
-        }
-        o[0] = finish(acc[0], t0, at);
-        o[1] = finish(acc[1], t1, at);
-        o[2] = finish(acc[2], t2, at);
-        o[3] = finish(acc[3], t3, at);
-    }
-    for (row, o) in blocks.remainder().chunks_exact(n).zip(outs.into_remainder()) {
-        *o = dot(row, a);
     }
 }
 
@@ -639,51 +387,6 @@ mod tests {
         net.forward(&x, &mut out);
         assert!((out[0] - y).abs() < 1e-15);
         assert!((net.predict(ndarray::aview1(&x))[0] - y).abs() < 1e-15);
-    }
-
-    #[test]
-    fn gemv_equals_row_by_row_dots_bit_for_bit() {
-        for rows in 0..11 {
-            for n in [1, 3, 4, 5, 8, 33, 65] {
-                let w: Vec<f64> = (0..rows * n).map(|i| (i as f64 * 0.731).sin()).collect();
-                let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.29).cos()).collect();
-                let mut out = vec![0.0; rows];
-                gemv(&w, &a, &mut out);
-                for (j, &o) in out.iter().enumerate() {
-                    assert_eq!(
-                        o.to_bits(),
-                        dot(&w[j * n..(j + 1) * n], &a).to_bits(),
-                        "rows {rows} n {n} row {j}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_avx2_build_equals_the_generic_build_bit_for_bit() {
-        let net = Mlp::new(&[32, 64, 20, 2], 1.0, 5).unwrap();
-        let x: Vec<f64> = (0..32).map(|i| (i % 9) as f64 - 3.0).collect();
-        let (mut a, mut b) = (net.clone(), net.clone());
-        let (mut wa, mut wb) = (Workspace::new(&net), Workspace::new(&net));
-        for step in 0..50 {
-            let d = [(step % 2) as f64, 1.0 - (step % 2) as f64];
-            a.sgd_step(&mut wa, &x, &d, 0.3, None);
-            b.sgd_step_generic(&mut wb, &x, &d, 0.3, None);
-        }
-        assert_eq!(a, b);
-        b.forward_generic(&mut wb, &x);
-        assert_eq!(a.forward_with(&mut wa, &x), &wb.acts[3][1..]);
-    }
-
-    #[test]
-    fn dot_agrees_with_a_plain_sum() {
-        for n in 0..40 {
-            let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
-            let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
-            let plain: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-            assert!((dot(&a, &b) - plain).abs() < 1e-12, "n = {n}");
-        }
     }
 
     /// Loss of one position under the current weights.

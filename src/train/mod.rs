@@ -45,8 +45,9 @@
 //! the state classifying most training positions correctly, ties going to the lesser error measure.
 
 use crate::error::{Error, Result};
-use crate::net::mlp::{Mlp, Workspace, sigmoid};
-use ndarray::{Array2, ArrayView2, s};
+use crate::net::batch::BatchWorkspace;
+use crate::net::mlp::{Mlp, Workspace};
+use ndarray::{Array2, ArrayView2};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -681,8 +682,8 @@ impl Stepper {
     }
 }
 
-/// Minibatch Adam: forward and backward passes as matrix products over a batch (ndarray's
-/// matrixmultiply kernels), then the Adam update of every weight.
+/// Minibatch Adam: the batch gradient ([`Mlp::batch_gradient`]), then the Adam update of every
+/// weight.
 struct AdamState {
     learning_rate: f64,
     batch_size: usize,
@@ -693,10 +694,7 @@ struct AdamState {
     m: Vec<Array2<f64>>,
     v: Vec<Array2<f64>>,
     grads: Vec<Array2<f64>>,
-    /// `acts[l]`: (batch, width_l + 1), column 0 the constant 1.
-    acts: Vec<Array2<f64>>,
-    /// `deltas[l]`: (batch, topology[l + 1]), ∂L/∂z of the neurons weight layer l feeds.
-    deltas: Vec<Array2<f64>>,
+    batch: BatchWorkspace,
 }
 
 impl AdamState {
@@ -709,16 +707,6 @@ impl AdamState {
         epsilon: f64,
     ) -> AdamState {
         let zeros = || net.layers().iter().map(|w| Array2::zeros(w.dim())).collect::<Vec<_>>();
-        let acts = net
-            .topology()
-            .iter()
-            .map(|&n| {
-                let mut a = Array2::zeros((batch_size, n + 1));
-                a.column_mut(0).fill(1.0);
-                a
-            })
-            .collect();
-        let deltas = net.topology()[1..].iter().map(|&n| Array2::zeros((batch_size, n))).collect();
         AdamState {
             learning_rate,
             batch_size,
@@ -729,8 +717,7 @@ impl AdamState {
             m: zeros(),
             v: zeros(),
             grads: zeros(),
-            acts,
-            deltas,
+            batch: BatchWorkspace::new(net, batch_size),
         }
     }
 
@@ -741,62 +728,7 @@ impl AdamState {
 
     /// The gradient of the batch-mean loss into `self.grads`.
     fn gradients(&mut self, net: &Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
-        let b = batch.len();
-        let width = net.n_inputs();
-        let o = net.n_outputs();
-        let slope = net.slope();
-        let n_layers = net.layers().len();
-        for (r, &i) in batch.iter().enumerate() {
-            let i = i as usize;
-            self.acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..]
-                .copy_from_slice(&rows[i * width..(i + 1) * width]);
-        }
-        // Forward: Z = A_ext · Wᵀ, A' = f(Z).
-        for l in 0..n_layers {
-            let (below, above) = self.acts.split_at_mut(l + 1);
-            let a_in = below[l].slice(s![..b, ..]);
-            let mut z = above[0].slice_mut(s![..b, 1..]);
-            ndarray::linalg::general_mat_mul(1.0, &a_in, &net.layers()[l].t(), 0.0, &mut z);
-            z.mapv_inplace(|z| sigmoid(z, slope));
-        }
-        // Output deltas of the batch-mean loss (1/b)·Σ ½(y − d)².
-        let inv_b = 1.0 / b as f64;
-        let top = n_layers - 1;
-        {
-            let y = self.acts[top + 1].slice(s![..b, 1..]);
-            let mut delta = self.deltas[top].slice_mut(s![..b, ..]);
-            for (r, &i) in batch.iter().enumerate() {
-                let d = &targets[i as usize * o..(i as usize + 1) * o];
-                for k in 0..o {
-                    let y = y[(r, k)];
-                    delta[(r, k)] = (y - d[k]) * slope * y * (1.0 - y) * inv_b;
-                }
-            }
-        }
-        // Backward: G_l = Δ_lᵀ · A_l,ext; Δ_{l−1} = (Δ_l · W_l[:, 1..]) ∘ f′.
-        for l in (0..n_layers).rev() {
-            let (lower, at) = self.deltas.split_at_mut(l);
-            let delta = at[0].slice(s![..b, ..]);
-            ndarray::linalg::general_mat_mul(
-                1.0,
-                &delta.t(),
-                &self.acts[l].slice(s![..b, ..]),
-                0.0,
-                &mut self.grads[l],
-            );
-            if l > 0 {
-                let mut down = lower[l - 1].slice_mut(s![..b, ..]);
-                ndarray::linalg::general_mat_mul(
-                    1.0,
-                    &delta,
-                    &net.layers()[l].slice(s![.., 1..]),
-                    0.0,
-                    &mut down,
-                );
-                let a = self.acts[l].slice(s![..b, 1..]);
-                ndarray::Zip::from(&mut down).and(&a).for_each(|d, &a| *d *= slope * a * (1.0 - a));
-            }
-        }
+        net.batch_gradient(&mut self.batch, rows, targets, batch, &mut self.grads);
     }
 
     /// Adam update with bias correction, from `self.grads`.
