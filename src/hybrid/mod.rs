@@ -21,6 +21,9 @@ pub use exceptions::ExceptionSet;
 pub use format::{ExceptionOrder, Sizes};
 pub use inputs::InputFunction;
 pub use quant::QuantNet;
+
+/// Where `kpk compress` writes the model and `kpk query` looks for it: the committed model.
+pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 use rayon::prelude::*;
 
 /// Which part of the hybrid gave an answer.

@@ -161,6 +161,13 @@ impl QuantNet {
 
     /// The output layer's accumulator for `input` (`input.len() == n_inputs()`); win iff > 0.
     pub fn output(&self, input: &[i32]) -> i32 {
+        self.forward(input, |_, _, _| {})
+    }
+
+    /// The forward pass, the only one: `seen(l, accumulators, activations)` is called for every
+    /// hidden layer `l` (what [`super::refine`] records); returns the output accumulator.
+    #[inline(always)]
+    pub(crate) fn forward(&self, input: &[i32], mut seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
         let mut a = [0i16; MAX_WIDTH];
         for (a, &x) in a.iter_mut().zip(input) {
             *a = x as i16; // inputs are bounded by the input function (|x| ≤ 16)
@@ -181,12 +188,19 @@ impl QuantNet {
                 return acc[0];
             }
             for (a, &acc) in a.iter_mut().zip(acc.iter()) {
-                *a = i16::from(SIGMOID[(shift_round(acc, layer.shift).clamp(-128, 128) + 128) as usize]);
+                *a = activation(acc, layer.shift);
             }
+            seen(l, acc, &a[..layer.n_out]);
             n = layer.n_out;
         }
         unreachable!("a net has at least one layer")
     }
+}
+
+/// A hidden neuron's activation from its accumulator: shift, clamp to the table, look up.
+#[inline(always)]
+pub(crate) fn activation(acc: i32, shift: i8) -> i16 {
+    i16::from(SIGMOID[(shift_round(acc, shift).clamp(-128, 128) + 128) as usize])
 }
 
 #[inline(always)]
