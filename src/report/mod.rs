@@ -2,6 +2,11 @@
 //! hybrid (`reports/COMPRESSION.md`), the figures every report draws, and Markdown templates.
 
 pub mod compression;
+pub mod findings;
 pub mod plot;
 pub mod reproduction;
+pub mod section51;
+pub mod stats;
+pub mod table5;
+pub mod table6;
 pub mod template;
