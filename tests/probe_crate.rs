@@ -35,7 +35,10 @@ fn the_committed_model_answers_every_position_in_every_orientation_as_the_bitbas
         assert_eq!(flipped, model.probe(&Position::from_fen(&p.to_fen()).unwrap()));
         assert_eq!(flipped.outcome, want);
         let h = hybrid.classify(&p);
-        assert_eq!(h.source == kpk::hybrid::Source::Exception, flipped.source == kpk_probe::Source::Exception);
+        assert_eq!(
+            h.source == kpk::hybrid::Source::Exception,
+            flipped.source == kpk_probe::Source::Exception
+        );
     }
 }
 
@@ -69,7 +72,8 @@ fn fens_kpk_refuses_the_probe_refuses() {
         assert!(Oriented::from_fen(fen).is_err(), "kpk accepts {fen:?}");
         assert!(Position::from_fen(fen).is_err(), "the probe accepts {fen:?}");
     }
-    let good = ["8/8/8/8/8/1K6/1P6/6k1 w", "8/8/8/8/8/1K6/1P6/6k1 w - e3 12 40", "8/8/8/8/8/1K6/1P6/6k1 b - - 0"];
+    let good =
+        ["8/8/8/8/8/1K6/1P6/6k1 w", "8/8/8/8/8/1K6/1P6/6k1 w - e3 12 40", "8/8/8/8/8/1K6/1P6/6k1 b - - 0"];
     for fen in good {
         let o = Oriented::from_fen(fen).unwrap();
         assert_eq!(Position::from_fen(fen).unwrap().index() as usize, KpkIndex::of(&o.position).value());

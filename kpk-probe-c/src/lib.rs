@@ -91,7 +91,11 @@ pub unsafe extern "C" fn kpk_probe(
 /// `model` must come from `kpk_model_load`; `fen` must be a NUL-terminated string;
 /// `from_exception` must be null or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn kpk_probe_fen(model: *const Model, fen: *const c_char, from_exception: *mut c_int) -> c_int {
+pub unsafe extern "C" fn kpk_probe_fen(
+    model: *const Model,
+    fen: *const c_char,
+    from_exception: *mut c_int,
+) -> c_int {
     // SAFETY: as documented above.
     let Some(model) = (unsafe { model.as_ref() }) else { return KPK_BAD_ARGUMENT };
     if fen.is_null() {

@@ -143,6 +143,13 @@ impl Net {
     #[inline]
     #[must_use]
     pub fn output(&self, input: &[i16]) -> i32 {
+        self.forward(input, |_, _, _| {})
+    }
+
+    /// The forward pass: `seen(l, accumulators, activations)` is called for every hidden layer
+    /// `l` (what a search over the weights records); returns the output accumulator.
+    #[inline(always)]
+    pub fn forward(&self, input: &[i16], mut seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
         let mut a = [0i16; MAX_WIDTH];
         a[..input.len()].copy_from_slice(input);
         let mut n = input.len();
@@ -163,6 +170,7 @@ impl Net {
             for (a, &acc) in a.iter_mut().zip(acc.iter()) {
                 *a = activation(acc, layer.shift);
             }
+            seen(l, acc, &a[..layer.n_out]);
             n = layer.n_out;
         }
         unreachable!("a net has at least one layer")
@@ -193,7 +201,8 @@ fn check_bounds(layers: &[Layer], input_bound: i32) -> Result<(), NetError> {
     let mut bound = i64::from(input_bound);
     for layer in layers {
         for (i, row) in layer.weights.chunks(layer.n_in).enumerate() {
-            let worst = i64::from(layer.biases[i]).abs() + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
+            let worst = i64::from(layer.biases[i]).abs()
+                + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
             if worst + (1i64 << layer.shift.max(0)) >= i64::from(i32::MAX) {
                 return Err(NetError::Overflow);
             }

@@ -100,7 +100,8 @@ impl Position {
         }
         let (mut wk, mut bk, mut wp, mut side) = (white_king, black_king, pawn, side_to_move);
         if pawn_color == Color::Black {
-            (wk, bk, wp, side) = (flip_rank(black_king), flip_rank(white_king), flip_rank(pawn), side.other());
+            (wk, bk, wp, side) =
+                (flip_rank(black_king), flip_rank(white_king), flip_rank(pawn), side.other());
         }
         if file(wp) >= 4 {
             (wk, bk, wp) = (mirror_file(wk), mirror_file(bk), mirror_file(wp));

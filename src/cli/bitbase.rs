@@ -9,7 +9,7 @@ use kpk::{Color, KpkPosition};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Args)]
 pub struct BitbaseArgs {
@@ -167,105 +167,4 @@ fn print_probe(bb: &Bitbase, o: &Oriented) {
             [if m.best { "best" } else { "" }, m.note].into_iter().filter(|s| !s.is_empty()).collect();
         println!("  {:<8}{:<8}{:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "));
     }
-}
-
-#[derive(Args)]
-pub struct BenchArgs {
-    /// How many timed runs, after warm-up [default: 200; 5 for the training targets].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    runs: Option<u32>,
-    /// What to measure.
-    #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
-    what: BenchTarget,
-    /// The hybrid model file for `--what query`.
-    #[arg(long, value_name = "FILE", default_value = super::hybrid::DEFAULT_MODEL)]
-    model: PathBuf,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum BenchTarget {
-    /// Generate the bitbase.
-    Bitbase,
-    /// The 32 characteristics of every legal position.
-    Features,
-    /// The network inputs of T3 (all wtm positions) in every coding.
-    Inputs,
-    /// One epoch of online backpropagation, 32-64-20-1 on the 81,664 wtm positions.
-    Online,
-    /// One epoch of Adam with batches of 256, same net and positions.
-    Adam,
-    /// Both training benchmarks.
-    Train,
-    /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
-    Query,
-}
-
-/// Time `f` over `runs` runs after warming up; returns (min, median, mean).
-pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, Duration) {
-    for _ in 0..3 {
-        std::hint::black_box(f());
-    }
-    let mut times: Vec<Duration> = (0..runs.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    let mean = times.iter().sum::<Duration>() / times.len() as u32;
-    (times[0], times[times.len() / 2], mean)
-}
-
-pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let runs = args.runs.map_or(200, |n| n as usize);
-    let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| {
-        println!(
-            "{what}: min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
-            min.as_secs_f64() * 1e3,
-            median.as_secs_f64() * 1e3,
-            mean.as_secs_f64() * 1e3,
-            runs
-        );
-    };
-    match args.what {
-        BenchTarget::Bitbase => report(
-            "bitbase generate (outcome + DTC, all 196,608 indices)",
-            time_runs(runs, Bitbase::generate),
-        ),
-        BenchTarget::Features => {
-            use kpk::paper::features::{N_FEATURES, features};
-            let positions: Vec<KpkPosition> = KpkPosition::all().collect();
-            let mut out = vec![[0i8; N_FEATURES]; positions.len()];
-            let what = format!("features x1..x32 of all {} legal positions", positions.len());
-            report(
-                &what,
-                time_runs(runs, || {
-                    for (o, p) in out.iter_mut().zip(&positions) {
-                        *o = features(std::hint::black_box(p));
-                    }
-                    out[out.len() - 1][31]
-                }),
-            );
-            report(
-                "enumerate the legal positions and compute their features",
-                time_runs(runs, || KpkPosition::all().map(|p| features(&p)[31] as i64).sum::<i64>()),
-            );
-        }
-        BenchTarget::Inputs => {
-            let bb = Bitbase::generate();
-            let t3 = kpk::dataset::Dataset::named("T3", 0, &bb)?;
-            for coding in kpk::paper::coding::InputCoding::ALL {
-                let what = format!("T3 inputs ({} x {}), {coding} coding", t3.len(), coding.width());
-                report(&what, time_runs(runs, || t3.inputs(coding)));
-            }
-        }
-        BenchTarget::Online | BenchTarget::Adam | BenchTarget::Train => {
-            let online = !matches!(args.what, BenchTarget::Adam);
-            let adam = !matches!(args.what, BenchTarget::Online);
-            return super::train_bench::run_train_bench(online, adam, args.runs.map_or(5, |n| n as usize));
-        }
-        BenchTarget::Query => super::hybrid::bench_query(&args.model, runs)?,
-    }
-    Ok(ExitCode::SUCCESS)
 }

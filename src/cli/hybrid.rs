@@ -2,19 +2,16 @@
 
 use anyhow::Context;
 use clap::Args;
+use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::compress::{CompressConfig, compress};
 use kpk::output::FileOut;
-use kpk::{Bitbase, KpkPosition};
+use kpk::report::compression;
 
-mod report;
 use kpk::chess::position::Oriented;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Where `kpk compress` writes the model and `kpk query` looks for it.
-pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 
 #[derive(Args)]
 #[command(after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|exception, from the pawn \
@@ -22,7 +19,7 @@ side's point of view. A bad FEN gets an error on stderr naming it and the rest a
 the exit code is then 1.")]
 pub struct QueryArgs {
     /// The model file written by `kpk compress`.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
     model: PathBuf,
     /// Read one FEN per line from standard input (blank lines are skipped).
     #[arg(long, conflicts_with = "fens")]
@@ -84,45 +81,13 @@ fn load(path: &Path) -> anyhow::Result<Hybrid> {
     Hybrid::load(path).with_context(|| "loading the hybrid model (write one with `kpk compress`)")
 }
 
-/// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded.
-pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
-    let model = load(path)?;
-    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
-    let n = legal.len();
-    let (min, median, _) = super::bitbase::time_runs(runs, || {
-        legal.iter().filter(|p| model.classify(p).outcome == kpk::Outcome::Win).count()
-    });
-    println!(
-        "hybrid query, all {n} legal positions as a batch: min {:.3} ms, median {:.3} ms ({:.1} ns per position)",
-        min.as_secs_f64() * 1e3,
-        median.as_secs_f64() * 1e3,
-        median.as_secs_f64() * 1e9 / n as f64
-    );
-    let fens: Vec<String> = legal.iter().step_by(16).map(|p| p.to_fen()).collect();
-    let (_, median_fen, _) = super::bitbase::time_runs(runs.div_ceil(10), || {
-        fens.iter()
-            .filter_map(|f| Oriented::from_fen(f).ok())
-            .filter(|o| model.classify(&o.position).outcome == kpk::Outcome::Win)
-            .count()
-    });
-    println!(
-        "hybrid query from FEN text (parse + answer), {} positions: {:.1} ns per position",
-        fens.len(),
-        median_fen.as_secs_f64() * 1e9 / fens.len() as f64
-    );
-    let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
-    let (_, median_load, _) = super::bitbase::time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
-    println!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6);
-    Ok(())
-}
-
 #[derive(Args)]
 pub struct CompressArgs {
     /// The compress config (TOML; see experiments/compress.toml).
     #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml")]
     config: PathBuf,
     /// Where to write the smallest exact model (`-`: standard output).
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_MODEL)]
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
     out: PathBuf,
     /// Where to write the generated report (its plot and candidate table go beside it).
     #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md")]
@@ -136,8 +101,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     cfg.validate()?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(&args.out)?;
-    FileOut::check(&args.report)?;
-    report::check_destinations(&args.report)?;
+    compression::check_destinations(&args.report)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
@@ -182,7 +146,12 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         best.sizes.total,
         best.hybrid.exceptions().len()
     )?;
-    report::write(&args.report, &cfg, &args.config, &candidates, &reloaded)?;
+    let speed = super::bench::measure_query_speed(&reloaded, &bytes);
+    eprintln!(
+        "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
+        speed.per_query_ns, speed.batch_ms, speed.fen_ns, speed.load_us
+    );
+    compression::write(&args.report, &cfg, &args.config, &candidates, &reloaded)?;
     eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)

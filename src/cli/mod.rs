@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bench;
 mod bitbase;
 mod dataset;
 mod experiment;
@@ -28,7 +29,7 @@ enum Command {
     /// Outcome and depth to conversion of positions, with every legal move's result.
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
-    Bench(bitbase::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Exact outcomes from the hybrid model file alone (net + exception table; no bitbase).
     Query(hybrid::QueryArgs),
     /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
@@ -115,7 +116,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
-        Command::Bench(args) => bitbase::run_bench(args),
+        Command::Bench(args) => bench::run_bench(args),
         Command::Query(args) => hybrid::run_query(args),
         Command::Dataset(args) => dataset::run_dataset(args),
         Command::Features(args) => dataset::run_features(args),

@@ -182,6 +182,16 @@ mod tests {
     }
 
     #[test]
+    fn the_sigmoid_table_printed_in_the_format_is_the_one_evaluated() {
+        let printed: Vec<u8> = FORMAT_DOC
+            .lines()
+            .filter(|l| l.starts_with("u = "))
+            .flat_map(|l| l.split(':').nth(1).unwrap().split_whitespace().map(|v| v.parse::<u8>().unwrap()))
+            .collect();
+        assert_eq!(printed, crate::hybrid::quant::SIGMOID);
+    }
+
+    #[test]
     fn round_trips_and_sizes_add_up() {
         let h = tiny();
         let bytes = h.to_bytes();

@@ -21,6 +21,9 @@ pub use exceptions::ExceptionSet;
 pub use format::{ExceptionOrder, Sizes};
 pub use inputs::InputFunction;
 pub use quant::QuantNet;
+
+/// Where `kpk compress` writes the model and `kpk query` looks for it: the committed model.
+pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 use rayon::prelude::*;
 
 /// Which part of the hybrid gave an answer.
@@ -72,8 +75,9 @@ impl Hybrid {
             )));
         }
         net.check_bounds(input.bound())?;
-        let probe = kpk_probe::Model::new(input.probe(), net.evaluator().clone(), exceptions.indices().to_vec())
-            .map_err(|e| Error::Invalid(e.to_string()))?;
+        let probe =
+            kpk_probe::Model::new(input.probe(), net.evaluator().clone(), exceptions.indices().to_vec())
+                .map_err(|e| Error::Invalid(e.to_string()))?;
         Ok(Hybrid { input, net, exceptions, probe })
     }
 
@@ -81,7 +85,11 @@ impl Hybrid {
     pub fn build(input: InputFunction, net: QuantNet, bb: &Bitbase) -> Result<Hybrid> {
         let h = Hybrid::new(input, net, ExceptionSet::default())?;
         let wrong = h.net_errors(bb);
-        Hybrid::new(h.input, h.net, ExceptionSet::new(wrong).expect("indices of legal positions are in range"))
+        Hybrid::new(
+            h.input,
+            h.net,
+            ExceptionSet::new(wrong).expect("indices of legal positions are in range"),
+        )
     }
 
     /// Indices of the legal positions where the net alone disagrees with `bb`.

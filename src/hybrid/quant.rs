@@ -22,7 +22,7 @@ pub const MAX_MAGNITUDE: i64 = 1 << 24;
 
 /// `SIGMOID[u + 128] = round(255 · σ(u / 16))` for `u` in −128..=128 (the probe crate owns the
 /// table as data, since it is part of the format).
-pub use kpk_probe::net::{SIGMOID, shift_round};
+pub use kpk_probe::net::{SIGMOID, activation, shift_round};
 
 /// One integer layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,11 +96,18 @@ impl QuantNet {
     /// The output layer's accumulator for `input` (`input.len() == n_inputs()`); win iff > 0.
     #[inline]
     pub fn output(&self, input: &[i32]) -> i32 {
+        self.forward(input, |_, _, _| {})
+    }
+
+    /// The forward pass, the only one: `seen(l, accumulators, activations)` is called for every
+    /// hidden layer `l` (what [`super::refine`] records); returns the output accumulator.
+    #[inline(always)]
+    pub(crate) fn forward(&self, input: &[i32], seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
         let mut a = [0i16; MAX_WIDTH];
         for (a, &x) in a.iter_mut().zip(input) {
             *a = x as i16; // inputs are bounded by the input function (|x| ≤ 16)
         }
-        self.eval.output(&a[..input.len()])
+        self.eval.forward(&a[..input.len()], seen)
     }
 
     /// The evaluator the probe crate runs.

@@ -153,7 +153,14 @@ pub const FEATURES: [FeatureInfo; N_FEATURES] = [
 #[inline]
 pub fn features(p: &KpkPosition) -> [i8; N_FEATURES] {
     let c = |v: u8| v as i8 + 1;
-    let coordinates = [c(p.wk().file()), c(p.wk().rank()), c(p.bk().file()), c(p.bk().rank()), c(p.wp().file()), c(p.wp().rank())];
+    let coordinates = [
+        c(p.wk().file()),
+        c(p.wk().rank()),
+        c(p.bk().file()),
+        c(p.bk().rank()),
+        c(p.wp().file()),
+        c(p.wp().rank()),
+    ];
     kpk_probe::table4::characteristics(coordinates, p.side() == Color::White)
 }
 

@@ -1,5 +1,7 @@
-//! Reports generated from runs: the reproduction of Table 5 (`reports/REPRODUCTION.md`) and the
-//! figures every report draws.
+//! Reports generated from runs: the reproduction of Table 5 (`reports/REPRODUCTION.md`), the exact
+//! hybrid (`reports/COMPRESSION.md`), the figures every report draws, and Markdown templates.
 
+pub mod compression;
 pub mod plot;
 pub mod reproduction;
+pub mod template;

@@ -1,0 +1,171 @@
+//! `kpk bench`: the speed of the hot paths, single-threaded, as min and median over timed runs.
+
+use anyhow::Context;
+use clap::Args;
+use kpk::chess::bitbase::Bitbase;
+use kpk::chess::position::Oriented;
+use kpk::hybrid::Hybrid;
+use kpk::{KpkPosition, Outcome};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// How many timed runs, after warm-up [default: 200; 5 for the training targets].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: Option<u32>,
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
+    what: BenchTarget,
+    /// The hybrid model file for `--what query`.
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
+    model: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum BenchTarget {
+    /// Generate the bitbase.
+    Bitbase,
+    /// The 32 characteristics of every legal position.
+    Features,
+    /// The network inputs of T3 (all wtm positions) in every coding.
+    Inputs,
+    /// One epoch of online backpropagation, 32-64-20-1 on the 81,664 wtm positions.
+    Online,
+    /// One epoch of Adam with batches of 256, same net and positions.
+    Adam,
+    /// Both training benchmarks.
+    Train,
+    /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
+    Query,
+}
+
+/// Time `f` over `runs` runs after warming up; returns (min, median, mean).
+pub fn time_runs<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, Duration) {
+    for _ in 0..3 {
+        std::hint::black_box(f());
+    }
+    let mut times: Vec<Duration> = (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    (times[0], times[times.len() / 2], mean)
+}
+
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let runs = args.runs.map_or(200, |n| n as usize);
+    let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| {
+        println!(
+            "{what}: min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
+            min.as_secs_f64() * 1e3,
+            median.as_secs_f64() * 1e3,
+            mean.as_secs_f64() * 1e3,
+            runs
+        );
+    };
+    match args.what {
+        BenchTarget::Bitbase => report(
+            "bitbase generate (outcome + DTC, all 196,608 indices)",
+            time_runs(runs, Bitbase::generate),
+        ),
+        BenchTarget::Features => {
+            use kpk::paper::features::{N_FEATURES, features};
+            let positions: Vec<KpkPosition> = KpkPosition::all().collect();
+            let mut out = vec![[0i8; N_FEATURES]; positions.len()];
+            let what = format!("features x1..x32 of all {} legal positions", positions.len());
+            report(
+                &what,
+                time_runs(runs, || {
+                    for (o, p) in out.iter_mut().zip(&positions) {
+                        *o = features(std::hint::black_box(p));
+                    }
+                    out[out.len() - 1][31]
+                }),
+            );
+            report(
+                "enumerate the legal positions and compute their features",
+                time_runs(runs, || KpkPosition::all().map(|p| features(&p)[31] as i64).sum::<i64>()),
+            );
+        }
+        BenchTarget::Inputs => {
+            let bb = Bitbase::generate();
+            let t3 = kpk::dataset::Dataset::named("T3", 0, &bb)?;
+            for coding in kpk::paper::coding::InputCoding::ALL {
+                let what = format!("T3 inputs ({} x {}), {coding} coding", t3.len(), coding.width());
+                report(&what, time_runs(runs, || t3.inputs(coding)));
+            }
+        }
+        BenchTarget::Online | BenchTarget::Adam | BenchTarget::Train => {
+            let online = !matches!(args.what, BenchTarget::Adam);
+            let adam = !matches!(args.what, BenchTarget::Online);
+            return super::train_bench::run_train_bench(online, adam, args.runs.map_or(5, |n| n as usize));
+        }
+        BenchTarget::Query => bench_query(&args.model, runs)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded.
+pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
+    let model = Hybrid::load(path).context("loading the hybrid model (write one with `kpk compress`)")?;
+    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+    let n = legal.len();
+    let (min, median, _) =
+        time_runs(runs, || legal.iter().filter(|p| model.classify(p).outcome == kpk::Outcome::Win).count());
+    println!(
+        "hybrid query, all {n} legal positions as a batch: min {:.3} ms, median {:.3} ms ({:.1} ns per position)",
+        min.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e9 / n as f64
+    );
+    let fens: Vec<String> = legal.iter().step_by(16).map(|p| p.to_fen()).collect();
+    let (_, median_fen, _) = time_runs(runs.div_ceil(10), || {
+        fens.iter()
+            .filter_map(|f| Oriented::from_fen(f).ok())
+            .filter(|o| model.classify(&o.position).outcome == kpk::Outcome::Win)
+            .count()
+    });
+    println!(
+        "hybrid query from FEN text (parse + answer), {} positions: {:.1} ns per position",
+        fens.len(),
+        median_fen.as_secs_f64() * 1e9 / fens.len() as f64
+    );
+    let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+    let (_, median_load, _) = time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
+    println!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6);
+    Ok(())
+}
+
+/// Query speed of a model, measured by `kpk compress` and printed (it depends on the machine).
+pub struct Speed {
+    pub batch_ms: f64,
+    pub per_query_ns: f64,
+    pub fen_ns: f64,
+    pub load_us: f64,
+}
+
+pub fn measure_query_speed(model: &Hybrid, bytes: &[u8]) -> Speed {
+    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+    let (_, batch, _) =
+        time_runs(15, || legal.iter().filter(|p| model.classify(p).outcome == Outcome::Win).count());
+    let fens: Vec<String> = legal.iter().step_by(8).map(|p| p.to_fen()).collect();
+    let (_, fen, _) = time_runs(5, || {
+        fens.iter()
+            .filter_map(|f| Oriented::from_fen(f).ok())
+            .filter(|o| model.classify(&o.position).outcome == Outcome::Win)
+            .count()
+    });
+    let (_, load, _) = time_runs(50, || Hybrid::from_bytes(bytes, "bench").is_ok());
+    Speed {
+        batch_ms: batch.as_secs_f64() * 1e3,
+        per_query_ns: batch.as_secs_f64() * 1e9 / legal.len() as f64,
+        fen_ns: fen.as_secs_f64() * 1e9 / fens.len() as f64,
+        load_us: load.as_secs_f64() * 1e6,
+    }
+}
