@@ -34,8 +34,8 @@ pub mod net;
 pub mod output;
 pub mod paper;
 pub mod report;
-#[cfg(test)]
-mod scratch;
+#[doc(hidden)]
+pub mod scratch;
 pub mod study;
 pub mod train;
 

@@ -247,6 +247,8 @@ fn least_e2_note(r: &Reproduction) -> String {
     if notes.is_empty() { String::new() } else { format!(" (measured here: {})", notes.join("; ")) }
 }
 
+// Held over the function limit until the report prose moves into its template.
+#[allow(clippy::too_many_lines)]
 fn write_discussion(w: &mut String, r: &Reproduction) {
     let pairs: Vec<(&Table5Row, &Summary)> = r
         .paper
