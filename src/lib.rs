@@ -33,6 +33,7 @@ pub mod io;
 pub mod net;
 pub mod output;
 pub mod paper;
+pub mod play;
 pub mod report;
 #[doc(hidden)]
 pub mod scratch;
