@@ -11,6 +11,7 @@ mod experiment;
 mod hybrid;
 mod play;
 mod readings;
+mod study;
 mod train_bench;
 
 #[derive(Parser)]
@@ -52,6 +53,8 @@ enum Command {
     Plot(experiment::PlotArgs),
     /// Replicate Table 5 under every reading of section 4.5's stopping rule and kept state.
     Readings(readings::ReadingsArgs),
+    /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
+    Study(study::StudyArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -133,5 +136,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
         Command::Readings(args) => readings::run_readings(args),
+        Command::Study(args) => study::run_study(args),
     }
 }

@@ -7,6 +7,8 @@ pub mod plot;
 pub mod reproduction;
 pub mod section51;
 pub mod stats;
+pub mod studies;
+pub mod summary_stats;
 pub mod table5;
 pub mod table6;
 pub mod template;

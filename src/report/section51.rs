@@ -5,7 +5,7 @@
 use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::ReplicateRun;
-use crate::report::stats::{self, Interval};
+use crate::report::summary_stats::{self, Interval};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -66,12 +66,12 @@ fn compare(
 ) -> Option<Claim> {
     let ia = Interval::of_mean(a.1)?;
     let ib = Interval::of_mean(b.1)?;
-    let se = (stats::std_dev(a.1).powi(2) / a.1.len() as f64
-        + stats::std_dev(b.1).powi(2) / b.1.len() as f64)
+    let se = (summary_stats::std_dev(a.1).powi(2) / a.1.len() as f64
+        + summary_stats::std_dev(b.1).powi(2) / b.1.len() as f64)
         .sqrt();
     let df = a.1.len().min(b.1.len()).saturating_sub(1).max(1);
     let d = ia.mean - ib.mean;
-    let half = stats::t975(df) * se;
+    let half = summary_stats::t975(df) * se;
     let (lo, hi) = (d - half, d + half);
     let verdict = match expect {
         Expect::Greater if lo > 0.0 => "confirmed",
