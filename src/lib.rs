@@ -36,6 +36,7 @@ pub mod paper;
 pub mod report;
 #[cfg(test)]
 mod scratch;
+pub mod serve;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};

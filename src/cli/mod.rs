@@ -9,6 +9,7 @@ mod bitbase;
 mod dataset;
 mod experiment;
 mod hybrid;
+mod serve;
 mod train_bench;
 
 #[derive(Parser)]
@@ -46,6 +47,8 @@ enum Command {
     Export(experiment::ExportArgs),
     /// Redraw a trial's accuracy chart from its metrics.csv.
     Plot(experiment::PlotArgs),
+    /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
+    Serve(serve::ServeArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -125,5 +128,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
+        Command::Serve(args) => serve::run_serve(args),
     }
 }
