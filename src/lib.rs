@@ -33,9 +33,10 @@ pub mod io;
 pub mod net;
 pub mod output;
 pub mod paper;
+pub mod play;
 pub mod report;
-#[cfg(test)]
-mod scratch;
+#[doc(hidden)]
+pub mod scratch;
 pub mod serve;
 pub mod train;
 

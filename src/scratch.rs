@@ -1,4 +1,5 @@
-//! Test support for the unit tests: a scratch folder removed, with everything in it, on drop.
+//! Test support shared by the unit tests and `tests/`: a scratch folder removed, with everything
+//! in it, on drop. Not part of kpk's API.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +11,7 @@ impl Scratch {
     pub fn new(tag: &str) -> Scratch {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("kpk-unit-{tag}-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("kpk-scratch-{tag}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch folder");
         Scratch(dir)

@@ -228,8 +228,8 @@ fn a_filter_that_matches_nothing_warns() {
     assert_eq!(std::fs::read_to_string(s.join("e.csv")).unwrap().lines().count(), 1);
 }
 
-#[test]
-fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
+/// `kpk query --stdin` on the committed model, fed `input`.
+fn query_stdin(input: &[u8]) -> std::process::Output {
     let s = Scratch::new("query");
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/kpk.hybrid");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
@@ -240,11 +240,16 @@ fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
     let mut input = b"8/8/8/8/8/8/P7/k1K5 w - - 0 1\n".to_vec();
     input.extend_from_slice(b"\xff\xfe not utf-8\n");
     input.extend_from_slice(b"nonsense\n\n5k2/8/8/8/8/2P5/8/3K4 w - - 0 1\n");
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = query_stdin(&input);
     let stdout = String::from_utf8(o.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
@@ -258,19 +263,8 @@ fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
 
 #[test]
 fn a_huge_input_is_quoted_once_and_cut() {
-    let s = Scratch::new("huge");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/kpk.hybrid");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
-        .current_dir(s.path())
-        .args(["query", "--model", model.to_str().unwrap(), "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let line = format!("8/8/8/8/8/8/P7/k1K5 {}\n", "x".repeat(1 << 20));
-    child.stdin.take().unwrap().write_all(line.as_bytes()).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = query_stdin(line.as_bytes());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr.lines().count(), 1);

@@ -41,6 +41,8 @@ fn check_probe(e: &Explorer, p: &KpkPosition, t: Transform) {
     for (i, xi) in x.iter().enumerate() {
         assert_eq!(v["features"][format!("x{}", i + 1)].as_i64(), Some(i64::from(*xi)), "{fen}");
     }
+    let perfect = kpk::play::perfect_move(bb, p).map(|mv| kpk::play::uci(&o, mv));
+    assert_eq!(v["perfect"].as_str(), perfect.as_deref(), "{fen}");
     let lib = probe(bb, &o);
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), p.moves().len(), "{fen}: every legal move listed");

@@ -177,13 +177,13 @@ function endGame(text) {
   state.gameOver = text;
   $("playstatus").textContent = "Game over: " + text;
 }
-// Perfect defence: the lone king plays the first of its best moves (the bitbase's order).
+// Perfect defence: the lone king plays the probe's `perfect` move (kpk::play::perfect_move).
 function playReply() {
   const p = state.probe;
   if (!p || state.gameOver) return;
   if (p.moves.length === 0) { endGame("stalemate: draw"); return; }
   if (p.side === p.pawn_side) { $("playstatus").textContent = `Your move (${p.side}); ${p.result}` + (p.dtc !== null ? `, DTC ${p.dtc}` : ""); return; }
-  const best = p.moves.find((m) => m.best);
+  const best = p.moves.find((m) => m.uci === p.perfect);
   $("playstatus").textContent = `Defence plays ${best.san}`;
   setTimeout(() => {
     if (best.fen === null) endGame(`${best.san}: ${best.result} (${best.note})`);

@@ -10,17 +10,21 @@ use kpk::report::compression;
 
 use kpk::chess::position::Oriented;
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 #[command(after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|exception, from the pawn \
-side's point of view. A bad FEN gets an error on stderr naming it and the rest are still answered; \
+side's point of view, and with --best-move a last column with a move in UCI. A bad FEN gets an error on stderr naming it and the rest are still answered; \
 the exit code is then 1.")]
 pub struct QueryArgs {
     /// The model file written by `kpk compress`.
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
     model: PathBuf,
+    /// Add a last column: a move in UCI notation in the FEN's own squares (`-` when there is
+    /// none), perfect where the position's result says so. Needs a play model (`kpk compress-play`).
+    #[arg(long)]
+    best_move: bool,
     /// Read one FEN per line from standard input (blank lines are skipped).
     #[arg(long, conflicts_with = "fens")]
     stdin: bool,
@@ -30,7 +34,7 @@ pub struct QueryArgs {
 }
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let model = load(&args.model)?;
+    let (model, play) = super::play::load_query_model(&args.model, args.best_move)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut batch = super::Batch::new();
     let answer =
@@ -39,7 +43,11 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
             match Oriented::from_fen(fen) {
                 Ok(o) => {
                     let a = model.classify(&o.position);
-                    writeln!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+                    write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+                    if let Some(play) = &play {
+                        write!(out, "\t{}", super::play::best_move_column(play, &o))?;
+                    }
+                    writeln!(out)?;
                     batch.answered();
                 }
                 Err(e) => {
@@ -75,10 +83,6 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(batch.exit_code())
-}
-
-fn load(path: &Path) -> anyhow::Result<Hybrid> {
-    Hybrid::load(path).with_context(|| "loading the hybrid model (write one with `kpk compress`)")
 }
 
 #[derive(Args)]

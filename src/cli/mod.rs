@@ -9,6 +9,7 @@ mod bitbase;
 mod dataset;
 mod experiment;
 mod hybrid;
+mod play;
 mod serve;
 mod train_bench;
 
@@ -39,6 +40,8 @@ enum Command {
     Features(dataset::FeaturesArgs),
     /// Train nets, quantise them, file their exceptions: write the smallest exact hybrid model.
     Compress(hybrid::CompressArgs),
+    /// Build the play model: the hybrid plus a move proposer and its exceptions (perfect moves).
+    CompressPlay(play::CompressPlayArgs),
     /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
     Run(experiment::RunArgs),
     /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
@@ -124,6 +127,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Dataset(args) => dataset::run_dataset(args),
         Command::Features(args) => dataset::run_features(args),
         Command::Compress(args) => hybrid::run_compress(args),
+        Command::CompressPlay(args) => play::run_compress_play(args),
         Command::Run(args) => experiment::run_run(args),
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),

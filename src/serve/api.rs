@@ -98,7 +98,8 @@ impl Explorer {
         Explorer { bitbase, hybrid, nets }
     }
 
-    /// `GET /api/probe?fen=FEN`. Errors are the CLI's message for the FEN.
+    /// `GET /api/probe?fen=FEN`. Errors are the CLI's message for the FEN. `perfect` is the move
+    /// [`crate::play::perfect_move`] plays (what the page's play mode answers with).
     pub fn probe(&self, fen: &str) -> Result<Value> {
         let o = Oriented::from_fen(fen)?;
         let p = o.position;
@@ -124,6 +125,7 @@ impl Explorer {
             "result": result_name(answer.outcome),
             "dtc": answer.dtc,
             "moves": moves,
+            "perfect": crate::play::perfect_move(&self.bitbase, &p).map(|mv| crate::play::uci(&o, mv)),
             "features": feats,
             "hybrid": self.hybrid_answer(&p),
             "nets": self.net_answers(&p),
@@ -138,8 +140,7 @@ impl Explorer {
             return (String::new(), None);
         };
         let t = o.transform;
-        let promo = mv.promotion.map(|q| q.letter().to_ascii_lowercase().to_string()).unwrap_or_default();
-        let uci = format!("{}{}{promo}", t.apply(mv.from), t.apply(mv.to));
+        let uci = crate::play::uci(o, mv);
         // A king move or push leaves the pawn on its file and colour: the same transform applies.
         let next = match p.play(mv) {
             After::Position(next) => Some(Oriented { position: next, transform: t }.to_fen()),

@@ -1,0 +1,116 @@
+//! `kpk compress-play`: build the play model (win/draw hybrid + move proposer + move exceptions).
+
+use anyhow::Context;
+use clap::Args;
+use kpk::Bitbase;
+use kpk::hybrid::Hybrid;
+use kpk::output::FileOut;
+use kpk::play::model::{DEFAULT_PLAY_MODEL, fit_proposer};
+use kpk::play::propose::Proposer;
+use kpk::play::{PlayModel, is_perfect};
+use kpk::{Color, KpkPosition};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct CompressPlayArgs {
+    /// The exact win/draw hybrid to embed (written by `kpk compress`).
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
+    hybrid: PathBuf,
+    /// Where to write the play model (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
+    out: PathBuf,
+}
+
+pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
+    let out = FileOut::check(&args.out)?;
+    let hybrid =
+        Hybrid::load(&args.hybrid).context("loading the hybrid model (write one with `kpk compress`)")?;
+    let bb = Bitbase::generate();
+    if !hybrid.disagreements(&bb).is_empty() {
+        anyhow::bail!("{} is not exact: it disagrees with the bitbase", args.hybrid.display());
+    }
+    let (proposer, misses) = fit_proposer(&bb, Proposer::default());
+    eprintln!(
+        "proposer weights {:?}: {misses} positions where its first winning move is not optimal",
+        proposer.weights
+    );
+    let model = PlayModel::build(hybrid, proposer, &bb);
+    let bytes = model.to_bytes();
+    let reloaded = PlayModel::from_bytes(&bytes, &out.display())?;
+    if reloaded != model {
+        anyhow::bail!("{} does not read back as the model written", out.display());
+    }
+    let wrong = KpkPosition::all()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .filter(|p| {
+            let sure = match p.side() {
+                Color::White => bb.dtc(p).is_some(),
+                Color::Black => bb.dtc(p).is_none(),
+            };
+            // A stalemated side has no move and gets none.
+            let right = match reloaded.best_move(p) {
+                Some(mv) => is_perfect(&bb, p, mv),
+                None => p.moves().is_empty(),
+            };
+            sure && !right
+        })
+        .count();
+    if wrong > 0 {
+        anyhow::bail!("the play model misplays {wrong} positions");
+    }
+    out.write(&bytes)?;
+    let hybrid_len = reloaded.hybrid().to_bytes().len();
+    let msg = format!(
+        "wrote {} ({} bytes: hybrid {hybrid_len}, {} move exceptions)",
+        out.display(),
+        bytes.len(),
+        reloaded.exception_count()
+    );
+    if out.is_stream() {
+        eprintln!("{msg}")
+    } else {
+        println!("{msg}")
+    }
+    eprintln!("best-move query speed on this machine: {:.0} ns per position", best_move_ns(&reloaded));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The model `kpk query` answers from: a play model (`KPKP`) gives its hybrid and its moves; a
+/// hybrid model (`KPKH`) gives outcomes only, and `--best-move` then is an error.
+pub fn load_query_model(
+    path: &std::path::Path,
+    best_move: bool,
+) -> anyhow::Result<(Hybrid, Option<PlayModel>)> {
+    let bytes = kpk::io::read(path)?;
+    if bytes.starts_with(kpk::play::PLAY_MAGIC) {
+        let play = PlayModel::from_bytes(&bytes, &path.display().to_string())?;
+        return Ok((play.hybrid().clone(), Some(play)));
+    }
+    let hybrid = Hybrid::from_bytes(&bytes, &path.display().to_string())
+        .context("loading the hybrid model (write one with `kpk compress`)")?;
+    if best_move {
+        anyhow::bail!(
+            "{} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL} (`kpk compress-play`)",
+            path.display()
+        );
+    }
+    Ok((hybrid, None))
+}
+
+/// `kpk query --best-move`'s last column: the model's move in UCI in the FEN's own squares, `-`
+/// when the side to move has none (stalemate).
+pub fn best_move_column(play: &PlayModel, o: &kpk::Oriented) -> String {
+    play.best_move(&o.position).map_or_else(|| "-".to_string(), |mv| kpk::play::uci(o, mv))
+}
+
+/// Median over 5 passes of the single-threaded time per `best_move` over every legal position.
+pub fn best_move_ns(model: &PlayModel) -> f64 {
+    let all: Vec<KpkPosition> = KpkPosition::all().collect();
+    let (_, median, _) = super::bench::time_runs(5, || {
+        all.iter().filter_map(|p| model.best_move(p)).map(|mv| mv.to.index()).sum::<usize>()
+    });
+    median.as_secs_f64() * 1e9 / all.len() as f64
+}

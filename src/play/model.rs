@@ -1,0 +1,296 @@
+//! The play model file: the exact win/draw hybrid plus a move proposer and the exception table of
+//! the positions where the proposer's move is not DTC-optimal, so that the file alone plays
+//! perfectly (the hybrid idea of section 5.1 applied to moves).
+//!
+//! | offset | bytes | field |
+//! |---|---|---|
+//! | 0 | 4 | magic `KPKP` |
+//! | 4 | 1 | format version, 1 |
+//! | 5 | 4 | file length in bytes (little-endian) |
+//! | 9 | 2 | length `n` of the embedded hybrid model (little-endian) |
+//! | 11 | n | the hybrid model file (`KPKH`, with its own checksum; see `hybrid::format`) |
+//! | 11 + n | 1 | number of proposer weights, 6 |
+//! | 12 + n | 6 | the proposer's weights, signed bytes (see `play::propose`) |
+//! | 18 + n | 3 | number of move exceptions `E` (little-endian) |
+//! | 21 + n | 1 | Rice parameter of the index gaps |
+//! | 22 + n | 1 | Rice parameter of the ordinals |
+//! | 23 + n | … | bits, least significant first: `E` Rice-coded gaps between the sorted position indices, then `E` Rice-coded ordinals minus one; zero padding to a byte |
+//! | end − 4 | 4 | CRC-32 (IEEE) of all preceding bytes |
+//!
+//! A move exception is a position with the pawn side to move where the proposer's first winning
+//! move is not DTC-optimal; its ordinal is the place (1, 2, …) of the first optimal move in the
+//! proposer's ranking of the winning moves ([`PlayModel::ranked_wins`]).
+
+use super::propose::{N_FEATURES, Proposer};
+use crate::chess::bitbase::Bitbase;
+use crate::chess::board::Color;
+use crate::chess::index::{KpkIndex, MAX_INDEX};
+use crate::chess::position::{After, KpkPosition, Move, Outcome};
+use crate::error::{Error, Result};
+use crate::hybrid::Hybrid;
+use crate::hybrid::bits::{BitReader, BitWriter, best_rice};
+use crate::hybrid::exceptions::{gaps, read_sorted, write_sorted};
+use rayon::prelude::*;
+use std::path::Path;
+
+pub const PLAY_MAGIC: &[u8; 4] = b"KPKP";
+pub const PLAY_VERSION: u8 = 1;
+/// Where `kpk compress-play` writes the model and `kpk query --best-move` reads it by default.
+pub const DEFAULT_PLAY_MODEL: &str = "models/kpk-play.hybrid";
+const CRC_LEN: usize = 4;
+/// Most legal moves of the pawn side: 8 king moves and 2 pawn moves, or 4 promotions.
+const MAX_MOVES: usize = 12;
+
+/// Win/draw hybrid + move proposer + move exceptions; see the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayModel {
+    hybrid: Hybrid,
+    proposer: Proposer,
+    /// Sorted indices of the move exceptions.
+    indices: Vec<u32>,
+    /// For each exception, the ordinal (1, 2, …) of the first optimal move in the ranking.
+    ordinals: Vec<u8>,
+}
+
+/// Up to [`MAX_MOVES`] moves, ranked.
+pub struct Ranked {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Ranked {
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl PlayModel {
+    /// The model of `hybrid` and `proposer` whose exceptions make it play perfectly against `bb`.
+    pub fn build(hybrid: Hybrid, proposer: Proposer, bb: &Bitbase) -> PlayModel {
+        let mut m = PlayModel { hybrid, proposer, indices: Vec::new(), ordinals: Vec::new() };
+        let legal: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
+        let mut found: Vec<(u32, u8)> = legal
+            .par_iter()
+            .filter_map(|p| {
+                let d = bb.dtc(p)?.0;
+                let ranked = m.ranked_wins(p);
+                let first =
+                    ranked.as_slice().iter().position(|&mv| super::after(bb, p, mv).1 == Some(d - 1))?;
+                (first > 0).then(|| (KpkIndex::of(p).value() as u32, first as u8))
+            })
+            .collect();
+        found.sort_unstable();
+        (m.indices, m.ordinals) = found.into_iter().unzip();
+        m
+    }
+
+    pub fn hybrid(&self) -> &Hybrid {
+        &self.hybrid
+    }
+
+    pub fn proposer(&self) -> Proposer {
+        self.proposer
+    }
+
+    /// Number of move exceptions.
+    pub fn exception_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Is `s` won for the pawn side? The hybrid's exact answer.
+    #[inline]
+    fn wins(&self, s: &KpkPosition) -> bool {
+        self.hybrid.classify(s).outcome == Outcome::Win
+    }
+
+    /// The pawn side's winning moves in `p` (White to move), best first as the proposer sees
+    /// them: winning promotions (queen before rook), then moves to won positions by score, equal
+    /// scores in move-generation order.
+    pub fn ranked_wins(&self, p: &KpkPosition) -> Ranked {
+        let mut keyed = [(0i32, 0usize, Move { from: p.wk(), to: p.wk(), promotion: None }); MAX_MOVES];
+        let mut len = 0;
+        for (n, mv) in p.moves().into_iter().enumerate() {
+            let key = match p.play(mv) {
+                After::Promoted { outcome: Outcome::Win, .. } => i32::MIN,
+                After::Position(s) if self.wins(&s) => self.proposer.score(&s),
+                _ => continue,
+            };
+            keyed[len] = (key, n, mv);
+            len += 1;
+        }
+        keyed[..len].sort_unstable_by_key(|&(key, n, _)| (key, n));
+        let mut moves = [keyed[0].2; MAX_MOVES];
+        for (slot, k) in moves.iter_mut().zip(&keyed[..len]) {
+            *slot = k.2;
+        }
+        Ranked { moves, len }
+    }
+
+    /// The move the file alone gives (`None` only when the side to move has no legal move):
+    /// - the pawn side in a won position: a move that wins in exactly DTC − 1 (a winning
+    ///   promotion where DTC is 1);
+    /// - the lone king in a drawn position: a move that keeps the draw;
+    /// - otherwise the first legal move.
+    pub fn best_move(&self, p: &KpkPosition) -> Option<Move> {
+        match p.side() {
+            Color::White => {
+                let ranked = self.ranked_wins(p);
+                if ranked.len > 0 {
+                    let at = self.indices.binary_search(&(KpkIndex::of(p).value() as u32));
+                    let ordinal = at.map_or(0, |i| usize::from(self.ordinals[i]));
+                    return ranked.as_slice().get(ordinal).copied();
+                }
+                p.moves().first().copied()
+            }
+            Color::Black => {
+                let moves = p.moves();
+                let holds = |mv: &&Move| match p.play(**mv) {
+                    After::PawnCaptured => true,
+                    After::Position(t) => !self.wins(&t),
+                    After::Promoted { .. } => false,
+                };
+                moves.iter().find(holds).or(moves.first()).copied()
+            }
+        }
+    }
+
+    /// The model file's bytes (see the module documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let hybrid = self.hybrid.to_bytes();
+        let mut bytes = Vec::with_capacity(hybrid.len() + 64);
+        bytes.extend_from_slice(PLAY_MAGIC);
+        bytes.push(PLAY_VERSION);
+        bytes.extend_from_slice(&[0; 4]); // length, filled in below
+        bytes.extend_from_slice(&(hybrid.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(&hybrid);
+        bytes.push(N_FEATURES as u8);
+        bytes.extend(self.proposer.weights.iter().map(|&w| w as u8));
+        let n = self.indices.len() as u32;
+        bytes.extend_from_slice(&n.to_le_bytes()[..3]);
+        let ordinals = || self.ordinals.iter().map(|&o| u64::from(o) - 1);
+        let (kg, _) = best_rice(gaps(&self.indices));
+        let (ko, _) = best_rice(ordinals());
+        bytes.extend_from_slice(&[kg as u8, ko as u8]);
+        let mut w = BitWriter::new();
+        write_sorted(&self.indices, &mut w, kg);
+        for o in ordinals() {
+            w.rice(o, ko);
+        }
+        bytes.extend_from_slice(&w.into_bytes());
+        let total = (bytes.len() + CRC_LEN) as u32;
+        bytes[5..9].copy_from_slice(&total.to_le_bytes());
+        let crc = crate::io::crc32(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    /// Load a play model file.
+    pub fn load(path: &Path) -> Result<PlayModel> {
+        PlayModel::from_bytes(&crate::io::read(path)?, &path.display().to_string())
+    }
+
+    /// Parse a play model file; `path` only names the file in errors.
+    pub fn from_bytes(bytes: &[u8], path: &str) -> Result<PlayModel> {
+        let bad = |message: String| Error::Format { path: path.to_string(), message };
+        if bytes.len() < 4 || &bytes[..4] != PLAY_MAGIC {
+            return Err(bad("not a kpk play model (bad magic)".into()));
+        }
+        if bytes.len() < 11 + CRC_LEN {
+            return Err(bad(format!("file is {} bytes: truncated", bytes.len())));
+        }
+        if bytes[4] != PLAY_VERSION {
+            return Err(bad(format!("unsupported play model version {}, expected {PLAY_VERSION}", bytes[4])));
+        }
+        let length = u32::from_le_bytes(bytes[5..9].try_into().expect("4 bytes")) as usize;
+        if length != bytes.len() {
+            return Err(bad(format!("file is {} bytes but its header says {length}", bytes.len())));
+        }
+        let body = &bytes[..bytes.len() - CRC_LEN];
+        if crate::io::crc32(body) != u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes")) {
+            return Err(bad("checksum mismatch: the file is corrupt".into()));
+        }
+        let n = usize::from(u16::from_le_bytes([body[9], body[10]]));
+        let rest = body.get(11 + n..).ok_or_else(|| bad("the embedded hybrid runs past the end".into()))?;
+        let hybrid = Hybrid::from_bytes(&body[11..11 + n], path)?;
+        if rest.len() < 1 + N_FEATURES + 5 || usize::from(rest[0]) != N_FEATURES {
+            return Err(bad(format!("expected {N_FEATURES} proposer weights")));
+        }
+        let mut weights = [0i8; N_FEATURES];
+        for (w, &b) in weights.iter_mut().zip(&rest[1..]) {
+            *w = b as i8;
+        }
+        let h = &rest[1 + N_FEATURES..];
+        let count = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
+        let (kg, ko) = (u32::from(h[3]), u32::from(h[4]));
+        if kg > 24 || ko > 8 {
+            return Err(bad("Rice parameter out of range".into()));
+        }
+        let mut r = BitReader::new(&h[5..]);
+        let indices =
+            read_sorted(&mut r, count, kg, MAX_INDEX).map_err(|e| bad(format!("exceptions: {e}")))?;
+        let ordinals = (0..count)
+            .map(|_| match r.rice(ko) {
+                Ok(o) if o + 1 < MAX_MOVES as u64 => Ok(o as u8 + 1),
+                Ok(o) => Err(bad(format!("move ordinal {} out of range", o + 1))),
+                Err(e) => Err(bad(format!("ordinals: {e}"))),
+            })
+            .collect::<Result<Vec<u8>>>()?;
+        if !r.at_padded_end() {
+            return Err(bad("bytes after the exception table".into()));
+        }
+        Ok(PlayModel { hybrid, proposer: Proposer { weights }, indices, ordinals })
+    }
+}
+
+/// Choose the proposer's weights by coordinate descent (steps of ±1..±3 on one weight at a time,
+/// first improvement kept, until none improves) to minimise the number of positions whose
+/// top-ranked winning move is not DTC-optimal. Deterministic: no random choice.
+pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
+    // Per won position with the pawn side to move and no winning promotion: each winning move's
+    // features and whether it is optimal. Positions where every winning move is optimal are left out.
+    let cases: Vec<Vec<(bool, [i32; N_FEATURES])>> = KpkPosition::all()
+        .filter(|p| p.side() == Color::White)
+        .filter_map(|p| {
+            let d = bb.dtc(&p)?.0;
+            let mut v = Vec::new();
+            for mv in p.moves() {
+                match p.play(mv) {
+                    After::Promoted { outcome: Outcome::Win, .. } => return None,
+                    After::Position(s) if bb.outcome(&s) == Outcome::Win => {
+                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), super::propose::features(&s)));
+                    }
+                    _ => {}
+                }
+            }
+            (!v.iter().all(|x| x.0)).then_some(v)
+        })
+        .collect();
+    let misses = |w: &[i8; N_FEATURES]| -> usize {
+        let score = |f: &[i32; N_FEATURES]| f.iter().zip(w).map(|(&a, &b)| a * i32::from(b)).sum::<i32>();
+        cases
+            .par_iter()
+            .filter(|v| {
+                // min_by_key keeps the first of equal scores: generation order, as ranked_wins.
+                !v.iter().min_by_key(|x| score(&x.1)).is_some_and(|x| x.0)
+            })
+            .count()
+    };
+    let mut w = start.weights;
+    let mut best = misses(&w);
+    loop {
+        let mut improved = false;
+        for j in 0..N_FEATURES {
+            for delta in [-3i8, -2, -1, 1, 2, 3] {
+                let mut t = w;
+                t[j] = t[j].saturating_add(delta);
+                let n = misses(&t);
+                if n < best {
+                    (best, w, improved) = (n, t, true);
+                }
+            }
+        }
+        if !improved {
+            return (Proposer { weights: w }, best);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! The move proposer of the play model: it ranks the pawn side's winning moves by a small
+//! integer score of the position after each move, an estimate of its depth to conversion.
+//!
+//! Which moves win is exact (the hybrid classifier); only the order among winning moves is
+//! estimated. The score is a weighted sum of six distances that chess players use to judge a
+//! king-and-pawn race (smaller is better for the pawn side):
+//!
+//! | feature | meaning |
+//! |---|---|
+//! | 0 | ranks the pawn still has to go to promote |
+//! | 1 | king distance from the pawn side's king to the square in front of the pawn |
+//! | 2 | king distance from the pawn side's king to the promotion square |
+//! | 3 | minus the lone king's distance to the promotion square |
+//! | 4 | minus the lone king's distance to the pawn |
+//! | 5 | minus how far the pawn side's king stands ahead of the pawn (ranks, clamped to ±2) |
+//!
+//! The weights are stored in the model file; `kpk compress-play` chooses them by coordinate
+//! descent to minimise the number of positions whose top-ranked move is not DTC-optimal.
+
+use crate::chess::board::Square;
+use crate::chess::position::KpkPosition;
+
+/// Number of features, and of weights in the model file.
+pub const N_FEATURES: usize = 6;
+
+/// The proposer's weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proposer {
+    pub weights: [i8; N_FEATURES],
+}
+
+impl Default for Proposer {
+    /// The weights `kpk compress-play` starts its search from.
+    fn default() -> Proposer {
+        Proposer { weights: [12, 1, 3, 0, 6, 3] }
+    }
+}
+
+/// The features of `s`, the position after a pawn-side move (lone king to move), in the table's order.
+#[inline]
+pub fn features(s: &KpkPosition) -> [i32; N_FEATURES] {
+    let (wk, bk, wp) = (s.wk(), s.bk(), s.wp());
+    let front = Square::from_coords(wp.file() as i8, wp.rank() as i8 + 1).expect("the pawn is below rank 8");
+    let queening = Square::from_coords(wp.file() as i8, 7).expect("rank 8");
+    [
+        7 - i32::from(wp.rank()),
+        i32::from(wk.distance(front)),
+        i32::from(wk.distance(queening)),
+        -i32::from(bk.distance(queening)),
+        -i32::from(bk.distance(wp)),
+        -(i32::from(wk.rank()) - i32::from(wp.rank())).clamp(-2, 2),
+    ]
+}
+
+impl Proposer {
+    /// The score of `s` (smaller: the move to `s` is thought quicker).
+    #[inline]
+    pub fn score(&self, s: &KpkPosition) -> i32 {
+        features(s).iter().zip(self.weights).map(|(&f, w)| f * i32::from(w)).sum()
+    }
+}

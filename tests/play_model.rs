@@ -1,0 +1,124 @@
+//! The play model file alone plays perfectly: `kpk query --best-move` on every legal position, in
+//! its canonical orientation, mirrored, colour-flipped and both, checked against the bitbase.
+//!
+//! Each answer is read back independently: the UCI move's squares are mapped from the FEN's own
+//! orientation to the canonical one, the move must be legal there, and where the specification
+//! asks for it the move must be optimal: the pawn side in a won position wins in exactly DTC − 1
+//! (a winning promotion where DTC is 1), the lone king in a drawn position keeps the draw.
+
+mod support;
+
+use kpk::chess::position::{After, Move, Transform};
+use kpk::{Bitbase, Color, KpkPosition, Oriented, Outcome};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-play.hybrid");
+
+fn transforms() -> [Transform; 4] {
+    let t = |flip_colours, mirror_files| Transform { flip_colours, mirror_files };
+    [t(false, false), t(false, true), t(true, false), t(true, true)]
+}
+
+/// The legal move of `p` that the UCI text names in `o`'s orientation, if any.
+fn parse_uci(o: &Oriented, uci: &str) -> Option<Move> {
+    let sq = |s: &str| s.parse().ok().map(|x| o.transform.apply(x));
+    let (from, to) = (sq(uci.get(0..2)?)?, sq(uci.get(2..4)?)?);
+    let letter = uci.get(4..).unwrap_or("");
+    o.position.moves().into_iter().find(|mv| {
+        mv.from == from
+            && mv.to == to
+            && mv.promotion.map_or(String::new(), |p| p.letter().to_ascii_lowercase().to_string()) == letter
+    })
+}
+
+/// DTC after a move for the pawn side (0: winning promotion), `None` if the move does not win.
+fn dtc_after(bb: &Bitbase, p: &KpkPosition, mv: Move) -> Option<u8> {
+    match p.play(mv) {
+        After::Position(s) => bb.dtc(&s).map(|d| d.0),
+        After::PawnCaptured => None,
+        After::Promoted { outcome, .. } => (outcome == Outcome::Win).then_some(0),
+    }
+}
+
+#[test]
+fn best_move_is_legal_everywhere_and_perfect_where_specified() {
+    let bb = Bitbase::generate();
+    let fens: Vec<String> = KpkPosition::all().flat_map(|p| transforms().map(|t| p.to_fen_with(t))).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--model", MODEL, "--best-move", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = fens.join("\n");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), fens.len());
+    let (mut won, mut drawn) = (0, 0);
+    for (fen, line) in fens.iter().zip(lines) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 4, "{line}");
+        assert_eq!(cols[0], fen);
+        let o = Oriented::from_fen(fen).unwrap();
+        let p = o.position;
+        assert_eq!(cols[1], bb.outcome(&p).to_string(), "{fen}");
+        if cols[3] == "-" {
+            assert!(p.moves().is_empty(), "{fen}: `-` but there are legal moves");
+            continue;
+        }
+        let mv = parse_uci(&o, cols[3]).unwrap_or_else(|| panic!("{fen}: {} is not legal", cols[3]));
+        match (p.side(), bb.dtc(&p)) {
+            (Color::White, Some(d)) => {
+                assert_eq!(dtc_after(&bb, &p, mv), Some(d.0 - 1), "{fen}: {} is not optimal", cols[3]);
+                won += 1;
+            }
+            (Color::Black, None) => {
+                let holds = match p.play(mv) {
+                    After::Position(s) => bb.outcome(&s) == Outcome::Draw,
+                    After::PawnCaptured => true,
+                    After::Promoted { .. } => false,
+                };
+                assert!(holds, "{fen}: {} loses the draw", cols[3]);
+                drawn += 1;
+            }
+            _ => {}
+        }
+    }
+    // Every won position with the pawn side to move, every drawn one with the lone king to move
+    // (less the stalemates), in four orientations.
+    let stalemates = KpkPosition::all().filter(|p| p.side() == Color::Black && p.moves().is_empty()).count();
+    assert_eq!(stalemates, 9);
+    assert_eq!(won, 4 * 62_480);
+    assert_eq!(drawn, 4 * (35_210 - stalemates));
+}
+
+#[test]
+fn the_model_file_round_trips_and_rejects_corruption() {
+    let bytes = std::fs::read(MODEL).unwrap();
+    let m = kpk::play::PlayModel::from_bytes(&bytes, "model").unwrap();
+    assert_eq!(m.to_bytes(), bytes);
+    assert!(bytes.len() < 4_176, "{} bytes: not smaller than Syzygy's KPvK.rtbz", bytes.len());
+    for at in [0, 4, 7, 12, bytes.len() / 2, bytes.len() - 1] {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x10;
+        assert!(kpk::play::PlayModel::from_bytes(&bad, "bad").is_err(), "flip at {at} accepted");
+    }
+    assert!(kpk::play::PlayModel::from_bytes(&bytes[..bytes.len() - 1], "short").is_err());
+}
+
+#[test]
+fn compress_play_rebuilds_the_committed_file_byte_for_byte() {
+    let dir = support::Scratch::new("compress-play");
+    let out = dir.join("play.hybrid");
+    let hybrid = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid");
+    let run =
+        support::kpk_in(dir.path(), &["compress-play", "--hybrid", hybrid, "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read(out).unwrap(), std::fs::read(MODEL).unwrap());
+}
