@@ -38,6 +38,7 @@ pub mod report;
 #[doc(hidden)]
 pub mod scratch;
 pub mod serve;
+pub mod study;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};

@@ -11,6 +11,7 @@ mod experiment;
 mod hybrid;
 mod play;
 mod serve;
+mod study;
 mod train_bench;
 
 #[derive(Parser)]
@@ -52,6 +53,8 @@ enum Command {
     Plot(experiment::PlotArgs),
     /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
     Serve(serve::ServeArgs),
+    /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
+    Study(study::StudyArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -133,5 +136,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
         Command::Serve(args) => serve::run_serve(args),
+        Command::Study(args) => study::run_study(args),
     }
 }
