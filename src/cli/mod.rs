@@ -11,6 +11,7 @@ mod experiment;
 mod hybrid;
 mod play;
 mod readings;
+mod serve;
 mod study;
 mod train_bench;
 
@@ -53,6 +54,8 @@ enum Command {
     Plot(experiment::PlotArgs),
     /// Replicate Table 5 under every reading of section 4.5's stopping rule and kept state.
     Readings(readings::ReadingsArgs),
+    /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
+    Serve(serve::ServeArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
 }
@@ -136,6 +139,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
         Command::Readings(args) => readings::run_readings(args),
+        Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
     }
 }
