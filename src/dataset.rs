@@ -30,17 +30,166 @@ use crate::paper::features::{FEATURES, N_FEATURES, features};
 use ndarray::Array2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
+use std::str::FromStr;
 
 /// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.
 pub const DEFAULT_SEED: u64 = 1998;
 
-/// Every name [`Dataset::named`] accepts (case-insensitively).
-pub const NAMES: [&str; 10] = ["T1", "S1", "T2", "S2", "T3", "T4", "T5", "wtm", "btm", "all"];
-
 /// Sizes of T1 (= S1) and T2 (= S2), section 4.5.
 pub const SMALL_SET_SIZE: [usize; 2] = [125, 136];
+
+/// Which side is to move in a set's positions. The paper treats wtm and btm as two separate
+/// problems (section 4.5); `both` is for sets that mix them (`all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Wtm,
+    Btm,
+    Both,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Wtm => "wtm",
+            Side::Btm => "btm",
+            Side::Both => "both",
+        })
+    }
+}
+
+/// The named sets (the table above): each owns its side to move, its size and how its positions
+/// are chosen. Written as in the table (`T1`, `wtm`); read case-insensitively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetName {
+    T1,
+    S1,
+    T2,
+    S2,
+    T3,
+    T4,
+    T5,
+    Wtm,
+    Btm,
+    All,
+}
+
+/// How a named set's positions are chosen.
+enum Selection {
+    /// A seeded draw from one side's positions: the first half (T1, T2) or the second (S1, S2).
+    Drawn { side: Color, second: bool },
+    /// Every legal position passing the filter, in index order.
+    Filtered(Filter),
+}
+
+impl SetName {
+    /// Every named set, in the table's order.
+    pub const ALL: [SetName; 10] = [
+        SetName::T1,
+        SetName::S1,
+        SetName::T2,
+        SetName::S2,
+        SetName::T3,
+        SetName::T4,
+        SetName::T5,
+        SetName::Wtm,
+        SetName::Btm,
+        SetName::All,
+    ];
+
+    /// The name as the table writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SetName::T1 => "T1",
+            SetName::S1 => "S1",
+            SetName::T2 => "T2",
+            SetName::S2 => "S2",
+            SetName::T3 => "T3",
+            SetName::T4 => "T4",
+            SetName::T5 => "T5",
+            SetName::Wtm => "wtm",
+            SetName::Btm => "btm",
+            SetName::All => "all",
+        }
+    }
+
+    /// The side to move in the set's positions.
+    pub fn side(self) -> Side {
+        match self {
+            SetName::T1 | SetName::S1 | SetName::T3 | SetName::T4 | SetName::T5 | SetName::Wtm => Side::Wtm,
+            SetName::T2 | SetName::S2 | SetName::Btm => Side::Btm,
+            SetName::All => Side::Both,
+        }
+    }
+
+    /// Positions in the set (the table's counts; checked against [`Dataset::of`] by the tests).
+    pub fn size(self) -> usize {
+        match self {
+            SetName::T1 | SetName::S1 => SMALL_SET_SIZE[0],
+            SetName::T2 | SetName::S2 => SMALL_SET_SIZE[1],
+            SetName::T3 | SetName::Wtm => 81_664,
+            SetName::T4 => 20_643,
+            SetName::T5 => 20_346,
+            SetName::Btm => 84_012,
+            SetName::All => 165_676,
+        }
+    }
+
+    /// Whether the set is a seeded draw (T1, S1, T2, S2): the only sets the seed changes.
+    pub fn is_drawn(self) -> bool {
+        matches!(self.selection(), Selection::Drawn { .. })
+    }
+
+    fn selection(self) -> Selection {
+        let side = |s| Filter { side: Some(s), ..Filter::default() };
+        let file = |f| Filter { side: Some(Color::White), pawn_file: Some(f), ..Filter::default() };
+        match self {
+            SetName::T1 => Selection::Drawn { side: Color::White, second: false },
+            SetName::S1 => Selection::Drawn { side: Color::White, second: true },
+            SetName::T2 => Selection::Drawn { side: Color::Black, second: false },
+            SetName::S2 => Selection::Drawn { side: Color::Black, second: true },
+            SetName::T3 | SetName::Wtm => Selection::Filtered(side(Color::White)),
+            SetName::Btm => Selection::Filtered(side(Color::Black)),
+            // Section 4.5: T4 and T5 are the wtm positions with the pawn on the a-file and the d-file.
+            SetName::T4 => Selection::Filtered(file(1)),
+            SetName::T5 => Selection::Filtered(file(4)),
+            SetName::All => Selection::Filtered(Filter::default()),
+        }
+    }
+}
+
+impl fmt::Display for SetName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SetName {
+    type Err = Error;
+
+    /// A set's name, case-insensitively; the error lists every name.
+    fn from_str(s: &str) -> Result<SetName> {
+        SetName::ALL.into_iter().find(|n| n.name().eq_ignore_ascii_case(s)).ok_or_else(|| {
+            let allowed = SetName::ALL.map(SetName::name).join(", ");
+            Error::Invalid(format!("unknown set '{s}'; allowed: {allowed}"))
+        })
+    }
+}
+
+impl Serialize for SetName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for SetName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<SetName, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// A set of legal positions with their outcomes and depths to conversion.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,31 +287,26 @@ impl Dataset {
         Ok(Dataset::from_positions(name, positions, bb))
     }
 
-    /// One of the named sets ([`NAMES`], case-insensitive); `seed` matters for T1, S1, T2, S2.
+    /// One of the named sets by name (case-insensitive): [`Dataset::of`] after [`SetName`]'s
+    /// parse.
     pub fn named(name: &str, seed: u64, bb: &Bitbase) -> Result<Dataset> {
-        let canonical = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)).ok_or_else(|| {
-            Error::Invalid(format!("unknown dataset '{name}': valid names are {}", NAMES.join(", ")))
-        })?;
-        let side = |s| Filter { side: Some(s), ..Filter::default() };
-        let file = |f| Filter { side: Some(Color::White), pawn_file: Some(f), ..Filter::default() };
-        let small = |s: Color, second: bool| {
-            let n = SMALL_SET_SIZE[usize::from(s == Color::Black)];
-            let pool: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == s).collect();
-            let drawn = draw(pool, 2 * n, seed);
-            let half = if second { drawn[n..].to_vec() } else { drawn[..n].to_vec() };
-            Dataset::from_positions(*canonical, half, bb)
-        };
-        Ok(match *canonical {
-            "T1" => small(Color::White, false),
-            "S1" => small(Color::White, true),
-            "T2" => small(Color::Black, false),
-            "S2" => small(Color::Black, true),
-            "T3" | "wtm" => Dataset::select(*canonical, &side(Color::White), bb)?,
-            "btm" => Dataset::select(*canonical, &side(Color::Black), bb)?,
-            "T4" => Dataset::select(*canonical, &file(1), bb)?,
-            "T5" => Dataset::select(*canonical, &file(4), bb)?,
-            _ => Dataset::select(*canonical, &Filter::default(), bb)?,
-        })
+        Ok(Dataset::of(name.parse()?, seed, bb))
+    }
+
+    /// A named set's positions; `seed` matters only for the drawn sets T1, S1, T2, S2.
+    pub fn of(set: SetName, seed: u64, bb: &Bitbase) -> Dataset {
+        match set.selection() {
+            Selection::Drawn { side, second } => {
+                let n = SMALL_SET_SIZE[usize::from(side == Color::Black)];
+                let pool: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == side).collect();
+                let drawn = draw(pool, 2 * n, seed);
+                let half = if second { drawn[n..].to_vec() } else { drawn[..n].to_vec() };
+                Dataset::from_positions(set.name(), half, bb)
+            }
+            Selection::Filtered(filter) => {
+                Dataset::select(set.name(), &filter, bb).expect("a named set's filter is valid")
+            }
+        }
     }
 
     /// The positions passing `filter`, named `name[filter]`.
@@ -277,6 +421,21 @@ mod tests {
         assert_eq!(size("wtm"), 81_664);
         assert_eq!(size("btm"), 84_012);
         assert_eq!(size("ALL"), 165_676);
+        for set in SetName::ALL {
+            let ds = Dataset::of(set, DEFAULT_SEED, &bb);
+            assert_eq!(ds.len(), set.size(), "{set}");
+            assert_eq!(set.name().parse::<SetName>().unwrap(), set);
+            let sides = [Side::Wtm, Side::Btm].map(|s| {
+                let color = if s == Side::Wtm { Color::White } else { Color::Black };
+                ds.positions.iter().any(|p| p.side() == color)
+            });
+            let expected = match set.side() {
+                Side::Wtm => [true, false],
+                Side::Btm => [false, true],
+                Side::Both => [true, true],
+            };
+            assert_eq!(sides, expected, "{set}");
+        }
     }
 
     #[test]
@@ -300,7 +459,10 @@ mod tests {
     #[test]
     fn unknown_names_list_the_valid_ones() {
         let err = Dataset::named("T9", 1, &bb()).unwrap_err().to_string();
-        assert!(err.contains("'T9'") && err.contains("T1, S1, T2, S2, T3, T4, T5, wtm, btm, all"), "{err}");
+        assert!(
+            err.contains("unknown set 'T9'") && err.contains("T1, S1, T2, S2, T3, T4, T5, wtm, btm, all"),
+            "{err}"
+        );
     }
 
     #[test]

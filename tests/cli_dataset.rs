@@ -77,10 +77,7 @@ fn dataset_writes_the_documented_csv() {
 fn dataset_errors_are_one_clear_line() {
     let (code, _, stderr) = kpk(&["dataset", "--set", "T9", "--out", "/tmp/never-written.csv"]);
     assert_eq!(code, 2);
-    one_error_line(
-        &stderr,
-        "unknown dataset 'T9': valid names are T1, S1, T2, S2, T3, T4, T5, wtm, btm, all",
-    );
+    one_error_line(&stderr, "unknown set 'T9'; allowed: T1, S1, T2, S2, T3, T4, T5, wtm, btm, all");
     let (code, _, stderr) = kpk(&["dataset", "--set", "T1", "--out", "/nonexistent-dir/t1.csv"]);
     assert_eq!(code, 2);
     one_error_line(&stderr, "/nonexistent-dir/t1.csv");

@@ -22,16 +22,16 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
         let at = format!("trial {}", row.trial);
         assert_eq!(c.name, format!("trial{:02}", row.trial), "{at}");
         assert_eq!(c.side, if row.side == "wtm" { Side::Wtm } else { Side::Btm }, "{at}");
-        assert_eq!(c.topology, row.topology, "{at}");
-        assert_eq!(tables::weight_count(&trial.topology), row.weights, "{at}");
-        assert_eq!(c.training_set, row.train_set, "{at}");
+        assert_eq!(c.topology.to_string(), row.topology, "{at}");
+        assert_eq!(trial.topology().weight_count(), row.weights, "{at}");
+        assert_eq!(c.training_set.name(), row.train_set, "{at}");
         // Trials 1-37 were tested on the unseen half of their hand-prepared set; 38-41 not at all.
         let expected_test = match row.train_set.as_str() {
             "T1" => Some("S1"),
             "T2" => Some("S2"),
             _ => None,
         };
-        assert_eq!(c.testing_set.as_deref(), expected_test, "{at}");
+        assert_eq!(c.testing_set.map(|t| t.name()), expected_test, "{at}");
         assert_eq!(row.test_acc_pct.is_some(), expected_test.is_some(), "{at}");
         let error = if row.error_fn == "E1" { ErrorName::E1 } else { ErrorName::E2 };
         assert_eq!(c.error_function, error, "{at}");
@@ -118,7 +118,7 @@ fn the_runner_records_exactly_what_the_trainer_measures() {
     let s1 = Dataset::named("S1", 1998, &bb).unwrap();
     let (x, w) = (t1.inputs(InputCoding::Natural), t1.wins());
     let (xt, wt) = (s1.inputs(InputCoding::Natural), s1.wins());
-    let net = Mlp::new(&trial.topology, 1.0, 5).unwrap();
+    let net = Mlp::new(trial.topology().widths(), 1.0, 5).unwrap();
     let mut continuous = Vec::new();
     let test = TrainData { inputs: xt.view(), wins: &wt };
     train::train(

@@ -1,12 +1,12 @@
 //! A trial's chart `accuracy.png`.
 
-use super::rows::MetricsRow;
 use crate::report::plot::{LineChart, Series};
+use crate::train::EpochMetrics;
 
 /// The chart `accuracy.png`: training (and testing) accuracy on the left axis, E1 and E2 on the
 /// right, by epoch.
-pub fn accuracy_chart(title: &str, rows: &[MetricsRow]) -> LineChart {
-    let points = |f: &dyn Fn(&MetricsRow) -> Option<f64>| -> Vec<(f64, f64)> {
+pub fn accuracy_chart(title: &str, rows: &[EpochMetrics]) -> LineChart {
+    let points = |f: &dyn Fn(&EpochMetrics) -> Option<f64>| -> Vec<(f64, f64)> {
         rows.iter().filter_map(|r| f(r).map(|v| (r.epoch as f64, v))).collect()
     };
     let differs = rows.iter().any(|r| r.train_accuracy_m0_pct.is_some_and(|a| a != r.train_accuracy_pct));

@@ -1,45 +1,13 @@
 //! A trial's TOML config and its validation into a checked [`Trial`] (parse, then check once).
 
+pub use crate::dataset::{SetName, Side};
 use crate::error::{Error, Result};
+use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
 use crate::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
-
-/// The sets a trial can train or test on (section 4.5; `wtm`, `btm` and `all` are every legal
-/// position with White to move, Black to move, or either).
-pub const SET_NAMES: [&str; 10] = ["T1", "S1", "T2", "S2", "T3", "T4", "T5", "wtm", "btm", "all"];
-
-/// Which side is to move in a trial's positions. The paper treats wtm and btm as two separate
-/// problems (section 4.5); `both` is for sets that mix them (`all`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Wtm,
-    Btm,
-    Both,
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Wtm => "wtm",
-            Side::Btm => "btm",
-            Side::Both => "both",
-        })
-    }
-}
-
-/// The side to move in a named set's positions.
-pub fn set_side(set: &str) -> Option<Side> {
-    match set {
-        "T1" | "S1" | "T3" | "T4" | "T5" | "wtm" => Some(Side::Wtm),
-        "T2" | "S2" | "btm" => Some(Side::Btm),
-        "all" => Some(Side::Both),
-        _ => None,
-    }
-}
 
 /// Output coding as written in a config (section 4.3): one output neuron, or two with a margin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,15 +65,14 @@ pub struct TrialConfig {
     pub name: String,
     /// Side to move in the training (and testing) positions.
     pub side: Side,
-    /// One of [`SET_NAMES`].
-    pub training_set: String,
-    /// One of [`SET_NAMES`]; absent when the trial is not tested (Table 5, trials 38-41).
+    pub training_set: SetName,
+    /// Absent when the trial is not tested (Table 5, trials 38-41).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub testing_set: Option<String>,
+    pub testing_set: Option<SetName>,
     /// Seed of the random draws that make the small sets T1/S1 and T2/S2.
     pub data_seed: u64,
     /// Layer widths, input first: "32-10-10-1".
-    pub topology: String,
+    pub topology: Topology,
     pub input_coding: InputCoding,
     pub output_coding: OutputName,
     /// Section 4.3's m: outputs within m of 0.5 are 'undecided'. Only for two outputs.
@@ -141,8 +108,6 @@ pub struct TrialConfig {
 pub struct Trial {
     /// The config as read, with defaults filled in: written back as the resolved config.
     pub config: TrialConfig,
-    /// Parsed layer widths, input first.
-    pub topology: Vec<usize>,
 }
 
 /// The largest epoch budget a config may ask for: far beyond the paper's longest run (6,285).
@@ -151,38 +116,6 @@ pub const MAX_EPOCHS_LIMIT: usize = 1_000_000;
 fn bad(key: &str, message: impl fmt::Display) -> Error {
     Error::Invalid(format!("key `{key}`: {message}"))
 }
-
-/// Parse "32-10-10-1" into layer widths.
-pub fn parse_topology(s: &str) -> Result<Vec<usize>> {
-    let layers = s
-        .split('-')
-        .map(|w| w.trim().parse::<usize>().ok().filter(|&n| n > 0))
-        .collect::<Option<Vec<usize>>>()
-        .ok_or_else(|| {
-            bad("topology", format!("'{s}' is not positive layer widths joined by '-', e.g. \"32-10-10-1\""))
-        })?;
-    if layers.len() < 2 {
-        return Err(bad("topology", format!("'{s}' needs at least an input and an output layer")));
-    }
-    // Weights and biases, counted without overflow before anything is allocated.
-    let weights = layers.windows(2).try_fold(0usize, |sum, w| {
-        w[0].checked_add(1).and_then(|fan_in| fan_in.checked_mul(w[1])).and_then(|n| sum.checked_add(n))
-    });
-    match weights {
-        Some(n) if n <= MAX_WEIGHTS => Ok(layers),
-        _ => Err(bad(
-            "topology",
-            format!(
-                "'{s}' has more than {MAX_WEIGHTS} weights, the most kpk trains (a net of Table 5 has at most 4,521)"
-            ),
-        )),
-    }
-}
-
-/// The most weights (with biases) a configured net may have: 10 million, 80 MB of f64 for the
-/// weights, well above any net the paper or kpk's studies train, and far below what would exhaust
-/// memory once the optimiser's buffers are added.
-pub const MAX_WEIGHTS: usize = 10_000_000;
 
 impl TrialConfig {
     /// Read and check a config file. Errors name the file, and the key where there is one.
@@ -210,9 +143,9 @@ impl TrialConfig {
     pub fn check(self) -> Result<Trial> {
         self.check_name()?;
         self.check_sets()?;
-        let topology = self.check_topology()?;
+        self.check_topology()?;
         self.check_training()?;
-        Ok(Trial { config: self, topology })
+        Ok(Trial { config: self })
     }
 
     fn check_name(&self) -> Result<()> {
@@ -229,13 +162,10 @@ impl TrialConfig {
         Ok(())
     }
 
-    /// The training and testing sets exist, hold the trial's side, and differ.
+    /// The training and testing sets hold the trial's side, and differ.
     fn check_sets(&self) -> Result<()> {
         let c = self;
-        let allowed = SET_NAMES.join(", ");
-        let training_side = set_side(&c.training_set).ok_or_else(|| {
-            bad("training_set", format!("unknown set '{}'; allowed: {allowed}", c.training_set))
-        })?;
+        let training_side = c.training_set.side();
         if training_side != c.side {
             return Err(bad(
                 "side",
@@ -245,16 +175,15 @@ impl TrialConfig {
                 ),
             ));
         }
-        if let Some(test) = &c.testing_set {
-            let side = set_side(test)
-                .ok_or_else(|| bad("testing_set", format!("unknown set '{test}'; allowed: {allowed}")))?;
+        if let Some(test) = c.testing_set {
+            let side = test.side();
             if side != c.side {
                 return Err(bad(
                     "testing_set",
                     format!("{test} holds {side} positions but the trial's side is {}", c.side),
                 ));
             }
-            if *test == c.training_set {
+            if test == c.training_set {
                 return Err(bad(
                     "testing_set",
                     format!("{test} is also the training set; testing needs unseen positions"),
@@ -265,17 +194,16 @@ impl TrialConfig {
     }
 
     /// The topology fits the input coding and the output coding (with its margin, section 4.3).
-    fn check_topology(&self) -> Result<Vec<usize>> {
+    fn check_topology(&self) -> Result<()> {
         let c = self;
-        let topology = parse_topology(&c.topology)?;
         let inputs = c.input_coding.width();
-        if topology[0] != inputs {
+        if c.topology.inputs() != inputs {
             return Err(bad(
                 "topology",
                 format!(
                     "'{}' has {} inputs but input_coding '{}' gives {inputs}",
                     c.topology,
-                    topology[0],
+                    c.topology.inputs(),
                     c.input_coding.name()
                 ),
             ));
@@ -284,7 +212,7 @@ impl TrialConfig {
             OutputName::One => 1,
             OutputName::Two => 2,
         };
-        let last = *topology.last().expect("at least two layers");
+        let last = c.topology.outputs();
         if last != outputs {
             return Err(bad(
                 "topology",
@@ -308,7 +236,7 @@ impl TrialConfig {
             }
             _ => {}
         }
-        Ok(topology)
+        Ok(())
     }
 
     /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.
@@ -376,19 +304,6 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
-/// Positions in a named set, for scheduling (section 4.5; the small sets' sizes are the paper's).
-pub fn set_size(set: &str) -> usize {
-    match set {
-        "T1" | "S1" => 125,
-        "T2" | "S2" => 136,
-        "T3" | "wtm" => 81_664,
-        "T4" => 20_643,
-        "T5" => 20_346,
-        "btm" => 84_012,
-        _ => 165_676,
-    }
-}
-
 /// The presentation order's seed is derived from the trial's seed, so that the initial weights
 /// and the order come from unrelated random streams although one `seed` key sets both.
 const ORDER_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -397,6 +312,11 @@ impl Trial {
     /// The trial's name (its report folder).
     pub fn name(&self) -> &str {
         &self.config.name
+    }
+
+    /// The net's layer widths, inputs first.
+    pub fn topology(&self) -> &Topology {
+        &self.config.topology
     }
 
     /// How targets are coded and outputs read during training (section 4.3).
@@ -447,6 +367,6 @@ impl Trial {
     /// The most work the trial can take, in position presentations: for running the longest
     /// trials first.
     pub fn budget(&self) -> usize {
-        set_size(&self.config.training_set) * self.config.max_epochs
+        self.config.training_set.size() * self.config.max_epochs
     }
 }

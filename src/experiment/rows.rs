@@ -2,6 +2,7 @@
 
 use super::config::Side;
 use crate::error::{Error, Result};
+use crate::train::EpochMetrics;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -104,35 +105,8 @@ pub fn read_misclassified(path: &Path) -> Result<Vec<MisclassifiedRow>> {
         .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })
 }
 
-/// One row of `metrics.csv`: what one epoch of training achieved, measured with the end-of-epoch
-/// weights. Accuracies are at the config's margin (the stopping condition's reading, 4.3).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MetricsRow {
-    pub epoch: usize,
-    pub e1: f64,
-    pub e2: f64,
-    pub correct: usize,
-    pub misclassified: usize,
-    pub undecided: usize,
-    pub total: usize,
-    pub train_accuracy_pct: f64,
-    /// Training accuracy under section 4.3's plain reading (m = 0); equals `train_accuracy_pct`
-    /// unless the trial has two outputs and a margin. Always written by kpk; optional so that a
-    /// `metrics.csv` without the column (written before it existed) still plots.
-    pub train_accuracy_m0_pct: Option<f64>,
-    pub test_accuracy_pct: Option<f64>,
-}
-
-impl MetricsRow {
-    /// Training accuracy under section 4.3's plain reading (m = 0), the figure the report,
-    /// Figure 3 and Table 6 use; the accuracy at the margin where m = 0 was not measured.
-    pub fn accuracy_m0_pct(&self) -> f64 {
-        self.train_accuracy_m0_pct.unwrap_or(self.train_accuracy_pct)
-    }
-}
-
 /// Write `metrics.csv`.
-pub fn write_metrics(path: &Path, rows: &[MetricsRow]) -> Result<()> {
+pub fn write_metrics(path: &Path, rows: &[EpochMetrics]) -> Result<()> {
     crate::output::write_file_with(path, |w| {
         let mut csv = csv::Writer::from_writer(w);
         for row in rows {
@@ -144,7 +118,7 @@ pub fn write_metrics(path: &Path, rows: &[MetricsRow]) -> Result<()> {
 
 /// Refuse a `metrics.csv` with a value that is not a finite number (NaN, inf): a chart would draw
 /// it as a line to nowhere. The error names the file and the epoch's row.
-pub fn check_finite(path: &Path, rows: &[MetricsRow]) -> Result<()> {
+pub fn check_finite(path: &Path, rows: &[EpochMetrics]) -> Result<()> {
     for (n, r) in rows.iter().enumerate() {
         let values = [
             ("e1", Some(r.e1)),
@@ -166,11 +140,11 @@ pub fn check_finite(path: &Path, rows: &[MetricsRow]) -> Result<()> {
 }
 
 /// Read a `metrics.csv` written by [`write_metrics`].
-pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>> {
+pub fn read_metrics(path: &Path) -> Result<Vec<EpochMetrics>> {
     let bytes = crate::io::read(path)?;
     let rows = csv::Reader::from_reader(bytes.as_slice())
         .deserialize()
-        .collect::<std::result::Result<Vec<MetricsRow>, _>>()
+        .collect::<std::result::Result<Vec<EpochMetrics>, _>>()
         .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
     if rows.is_empty() {
         return Err(Error::Format { path: path.display().to_string(), message: "no epochs".into() });

@@ -2,11 +2,11 @@
 
 use super::config::Trial;
 use super::folder::{WEIGHTS_JSON, write_trial};
-use super::rows::{MetricsRow, MisclassifiedRow, Summary};
+use super::rows::{MisclassifiedRow, Summary};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, SetName};
 use crate::error::{Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
 use crate::output::RunFolder;
@@ -21,28 +21,11 @@ pub struct TrialRun {
     pub trial: Trial,
     pub net: Mlp,
     pub summary: Summary,
-    pub metrics: Vec<MetricsRow>,
+    pub metrics: Vec<EpochMetrics>,
     pub misclassified: Vec<MisclassifiedRow>,
     /// Wall time of the training and assessment, for the terminal only: machine-dependent
     /// figures stay out of the report folder, so a rerun reproduces it byte for byte.
     pub wall_seconds: f64,
-}
-
-impl MetricsRow {
-    fn new(m: &EpochMetrics) -> MetricsRow {
-        MetricsRow {
-            epoch: m.epoch,
-            e1: m.e1,
-            e2: m.e2,
-            correct: m.correct,
-            misclassified: m.misclassified,
-            undecided: m.undecided,
-            total: m.total,
-            train_accuracy_pct: m.train_accuracy_pct,
-            train_accuracy_m0_pct: Some(100.0 * m.correct_m0 as f64 / m.total as f64),
-            test_accuracy_pct: m.test_accuracy_pct,
-        }
-    }
 }
 
 /// A set's positions with their network inputs and true results.
@@ -53,11 +36,11 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(name: &str, trial: &Trial, bb: &Bitbase) -> Result<Prepared> {
-        let set = Dataset::named(name, trial.config.data_seed, bb)?;
+    fn new(name: SetName, trial: &Trial, bb: &Bitbase) -> Prepared {
+        let set = Dataset::of(name, trial.config.data_seed, bb);
         let inputs = set.inputs(trial.config.input_coding);
         let wins = set.wins();
-        Ok(Prepared { set, inputs, wins })
+        Prepared { set, inputs, wins }
     }
 
     fn data(&self) -> TrainData<'_> {
@@ -71,7 +54,7 @@ struct Trained {
     best_epoch: usize,
     epochs_run: usize,
     stop_reason: StopReason,
-    metrics: Vec<MetricsRow>,
+    metrics: Vec<EpochMetrics>,
 }
 
 /// Train the trial's net in one call of [`train::train`], recording every epoch. The trainer
@@ -83,17 +66,16 @@ fn train_trial(
     net: Mlp,
     train_set: &Prepared,
     test_set: Option<&Prepared>,
-    on_epoch: &mut dyn FnMut(&MetricsRow),
+    on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<Trained> {
     let test_data = test_set.map(Prepared::data);
-    let mut report = |m: &EpochMetrics| on_epoch(&MetricsRow::new(m));
-    let r = train::train(net, &train_set.data(), test_data.as_ref(), &trial.train_config(), &mut report)?;
+    let r = train::train(net, &train_set.data(), test_data.as_ref(), &trial.train_config(), on_epoch)?;
     Ok(Trained {
         net: r.net,
         best_epoch: r.best_epoch,
         epochs_run: r.epochs_run,
         stop_reason: r.stop_reason,
-        metrics: r.history.iter().map(MetricsRow::new).collect(),
+        metrics: r.history,
     })
 }
 
@@ -147,12 +129,12 @@ fn assess(
 
 /// Run one trial: build its sets, train from its seed, and assess the kept net. `on_epoch` sees
 /// every epoch's metrics as training goes (for progress bars).
-pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsRow)) -> Result<TrialRun> {
+pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMetrics)) -> Result<TrialRun> {
     let started = Instant::now();
     let c = &trial.config;
-    let train_set = Prepared::new(&c.training_set, trial, bb)?;
-    let test_set = c.testing_set.as_deref().map(|t| Prepared::new(t, trial, bb)).transpose()?;
-    let net = Mlp::new(&trial.topology, c.slope, c.seed)?;
+    let train_set = Prepared::new(c.training_set, trial, bb);
+    let test_set = c.testing_set.map(|t| Prepared::new(t, trial, bb));
+    let net = Mlp::new(trial.topology().widths(), c.slope, c.seed)?;
     let result = train_trial(trial, net, &train_set, test_set.as_ref(), on_epoch)?;
     let output = trial.output();
     let mut misclassified = Vec::new();
@@ -166,9 +148,9 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
     let summary = Summary {
         name: c.name.clone(),
         side: c.side,
-        training_set: c.training_set.clone(),
-        testing_set: c.testing_set.clone(),
-        topology: c.topology.clone(),
+        training_set: c.training_set.to_string(),
+        testing_set: c.testing_set.map(|t| t.to_string()),
+        topology: c.topology.to_string(),
         weights,
         bits,
         comp: tables::compression(weights),
@@ -208,15 +190,16 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&MetricsR
 /// What [`run_trials`] reports as it goes, with the trial's index in the slice it was given.
 pub enum Progress<'a> {
     Started(usize),
-    Epoch(usize, &'a MetricsRow),
+    Epoch(usize, &'a EpochMetrics),
     /// The trial's folder has been written.
     Finished(usize, &'a TrialRun),
 }
 
-/// Run `trials` on `jobs` threads, longest budget first (so the long NN6 trials start at once and
-/// the short ones fill in around them), writing each one's folder under `out` as it finishes.
-/// Every trial is deterministic on its own, so the thread count changes only the wall time.
-/// Stops starting new trials after the first failure, and returns the first error.
+/// Run `trials` on `jobs` threads (a rayon pool of its own), longest budget first (so the long
+/// NN6 trials start at once and the short ones fill in around them), writing each one's folder as
+/// it finishes. Every trial is deterministic on its own and the runs come back in the order of
+/// `trials`, so the thread count changes only the wall time. Stops starting new trials after the
+/// first failure, and returns the first error in the order of `trials`.
 pub fn run_trials(
     trials: &[Trial],
     folders: &[RunFolder],
@@ -224,38 +207,36 @@ pub fn run_trials(
     jobs: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<TrialRun>> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use rayon::iter::{ParallelBridge, ParallelIterator};
+    use std::sync::atomic::{AtomicBool, Ordering};
     let mut order: Vec<usize> = (0..trials.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(trials[i].budget()));
-    let next = AtomicUsize::new(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.clamp(1, trials.len().max(1)))
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {jobs} threads: {e}")))?;
     let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<TrialRun>>>> = Mutex::new((0..trials.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, trials.len().max(1)) {
-            scope.spawn(|| {
-                while !failed.load(Ordering::Relaxed) {
-                    let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    progress(Progress::Started(i));
-                    let run = run_trial(&trials[i], bb, &mut |m| progress(Progress::Epoch(i, m)))
-                        .and_then(|run| write_trial(&folders[i], &run).map(|()| run));
-                    match &run {
-                        Ok(run) => progress(Progress::Finished(i, run)),
-                        Err(_) => failed.store(true, Ordering::Relaxed),
-                    }
-                    results.lock().expect("no worker panics while holding the lock")[i] = Some(run);
+    // `par_bridge` hands the trials out one at a time in `order` as threads fall free.
+    let mut results: Vec<(usize, Result<TrialRun>)> = pool.install(|| {
+        order
+            .into_iter()
+            .par_bridge()
+            .filter(|_| !failed.load(Ordering::Relaxed))
+            .map(|i| {
+                progress(Progress::Started(i));
+                let run = run_trial(&trials[i], bb, &mut |m| progress(Progress::Epoch(i, m)))
+                    .and_then(|run| write_trial(&folders[i], &run).map(|()| run));
+                match &run {
+                    Ok(run) => progress(Progress::Finished(i, run)),
+                    Err(_) => failed.store(true, Ordering::Relaxed),
                 }
-            });
-        }
+                (i, run)
+            })
+            .collect()
     });
-    let results = results.into_inner().expect("workers have finished");
-    let mut runs = Vec::with_capacity(trials.len());
-    for (trial, result) in trials.iter().zip(results) {
-        match result {
-            Some(Ok(run)) => runs.push(run),
-            Some(Err(e)) => return Err(Error::Invalid(format!("{}: {e}", trial.name()))),
-            None => {}
-        }
-    }
-    Ok(runs)
+    results.sort_by_key(|(i, _)| *i);
+    results
+        .into_iter()
+        .map(|(i, run)| run.map_err(|e| Error::Invalid(format!("{}: {e}", trials[i].name()))))
+        .collect()
 }

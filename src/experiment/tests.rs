@@ -1,4 +1,5 @@
 use super::*;
+use crate::train::EpochMetrics;
 
 const GOOD: &str = r#"
 name = "t"
@@ -40,8 +41,8 @@ fn error_of(text: &str) -> String {
 fn metrics_round_trip_through_csv() {
     let scratch = crate::scratch::Scratch::new("metrics");
     let dir = scratch.path();
-    let rows: Vec<MetricsRow> = (1..=3)
-        .map(|epoch| MetricsRow {
+    let rows: Vec<EpochMetrics> = (1..=3)
+        .map(|epoch| EpochMetrics {
             epoch,
             e1: 0.1 / epoch as f64,
             e2: 0.9 / epoch as f64,
@@ -52,6 +53,7 @@ fn metrics_round_trip_through_csv() {
             train_accuracy_pct: 100.0 * (100 + epoch) as f64 / 125.0,
             train_accuracy_m0_pct: (epoch != 3).then_some(90.0),
             test_accuracy_pct: if epoch == 2 { None } else { Some(70.0 + epoch as f64) },
+            wall_seconds: 0.0,
         })
         .collect();
     let path = dir.join("metrics.csv");
@@ -65,7 +67,7 @@ fn metrics_round_trip_through_csv() {
 #[test]
 fn a_good_config_checks_and_round_trips_with_defaults_filled_in() {
     let trial = TrialConfig::parse(GOOD).unwrap().check().unwrap();
-    assert_eq!(trial.topology, [32, 10, 10, 1]);
+    assert_eq!(trial.topology().widths(), [32, 10, 10, 1]);
     assert_eq!(trial.config.window, 20);
     assert_eq!(trial.config.slope, 1.0);
     let resolved = trial.config.to_toml();

@@ -91,11 +91,6 @@ pub fn table6() -> Vec<Table6Row> {
     parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect("embedded Table 6 parses")
 }
 
-/// Number of weights (biases included) of a fully connected net: sum of (n_in + 1) * n_out.
-pub fn weight_count(topology: &[usize]) -> usize {
-    topology.windows(2).map(|w| (w[0] + 1) * w[1]).sum()
-}
-
 /// The paper's compression factor: database bits / (weights * 64 bits), section 5.
 pub fn compression(weights: usize) -> f64 {
     DATABASE_BITS / (weights * BITS_PER_WEIGHT) as f64
@@ -107,8 +102,8 @@ mod tests {
     use crate::chess::bitbase::Bitbase;
     use crate::chess::position::Outcome;
 
-    fn topology(s: &str) -> Vec<usize> {
-        s.split('-').map(|n| n.parse().unwrap()).collect()
+    fn weight_count(s: &str) -> usize {
+        s.parse::<crate::net::topology::Topology>().unwrap().weight_count()
     }
 
     #[test]
@@ -118,7 +113,7 @@ mod tests {
         for (i, r) in rows.iter().enumerate() {
             assert_eq!(r.trial as usize, i + 1);
             // Every weight count, bit count and compression factor follows from the topology.
-            assert_eq!(weight_count(&topology(&r.topology)), r.weights, "trial {}", r.trial);
+            assert_eq!(weight_count(&r.topology), r.weights, "trial {}", r.trial);
             assert_eq!(r.bits, r.weights * BITS_PER_WEIGHT, "trial {}", r.trial);
             assert!((compression(r.weights) - r.comp).abs() < 0.0006, "trial {}", r.trial);
             assert!((r.train_acc_pct + r.train_err_pct - 100.0).abs() < 1e-9);

@@ -8,6 +8,7 @@ use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{Candidate, CompressConfig};
 use crate::hybrid::{ExceptionOrder, Hybrid};
+use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::template;
 use plotters::prelude::*;
@@ -34,8 +35,7 @@ const PAPER_NETS: [&str; 6] =
 const GOAL_BYTES: usize = 2_000;
 
 fn weights(topology: &str) -> usize {
-    let widths: Vec<usize> = topology.split('-').map(|s| s.parse().expect("a width")).collect();
-    tables::weight_count(&widths)
+    topology.parse::<Topology>().expect("a paper net's topology").weight_count()
 }
 
 /// Check the report's and the plot's destinations before any training starts.

@@ -4,10 +4,11 @@
 //! regenerated from the run folders without training again (`kpk reproduce --render-only`).
 
 use crate::error::{Error, Result};
-use crate::experiment::{self, MetricsRow, MisclassifiedRow, Summary};
+use crate::experiment::{self, MisclassifiedRow, Summary};
 use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
 use crate::report::plot::{ImageFormat, LineChart, Series};
+use crate::train::EpochMetrics;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -30,7 +31,7 @@ pub struct Reproduction<'a> {
     /// (caption, path relative to the report) of each figure.
     pub figures: &'a [(String, String)],
     /// Each trial's per-epoch metrics, in the order of `trials`.
-    pub metrics: &'a [Vec<MetricsRow>],
+    pub metrics: &'a [Vec<EpochMetrics>],
 }
 
 fn pct(v: f64) -> String {
@@ -547,8 +548,8 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
 /// with the kept states and the paper's final figures marked.
 fn figure3(
     paper: &[Table5Row],
-    t39: &Option<(&Summary, &Vec<MetricsRow>)>,
-    t40: &Option<(&Summary, &Vec<MetricsRow>)>,
+    t39: &Option<(&Summary, &Vec<EpochMetrics>)>,
+    t40: &Option<(&Summary, &Vec<EpochMetrics>)>,
 ) -> LineChart {
     let mut series = Vec::new();
     let mut top: f64 = 1.0;
@@ -595,7 +596,7 @@ fn figure3(
     }
 }
 
-fn nn6_chart(summaries: &[Summary], metrics: &[Vec<MetricsRow>]) -> LineChart {
+fn nn6_chart(summaries: &[Summary], metrics: &[Vec<EpochMetrics>]) -> LineChart {
     let mut series = Vec::new();
     let mut right: f64 = 2.0;
     let mut low: f64 = 100.0;
@@ -686,7 +687,7 @@ mod tests {
     #[test]
     fn summary_charts_plot_accuracy_at_m0() {
         let paper = tables::table5();
-        let row = |epoch: usize| MetricsRow {
+        let row = |epoch: usize| EpochMetrics {
             epoch,
             e1: 0.1,
             e2: 0.9,
@@ -697,8 +698,9 @@ mod tests {
             train_accuracy_pct: 80.0 + epoch as f64,
             train_accuracy_m0_pct: Some(97.0 + epoch as f64 / 10.0),
             test_accuracy_pct: None,
+            wall_seconds: 0.0,
         };
-        let rows: Vec<MetricsRow> = (1..=3).map(row).collect();
+        let rows: Vec<EpochMetrics> = (1..=3).map(row).collect();
         let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
         let chart = figure3(&paper, &Some((&s39, &rows)), &None);
         let ours = chart.series.iter().find(|s| s.label == "trial 39, ours").unwrap();

@@ -357,7 +357,9 @@ pub struct TrainData<'a> {
     pub wins: &'a [bool],
 }
 
-/// What one epoch achieved, measured with the end-of-epoch weights.
+/// What one epoch achieved, measured with the end-of-epoch weights: one row of a trial's
+/// `metrics.csv` (the columns in field order). Counts and accuracies are at the output coding's
+/// margin (the stopping condition's reading, section 4.3) unless they say m = 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EpochMetrics {
     /// From 1.
@@ -366,19 +368,30 @@ pub struct EpochMetrics {
     pub e2: f64,
     /// Training positions classified correctly.
     pub correct: usize,
-    /// Training positions.
-    pub total: usize,
     /// Classified, but wrongly.
     pub misclassified: usize,
     /// Not classified (two outputs with a margin only).
     pub undecided: usize,
-    /// Training positions classified correctly under section 4.3's plain reading (m = 0); equals
-    /// `correct` unless the net has two outputs and a margin. Tables 5 and 6 count this way.
-    pub correct_m0: usize,
+    /// Training positions.
+    pub total: usize,
     pub train_accuracy_pct: f64,
+    /// Training accuracy under section 4.3's plain reading (m = 0), as Tables 5 and 6 count;
+    /// equals `train_accuracy_pct` unless the net has two outputs and a margin. Always measured by
+    /// [`train`]; `None` only in a `metrics.csv` written before the column existed.
+    pub train_accuracy_m0_pct: Option<f64>,
     pub test_accuracy_pct: Option<f64>,
-    /// Seconds since training began, at the end of this epoch's measurements.
+    /// Seconds since training began, at the end of this epoch's measurements: for progress
+    /// displays only, never written (machine-dependent figures stay out of report folders).
+    #[serde(skip)]
     pub wall_seconds: f64,
+}
+
+impl EpochMetrics {
+    /// Training accuracy at m = 0, the figure the report, Figure 3 and Table 6 use; the accuracy
+    /// at the margin where m = 0 was not measured.
+    pub fn accuracy_m0_pct(&self) -> f64 {
+        self.train_accuracy_m0_pct.unwrap_or(self.train_accuracy_pct)
+    }
 }
 
 /// Why training stopped (see the module docs for the reading of section 4.5).
@@ -548,8 +561,8 @@ pub fn train(
             total: data.len(),
             misclassified: ev.misclassified,
             undecided: ev.undecided,
-            correct_m0: ev.correct_m0,
             train_accuracy_pct: 100.0 * ev.correct as f64 / data.len() as f64,
+            train_accuracy_m0_pct: Some(100.0 * ev.correct_m0 as f64 / data.len() as f64),
             test_accuracy_pct,
             wall_seconds: started.elapsed().as_secs_f64(),
         };
