@@ -43,6 +43,8 @@ enum Command {
     CompressPlay(play::CompressPlayArgs),
     /// Play one game from a FEN and print it as PGN (perfect play, the play model, or random).
     Play(play::PlayArgs),
+    /// Every player against perfect play from every won and drawn position: reports/PLAY.md.
+    Match(play::MatchArgs),
     /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
     Run(experiment::RunArgs),
     /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
@@ -128,6 +130,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Compress(args) => hybrid::run_compress(args),
         Command::CompressPlay(args) => play::run_compress_play(args),
         Command::Play(args) => play::run_play(args),
+        Command::Match(args) => play::run_match(args),
         Command::Run(args) => experiment::run_run(args),
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),

@@ -171,3 +171,28 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     print!("{}", kpk::play::pgn::to_pgn(&game, white_name, black_name));
     Ok(ExitCode::SUCCESS)
 }
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The play model of the `model` player.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
+    model: PathBuf,
+    /// Where to write the report (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "reports/PLAY.md")]
+    out: PathBuf,
+}
+
+pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let out = FileOut::check(&args.out)?;
+    let model = PlayModel::load(&args.model)?;
+    let bb = Bitbase::generate();
+    let started = std::time::Instant::now();
+    let text = kpk::report::play::render(&bb, &model);
+    out.write(text.as_bytes())?;
+    eprintln!(
+        "the match took {:.1} s on this machine; wrote {}",
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

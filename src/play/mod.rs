@@ -7,6 +7,7 @@
 //! in a drawn position keeps the draw.
 
 pub mod game;
+pub mod matches;
 pub mod model;
 pub mod pgn;
 pub mod propose;
