@@ -5,4 +5,6 @@ pub mod compression;
 pub mod play;
 pub mod plot;
 pub mod reproduction;
+pub mod stats;
+pub mod studies;
 pub mod template;
