@@ -10,6 +10,7 @@ mod dataset;
 mod experiment;
 mod hybrid;
 mod play;
+mod serve;
 mod study;
 mod train_bench;
 
@@ -54,6 +55,8 @@ enum Command {
     Export(experiment::ExportArgs),
     /// Redraw a trial's accuracy chart from its metrics.csv.
     Plot(experiment::PlotArgs),
+    /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
+    Serve(serve::ServeArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
 }
@@ -138,6 +141,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
+        Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
     }
 }

@@ -2,6 +2,7 @@
 //! hybrid (`reports/COMPRESSION.md`), the figures every report draws, and Markdown templates.
 
 pub mod compression;
+pub mod diagram;
 pub mod play;
 pub mod plot;
 pub mod reproduction;

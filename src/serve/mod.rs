@@ -1,0 +1,206 @@
+//! `kpk serve`: the explorer, a local web page over the bitbase, the characteristics, the hybrid
+//! and trained nets.
+//!
+//! The HTTP server is tiny_http (synchronous, no async runtime, no hand-written HTTP parsing
+//! here); it listens on 127.0.0.1 only. Routing is the pure function [`route`], which the tests
+//! call directly for every legal position. The page (HTML, CSS, JS, the DejaVu Sans font) is
+//! compiled into the binary; nothing is read from or written to disk per request.
+
+pub mod api;
+
+use crate::error::{Error, Result};
+use crate::paper::features::FEATURES;
+use api::Explorer;
+use serde_json::json;
+use std::sync::Arc;
+
+/// The longest request target accepted (longer: 414). A FEN is under 100 characters.
+pub const MAX_URL: usize = 2048;
+/// The most header bytes accepted (more: 431).
+pub const MAX_HEADER_BYTES: usize = 8192;
+
+const INDEX_HTML: &str = include_str!("../../assets/web/index.html");
+const APP_JS: &str = include_str!("../../assets/web/app.js");
+const STYLE_CSS: &str = include_str!("../../assets/web/style.css");
+const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+
+/// An HTTP answer: status, content type and body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(status: u16, value: &serde_json::Value) -> Reply {
+        Reply { status, content_type: "application/json", body: value.to_string().into_bytes() }
+    }
+    fn error(status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({ "error": message }))
+    }
+}
+
+/// The page with the board's piece symbols and Table 4's rows filled in (built once at start).
+pub fn page() -> String {
+    let table: Vec<_> = FEATURES
+        .iter()
+        .map(|f| json!({"x": f.x, "code": f.code, "name": f.name, "level": f.level, "description": f.description}))
+        .collect();
+    INDEX_HTML
+        .replace(
+            "<!--PIECES-->",
+            &format!(
+                "<svg width=\"0\" height=\"0\" style=\"position:absolute\">{}</svg>",
+                crate::report::diagram::piece_defs()
+            ),
+        )
+        .replace("/*TABLE4*/null", &serde_json::Value::Array(table).to_string())
+        .replace(
+            "/*SQUARE_COLOURS*/null",
+            &json!([crate::report::diagram::LIGHT, crate::report::diagram::DARK]).to_string(),
+        )
+}
+
+/// Decode a query string component: `+` is a space, `%XY` a byte; the bytes must be UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let mut out = Vec::with_capacity(s.len());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = s.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The value of `key` in a query string.
+fn query_value(query: &str, key: &str) -> Option<Option<String>> {
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == key).then(|| percent_decode(v))
+    })
+}
+
+/// Answer one request: `GET /` (the page), `/app.js`, `/style.css`, `/DejaVuSans.ttf`,
+/// `/api/probe?fen=`, `/api/map?fen=`. A bad FEN is 400 with the CLI's message, an unknown path
+/// 404, a method other than GET 405, a request target over [`MAX_URL`] bytes 414.
+pub fn route(explorer: &Explorer, page: &str, method: &str, url: &str) -> Reply {
+    if url.len() > MAX_URL {
+        return Reply::error(414, &format!("request target over {MAX_URL} bytes"));
+    }
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let known = matches!(
+        path,
+        "/" | "/index.html" | "/app.js" | "/style.css" | "/DejaVuSans.ttf" | "/api/probe" | "/api/map"
+    );
+    if !known {
+        return Reply::error(404, &format!("no such path: {}", crate::error::quote(path)));
+    }
+    if method != "GET" {
+        return Reply::error(405, &format!("method {} not allowed: only GET", crate::error::quote(method)));
+    }
+    let asset = |content_type, body: &[u8]| Reply { status: 200, content_type, body: body.to_vec() };
+    match path {
+        "/" | "/index.html" => asset("text/html; charset=utf-8", page.as_bytes()),
+        "/app.js" => asset("text/javascript; charset=utf-8", APP_JS.as_bytes()),
+        "/style.css" => asset("text/css; charset=utf-8", STYLE_CSS.as_bytes()),
+        "/DejaVuSans.ttf" => asset("font/ttf", FONT),
+        _ => {
+            let fen = match query_value(query, "fen") {
+                Some(Some(fen)) => fen,
+                Some(None) => {
+                    return Reply::error(400, "the fen parameter is not valid percent-encoded UTF-8");
+                }
+                None => return Reply::error(400, "missing query parameter fen=FEN"),
+            };
+            let answer = if path == "/api/probe" { explorer.probe(&fen) } else { explorer.map(&fen) };
+            match answer {
+                Ok(v) => Reply::json(200, &v),
+                Err(e) => Reply::error(400, &e.to_string()),
+            }
+        }
+    }
+}
+
+/// Listen on 127.0.0.1:`port` (0: a free port). Only the loopback interface is ever bound.
+pub fn bind(port: u16) -> Result<tiny_http::Server> {
+    tiny_http::Server::http(("127.0.0.1", port))
+        .map_err(|e| Error::Invalid(format!("cannot listen on 127.0.0.1:{port}: {e}")))
+}
+
+/// The port a bound server listens on.
+pub fn port(server: &tiny_http::Server) -> u16 {
+    server.server_addr().to_ip().map_or(0, |a| a.port())
+}
+
+/// Serve requests with `threads` workers until the server is unblocked (`Server::unblock`, once
+/// per worker) or fails. Each request is answered by [`route`].
+pub fn run(server: Arc<tiny_http::Server>, explorer: Arc<Explorer>, threads: usize) {
+    let page = Arc::new(page());
+    let workers: Vec<_> = (0..threads.max(1))
+        .map(|_| {
+            let (server, explorer, page) = (server.clone(), explorer.clone(), page.clone());
+            std::thread::spawn(move || {
+                while let Ok(request) = server.recv() {
+                    answer(&explorer, &page, request);
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+}
+
+/// Answer one tiny_http request (a failed write means the client left: nothing to do).
+fn answer(explorer: &Explorer, page: &str, request: tiny_http::Request) {
+    let header_bytes: usize =
+        request.headers().iter().map(|h| h.field.as_str().len() + h.value.len() + 4).sum();
+    let reply = if header_bytes > MAX_HEADER_BYTES {
+        Reply::error(431, &format!("request headers over {MAX_HEADER_BYTES} bytes"))
+    } else {
+        route(explorer, page, request.method().as_str(), request.url())
+    };
+    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+    let headers = [
+        ("Content-Type", reply.content_type),
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+    ];
+    for (k, v) in headers {
+        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
+            response = response.with_header(h);
+        }
+    }
+    if reply.status == 405
+        && let Ok(h) = tiny_http::Header::from_bytes(&b"Allow"[..], &b"GET"[..])
+    {
+        response = response.with_header(h);
+    }
+    let _ = request.respond(response);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("5k2%2F8+w").as_deref(), Some("5k2/8 w"));
+        assert_eq!(percent_decode("%e2%80%a6").as_deref(), Some("…"));
+        assert_eq!(percent_decode("%zz"), None);
+        assert_eq!(percent_decode("%2"), None);
+        assert_eq!(percent_decode("%ff"), None, "not UTF-8");
+        assert_eq!(query_value("a=1&fen=x+y", "fen"), Some(Some("x y".into())));
+        assert_eq!(query_value("a=1", "fen"), None);
+    }
+}
