@@ -48,6 +48,7 @@ fn main() {
                 window: usize::MAX,
                 seed,
                 best: BestState::LeastError,
+                ..TrainConfig::default()
             };
             let net = Mlp::new(&topology, 1.0, seed).expect("topology");
             train(net, &data, None, &cfg, &mut |m| {

@@ -38,6 +38,7 @@ fn main() {
         window,
         seed,
         best: BestState::MostCorrect,
+        ..TrainConfig::default()
     };
     println!("epoch,e1,e2,correct,misclassified,undecided,train_accuracy_pct,wall_seconds");
     let result = train(Mlp::new(&[32, 32, 5, 2], 1.0, seed).expect("net"), &data, None, &cfg, &mut |m| {

@@ -215,6 +215,7 @@ fn nn6_learns_t4_within_a_small_budget() {
         window: 20,
         seed: 39,
         best: BestState::MostCorrect,
+        ..TrainConfig::default()
     };
     let net = Mlp::new(&[32, 32, 5, 2], 1.0, 39).unwrap();
     let untrained = x

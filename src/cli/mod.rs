@@ -10,6 +10,7 @@ mod dataset;
 mod experiment;
 mod hybrid;
 mod play;
+mod readings;
 mod serve;
 mod study;
 mod train_bench;
@@ -55,6 +56,8 @@ enum Command {
     Export(experiment::ExportArgs),
     /// Redraw a trial's accuracy chart from its metrics.csv.
     Plot(experiment::PlotArgs),
+    /// Replicate Table 5 under every reading of section 4.5's stopping rule and kept state.
+    Readings(readings::ReadingsArgs),
     /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
     Serve(serve::ServeArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
@@ -141,6 +144,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
+        Command::Readings(args) => readings::run_readings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
     }

@@ -9,6 +9,8 @@
 mod chart;
 mod config;
 mod folder;
+pub mod readings;
+pub mod replicate;
 mod rows;
 mod run;
 

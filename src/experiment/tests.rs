@@ -107,6 +107,8 @@ fn values_are_checked_against_each_other() {
         (with("momentum", "1.0"), "key `momentum`"),
         (with("max_epochs", "0"), "key `max_epochs`"),
         (with("window", "101"), "key `window`"),
+        (with("patience", "0"), "key `patience`"),
+        (with("stop", "\"sometimes\""), "stop"),
         (with("slope", "0.0"), "key `slope`"),
         (with("name", "\"../x\""), "key `name`"),
         (with("batch_size", "8"), "key `batch_size`"),

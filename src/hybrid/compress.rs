@@ -234,6 +234,7 @@ fn candidate(
             // The hybrid pays for every misclassified position, so keep the state with the most
             // positions right, not the least mean error.
             best: BestState::MostCorrect,
+            ..TrainConfig::default()
         };
         let result = train::train(net, &train_data, None, &tc, &mut |_| {})?;
         epochs += result.epochs_run;

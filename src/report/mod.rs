@@ -3,9 +3,14 @@
 
 pub mod compression;
 pub mod diagram;
+pub mod findings;
 pub mod play;
 pub mod plot;
 pub mod reproduction;
+pub mod section51;
 pub mod stats;
 pub mod studies;
+pub mod summary_stats;
+pub mod table5;
+pub mod table6;
 pub mod template;

@@ -4,10 +4,15 @@
 //! regenerated from the run folders without training again (`kpk reproduce --render-only`).
 
 use crate::error::{Error, Result};
+use crate::experiment::readings::ReadingDistance;
 use crate::experiment::{self, MisclassifiedRow, Summary};
 use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
+use crate::report::findings::{self, ExtraRun};
 use crate::report::plot::{ImageFormat, LineChart, Series};
+use crate::report::section51::Claim;
+use crate::report::table5::{self, Table5Stat};
+use crate::report::table6::{self, Matched};
 use crate::train::EpochMetrics;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -32,6 +37,18 @@ pub struct Reproduction<'a> {
     pub figures: &'a [(String, String)],
     /// Each trial's per-epoch metrics, in the order of `trials`.
     pub metrics: &'a [Vec<EpochMetrics>],
+    /// Table 5 over the replicates (`table5.csv`), when the run made them.
+    pub replicated: &'a [Table5Stat],
+    /// Section 5.1's claims checked on the replicates.
+    pub claims: &'a [Claim],
+    /// The readings of the stopping rule compared (`readings/distances.csv`).
+    pub readings: &'a [ReadingDistance],
+    /// Trial 39 continued to 6,285 epochs (`trial39_continued/`), when run.
+    pub continued: Option<&'a ExtraRun>,
+    /// The independent trial 40's misclassified positions.
+    pub t40_misclassified: &'a [MisclassifiedRow],
+    /// Table 6 at matched accuracy over the replicates.
+    pub matched: Option<&'a Matched>,
 }
 
 fn pct(v: f64) -> String {
@@ -146,6 +163,8 @@ pub fn render(r: &Reproduction) -> String {
         );
     }
     let _ = writeln!(w);
+    findings::write_replicated(w, r);
+    findings::write_readings(w, r.readings);
     write_summary_of_differences(w, r);
 
     // Figures.
@@ -156,6 +175,14 @@ pub fn render(r: &Reproduction) -> String {
 
     // Table 6.
     write_table6(w, r);
+    if let Some(m) = r.matched {
+        let _ = writeln!(w, "{}", table6::markdown(m, r.paper_table6));
+    }
+    if let Some(c) = r.continued {
+        let t40 = r.trials.iter().find(|s| trial_number(s) == Some(40));
+        findings::write_continued(w, c, t40, r.t40_misclassified, r.paper_table6);
+    }
+    findings::write_section51(w, r);
     write_discussion(w, r);
     md
 }
@@ -288,19 +315,19 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
         w,
         "1. **The small sets are not the paper's.** T1/S1 (125 + 125 wtm) and T2/S2 (136 + 136 \
          btm) were hand-prepared: \"interesting 'borderline' ones from the texts or ... generated at \
-         random\" (section 4.5). Those positions are lost, so ours are one seeded random draw of legal \
-         positions of the same sizes (`data_seed = 1998`), shared by all 37 trials as the paper's \
-         split was. Random positions are mostly far from any borderline, which is why our testing \
-         accuracy is well above the paper's (Table 5 chart above) while training accuracy is alike: \
-         the paper's testing sets were harder, not its nets worse. It also makes the 37 small-set \
-         trials hard to compare one by one; only their spread is comparable."
+         random\" (section 4.5). Those positions are lost, so ours are seeded random draws of legal \
+         positions of the same sizes (`data_seed`; the replicates use 5 draws). Over the replicates our \
+         testing accuracy stays well above the paper's (Table 5 over replicates) while training \
+         accuracy is alike. *Hypothesis, not measured:* the paper's testing sets were harder because \
+         its positions were chosen near the borderline; its positions being lost, this cannot be tested \
+         here."
     );
     let _ = writeln!(
         w,
         "2. **The step size is ours.** The paper gives no learning rate. We use 0.3 for NN1-NN5 \
-         (at 0.1 and below most small-set nets never left the all-wins plateau within the 20-epoch \
-         stopping window) and 0.03 for NN6 (from a sweep on trial 41). Combined with our reading of \
-         the stopping rule below, our epoch counts differ from the paper's in both directions."
+         and 0.03 for NN6; `docs/TRAINER.md` (\"The rates of Table 5's configs\") gives the sweep \
+         behind them. Combined with the stopping rule, our epoch counts differ from the paper's in both \
+         directions."
     );
     let _ = writeln!(
         w,
@@ -308,10 +335,11 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
          epochs, the error target had been exceeded or the NN had failed to improve the number of \
          positions classified correctly\"; we stop when the error measure stayed within its target \
          for 20 epochs, or the best count of correct positions (at m = 0.4 for NN6) was not beaten \
-         for 20 epochs, or at `max_epochs` (docs in `src/train/mod.rs`). Our small-set E2 trials (21-37) \
-         ran {} epochs where the paper's ran {}; the whole-set NN6 trials ran {} epochs where the \
-         paper's ran {} (its trial 38 looks capped at 1,000 epochs; ours has a budget of {} epochs \
-         to keep `kpk reproduce` within 15 minutes, and stopped on {}). {}",
+         for 100 epochs (the reading closest to the paper, compared above), or at `max_epochs`. In \
+         the runs above our small-set E2 trials (21-37) ran {} epochs where the paper's ran {}; the \
+         whole-set NN6 trials ran {} epochs where the paper's ran {} (its trial 38 looks capped at \
+         1,000 epochs; ours has a budget of {} epochs to keep the replicated `kpk reproduce` within \
+         10 minutes, and stopped on {}). {}",
         span(pairs.iter().filter(|(p, _)| (21..=37).contains(&p.trial)).map(|(_, s)| s.epochs as f64), 0),
         span(pairs.iter().filter(|(p, _)| (21..=37).contains(&p.trial)).map(|(p, _)| p.epochs as f64), 0),
         span(nn6.iter().map(|(_, s)| s.epochs as f64), 0),
@@ -350,14 +378,14 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
     let _ = writeln!(
         w,
         "6. **Whole sets.** {} Our NN6 nets on T3-T5 reach {} % in {} epochs where the paper's \
-         reached {} % in {}. The set-up is the \
-         same in every respect the paper states (topology, natural coding of Table 4's \
-         characteristics, targets, online updates in a fixed order, weights drawn from [-0.1, 0.1], \
-         E2 with target 0.1, 20-epoch window), so the difference lies in what it does not state: the \
-         step size, the presentation order (ours is a seeded random permutation), and our readings \
-         of Table 4's ambiguous rows (x13, x32; `docs/FEATURES.md`). A residue of 51 positions in \
-         Table 6 against our {} suggests the paper's net was further from convergence, not that the \
-         characterisation cannot separate the a-file positions.",
+         reached {} % in {}. The set-up is the paper's in topology, natural coding of Table 4's \
+         characteristics, targets, online updates in a fixed order, weights drawn from [-0.1, 0.1] \
+         and E2 with target 0.1; it is not the paper's in what the paper does not state (the step \
+         size, the presentation order, our readings of Table 4's ambiguous rows x13 and x32, \
+         `docs/FEATURES.md`) nor in two readings we chose (the stopping rule's patience of 100 and \
+         the most-correct kept state). Our nets leave {} a-file positions wrong where the paper's \
+         left 51. *Hypothesis:* the paper's net was further from convergence (its step size or order \
+         differed), not that the characterisation cannot separate the a-file positions.",
         if nn6_below.is_empty() {
             "All four whole-set trials reach at least the paper's training accuracy, and sooner.".to_string()
         } else {
@@ -453,6 +481,12 @@ pub const REPRODUCE_JSON: &str = "reproduce.json";
 pub const FIGURE3_PNG: &str = "figures/figure3.png";
 pub const NN6_PNG: &str = "figures/accuracy_nn6.png";
 pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
+/// Table 5 over the replicates: means, 95% intervals, the paper's values, the baselines.
+pub const TABLE5_CSV: &str = "table5.csv";
+/// Section 5.1's claims checked on the replicates.
+pub const SECTION51_JSON: &str = "section51.json";
+/// Table 6 at matched accuracy over the replicates, written by `kpk readings --table6`.
+pub const TABLE6_JSON: &str = "readings/table6.json";
 
 /// Which trial folders the run wrote, kept beside them so the report can be redrawn later
 /// (`--render-only`). Machine-dependent figures (wall time, threads) are not recorded.
@@ -464,7 +498,9 @@ pub struct RunInfo {
 /// Check every file the report writes in `out` before any training starts: `reproduce.json`,
 /// `REPRODUCTION.md` and the figures (the output policy of [`crate::output`]).
 pub fn check_destinations(out: &Path) -> Result<()> {
-    for file in [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
+    for file in
+        [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE5_CSV, SECTION51_JSON]
+    {
         FileOut::check_in_own_folder(&out.join(file))?;
     }
     Ok(())
@@ -477,6 +513,33 @@ pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> 
     let json = serde_json::to_string_pretty(&info).map_err(|e| Error::Invalid(e.to_string()))?;
     crate::output::write_file(&out.join(REPRODUCE_JSON), (json + "\n").as_bytes())?;
     write_reproduction_from_folders(out)
+}
+
+/// The readings of the stopping rule compared, written by `kpk readings`.
+pub const READINGS_CSV: &str = "readings/distances.csv";
+/// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
+pub const CONTINUED: &str = "trial39_continued";
+
+fn read_csv_if_present<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let bytes = crate::io::read(path)?;
+    csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .collect::<std::result::Result<Vec<T>, _>>()
+        .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })
+}
+
+fn read_extra_run(dir: &Path) -> Result<Option<ExtraRun>> {
+    if !dir.join(experiment::SUMMARY_JSON).exists() {
+        return Ok(None);
+    }
+    Ok(Some(ExtraRun {
+        summary: read_json(&dir.join(experiment::SUMMARY_JSON))?,
+        metrics: experiment::read_metrics(&dir.join(experiment::METRICS_CSV))?,
+        misclassified: experiment::read_misclassified(&dir.join(experiment::MISCLASSIFIED_CSV))?,
+    }))
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
@@ -497,6 +560,16 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     }
     let paper = tables::table5();
     let paper6 = tables::table6();
+    let replicated =
+        if out.join(TABLE5_CSV).exists() { table5::read_csv(&out.join(TABLE5_CSV))? } else { Vec::new() };
+    let claims: Vec<Claim> =
+        if out.join(SECTION51_JSON).exists() { read_json(&out.join(SECTION51_JSON))? } else { Vec::new() };
+    let readings = read_csv_if_present::<ReadingDistance>(&out.join(READINGS_CSV))?;
+    let continued = read_extra_run(&out.join(CONTINUED))?;
+    let matched: Option<Matched> =
+        if out.join(TABLE6_JSON).exists() { Some(read_json(&out.join(TABLE6_JSON))?) } else { None };
+    let t40_misclassified =
+        read_csv_if_present::<MisclassifiedRow>(&out.join("trial40").join(experiment::MISCLASSIFIED_CSV))?;
     // The best net on the a-file set T4 (trials 39 and 40 in Table 5) stands beside Table 6.
     let best = summaries
         .iter()
@@ -538,6 +611,12 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         paper_table6: &paper6,
         figures: &figures,
         metrics: &metrics,
+        replicated: &replicated,
+        claims: &claims,
+        readings: &readings,
+        continued: continued.as_ref(),
+        t40_misclassified: &t40_misclassified,
+        matched: matched.as_ref(),
     });
     let path = out.join(REPRODUCTION_MD);
     crate::output::write_file(&path, md.as_bytes())?;
@@ -746,6 +825,12 @@ mod tests {
             paper_table6: &table6,
             figures: &figures,
             metrics: &[],
+            replicated: &[],
+            claims: &[],
+            readings: &[],
+            continued: None,
+            t40_misclassified: &[],
+            matched: None,
         });
         for t in 1..=41 {
             let table5_rows = md.lines().filter(|l| {

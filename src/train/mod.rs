@@ -54,6 +54,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
+mod stopping;
+pub use stopping::{Replay, StopRule, StoppingRule, replay};
+
 /// The error measure the stopping rule and best-epoch choice use (section 4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ErrorFunction {
@@ -238,6 +241,17 @@ pub enum BestState {
     MostCorrect,
 }
 
+impl BestState {
+    /// The rank of an end-of-epoch state, given the training positions it gets wrong at m = 0
+    /// and its error measure: the kept state has the least rank, the earliest on a tie.
+    pub fn rank(self, wrong_m0: usize, measure: f64) -> (usize, f64) {
+        match self {
+            BestState::LeastError => (0, measure),
+            BestState::MostCorrect => (wrong_m0, measure),
+        }
+    }
+}
+
 /// The paper's online learning rate as chosen for kpk (the paper does not state η): see
 /// docs/TRAINER.md for the experiment behind it.
 pub const DEFAULT_LEARNING_RATE: f64 = 0.1;
@@ -260,6 +274,13 @@ pub struct TrainConfig {
     /// Which end-of-epoch state is the result (an extension; the paper's rule is the default).
     #[serde(default)]
     pub best: BestState,
+    /// Which of section 4.5's two stopping conditions end training (see [`StopRule`]).
+    #[serde(default)]
+    pub stop: StopRule,
+    /// Epochs without a gain in the correct count before the no-improvement condition stops
+    /// training; `None`: the same as `window` (the paper's one 20-epoch look-back).
+    #[serde(default)]
+    pub patience: Option<usize>,
 }
 
 fn default_window() -> usize {
@@ -284,6 +305,8 @@ impl Default for TrainConfig {
             window: 20,
             seed: 0,
             best: BestState::LeastError,
+            stop: StopRule::Either,
+            patience: None,
         }
     }
 }
@@ -301,6 +324,9 @@ impl TrainConfig {
         }
         if self.window == 0 {
             return bad("window must be at least 1".into());
+        }
+        if self.patience == Some(0) {
+            return bad("patience must be at least 1".into());
         }
         let positive = |name: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
@@ -341,7 +367,8 @@ impl TrainConfig {
         Ok(())
     }
 
-    fn measure(&self, e1: f64, e2: f64) -> f64 {
+    /// The configured error measure (E1 or E2) of one epoch.
+    pub fn measure(&self, e1: f64, e2: f64) -> f64 {
         match self.error_function {
             ErrorFunction::E1 => e1,
             ErrorFunction::E2 => e2,
@@ -391,6 +418,13 @@ impl EpochMetrics {
     /// at the margin where m = 0 was not measured.
     pub fn accuracy_m0_pct(&self) -> f64 {
         self.train_accuracy_m0_pct.unwrap_or(self.train_accuracy_pct)
+    }
+
+    /// Training positions not classified correctly at m = 0 (the count behind
+    /// [`EpochMetrics::accuracy_m0_pct`], recovered exactly from the percentage).
+    pub fn wrong_m0(&self) -> usize {
+        let correct = (self.accuracy_m0_pct() * self.total as f64 / 100.0).round() as usize;
+        self.total - correct.min(self.total)
     }
 }
 
@@ -570,10 +604,7 @@ pub fn train(
         history.push(metrics);
 
         let measure = cfg.measure(ev.e1, ev.e2);
-        let key = match cfg.best {
-            BestState::LeastError => (0, measure),
-            BestState::MostCorrect => (data.len() - ev.correct_m0, measure),
-        };
+        let key = cfg.best.rank(data.len() - ev.correct_m0, measure);
         match &mut best {
             Some((k, at, state)) if key < *k => {
                 *k = key;
@@ -589,51 +620,6 @@ pub fn train(
     };
     let (_, best_epoch, net) = best.expect("at least one epoch ran");
     Ok(TrainResult { net, best_epoch, epochs_run: epoch, history, stop_reason })
-}
-
-/// The stopping rule of section 4.5 as read in the module docs, fed one epoch at a time.
-#[derive(Clone, Debug)]
-pub struct StoppingRule {
-    target: f64,
-    window: usize,
-    max_epochs: usize,
-    epoch: usize,
-    within_target_run: usize,
-    best_correct: usize,
-    best_correct_epoch: usize,
-}
-
-impl StoppingRule {
-    pub fn new(cfg: &TrainConfig) -> StoppingRule {
-        StoppingRule {
-            target: cfg.error_target,
-            window: cfg.window,
-            max_epochs: cfg.max_epochs,
-            epoch: 0,
-            within_target_run: 0,
-            best_correct: 0,
-            best_correct_epoch: 0,
-        }
-    }
-
-    /// Record the next epoch's error measure and correct count; says whether to stop after it.
-    pub fn observe(&mut self, measure: f64, correct: usize) -> Option<StopReason> {
-        self.epoch += 1;
-        if self.epoch == 1 || correct > self.best_correct {
-            self.best_correct = correct;
-            self.best_correct_epoch = self.epoch;
-        }
-        self.within_target_run = if measure <= self.target { self.within_target_run + 1 } else { 0 };
-        if self.within_target_run >= self.window {
-            Some(StopReason::ErrorTarget)
-        } else if self.epoch - self.best_correct_epoch >= self.window {
-            Some(StopReason::NoImprovement)
-        } else if self.epoch >= self.max_epochs {
-            Some(StopReason::MaxEpochs)
-        } else {
-            None
-        }
-    }
 }
 
 /// The optimiser's state across epochs.

@@ -1,0 +1,190 @@
+//! `kpk readings`: section 4.5's stopping rule and kept state under every reading examined,
+//! replicated over all trials of Table 5, against the paper's epochs and accuracies.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use kpk::chess::bitbase::Bitbase;
+use kpk::experiment::readings::{self, ReadingDistance};
+use kpk::experiment::replicate::{self, Replicates};
+use kpk::experiment::{Trial, TrialConfig};
+use kpk::paper::tables;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct ReadingsArgs {
+    /// The folder of Table 5's trial configs.
+    #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
+    configs: PathBuf,
+    /// Where distances.csv and trials.csv are written.
+    #[arg(long, default_value = "reports/readings", value_name = "DIR")]
+    out: PathBuf,
+    /// Weight seeds per draw of the small sets.
+    #[arg(long, default_value_t = 10)]
+    seeds: usize,
+    /// Draws of the small sets T1/S1, T2/S2.
+    #[arg(long, default_value_t = 5)]
+    draws: usize,
+    /// Weight seeds of the whole-set trials 38-41.
+    #[arg(long, default_value_t = 2)]
+    whole_set_seeds: usize,
+    /// Runs trained at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Only these trials of Table 5, e.g. "1-37" or "38,41".
+    #[arg(long, value_name = "LIST")]
+    trials: Option<String>,
+    /// A learning-rate sweep instead: train every trial at each of these rates and compare the
+    /// configs' reading of the stopping rule with the paper (sweep.csv, sweep.png, sweep.svg).
+    #[arg(long, value_name = "RATES", value_delimiter = ',')]
+    learning_rates: Vec<f64>,
+    /// Table 6 at matched accuracy instead: replicate the a-file trials and take each run at its
+    /// first epoch with at most 51 errors (table6.json).
+    #[arg(long)]
+    table6: bool,
+}
+
+/// Parse "1-37" or "38,41" or "1-13,21-28" into trial numbers.
+fn parse_trials(list: &str) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for part in list.split(',') {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (u8, u8) = (a.trim().parse()?, b.trim().parse()?);
+        if a == 0 || b < a || b > 41 {
+            bail!("--trials: '{part}' is not a range of trials within 1-41");
+        }
+        out.extend(a..=b);
+    }
+    Ok(out)
+}
+
+fn load_dir(dir: &Path) -> anyhow::Result<Vec<Trial>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot list the trial configs", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        bail!("{}: no *.toml trial configs", dir.display());
+    }
+    Ok(paths.iter().map(|p| TrialConfig::load(p)).collect::<kpk::error::Result<Vec<_>>>()?)
+}
+
+fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<()> {
+    kpk::output::write_file_with(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        for row in rows {
+            csv.serialize(row).map_err(std::io::Error::other)?;
+        }
+        csv.flush()
+    })?;
+    Ok(())
+}
+
+pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
+    let mut trials = load_dir(&args.configs)?;
+    if let Some(list) = &args.trials {
+        let keep = parse_trials(list)?;
+        trials.retain(|t| readings::trial_number(t.name()).is_some_and(|n| keep.contains(&n)));
+    }
+    if !args.learning_rates.is_empty() {
+        return run_sweep(&args, &trials);
+    }
+    if args.table6 {
+        return run_table6(&args, &trials);
+    }
+    let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect();
+    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bb = Bitbase::generate();
+    let runs = replicate::run_replicates(&horizon, reps, &bb, jobs, &|done, total| {
+        if done % 50 == 0 || done == total {
+            eprintln!("{done}/{total} runs");
+        }
+    })?;
+    let paper = tables::table5();
+    let (mut distances, rows) = readings::compare(&trials, &runs, &paper, &readings::examined());
+    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    write_csv(&args.out.join("trials.csv"), &rows)?;
+    distances.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    write_csv(&args.out.join("distances.csv"), &distances)?;
+    for d in &distances {
+        print_distance(d);
+    }
+    println!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_distance(d: &ReadingDistance) {
+    println!(
+        "{:<60} epochs {:.3}  kept {:.3}  train {:.2} pt  distance {:.3}  truncated {}",
+        d.reading, d.epochs_log2, d.kept_log2, d.train_points, d.distance, d.truncated
+    );
+}
+
+/// The learning-rate sweep: each rate applied to every trial, the configs' own reading of the
+/// stopping rule and kept state, the distance to the paper as in the readings comparison.
+fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
+    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bb = Bitbase::generate();
+    let paper = tables::table5();
+    let mut rows = Vec::new();
+    for &rate in &args.learning_rates {
+        if !(rate.is_finite() && rate > 0.0) {
+            bail!("--learning-rates: {rate} is not a positive number");
+        }
+        let at_rate: Vec<Trial> = trials
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                t.config.learning_rate = rate;
+                t
+            })
+            .collect();
+        let reading = readings::Reading::of(&at_rate[0].config);
+        let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
+        let (distances, _) = readings::compare(&at_rate, &runs, &paper, &[reading]);
+        let train: Vec<f64> = runs.iter().map(|r| r.run.summary.train_accuracy_pct).collect();
+        let ci = kpk::report::summary_stats::Interval::of_mean(&train).context("no runs")?;
+        let d = &distances[0];
+        eprintln!("rate {rate}: distance {:.3}, train {:.2} %", d.distance, ci.mean);
+        rows.push(readings::SweepRow {
+            learning_rate: rate,
+            runs: runs.len(),
+            epochs_log2: d.epochs_log2,
+            train_points: d.train_points,
+            distance: d.distance,
+            train_mean: ci.mean,
+            train_lo: ci.lo,
+            train_hi: ci.hi,
+        });
+    }
+    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    write_csv(&args.out.join("sweep.csv"), &rows)?;
+    let chart = readings::sweep_chart(&rows);
+    chart.save(&args.out.join("sweep.png"), (900, 520))?;
+    chart.save(&args.out.join("sweep.svg"), (900, 520))?;
+    println!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Table 6 at matched accuracy over the replicates of the a-file trials.
+fn run_table6(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
+    let a_file: Vec<Trial> =
+        trials.iter().filter(|t| t.config.training_set.name() == "T4").cloned().collect();
+    if a_file.is_empty() {
+        bail!("no trial trains on T4, the a-file set of Table 6");
+    }
+    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bb = Bitbase::generate();
+    let runs = replicate::run_replicates(&a_file, reps, &bb, jobs, &|_, _| {})?;
+    let matched = kpk::report::table6::matched(&a_file, &runs, &tables::table6(), &bb, jobs)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    let json = serde_json::to_string_pretty(&matched)? + "\n";
+    kpk::output::write_file(&args.out.join("table6.json"), json.as_bytes())?;
+    println!("wrote {}", args.out.join("table6.json").display());
+    Ok(ExitCode::SUCCESS)
+}

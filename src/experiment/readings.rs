@@ -1,0 +1,287 @@
+//! Section 4.5's stopping rule and kept state, examined: every reading the text allows, applied to
+//! the same replicated runs of all 41 trials, and how close each comes to the paper's Table 5.
+//!
+//! A run does not depend on the stopping rule until it stops, so each replicate is trained once
+//! under [`StopRule::Both`] with the longest patience examined (it stops no earlier than any
+//! reading), and every reading's stop and kept epoch are read off that one history with
+//! [`crate::train::replay`]. A reading whose stop lies beyond the run's budget is cut at it and
+//! counted (`truncated`).
+
+use super::replicate::ReplicateRun;
+use super::{Keep, Trial, TrialConfig};
+use crate::paper::tables::Table5Row;
+use crate::report::summary_stats::{self, Interval};
+use crate::train::{BestState, StopRule, replay};
+use serde::{Deserialize, Serialize};
+
+/// One reading of section 4.5: which conditions stop training, their look-backs, which state is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub stop: StopRule,
+    /// Epochs the error target must hold (the paper: 20).
+    pub window: usize,
+    /// Epochs without a gain in the correct count (the paper: the same 20).
+    pub patience: usize,
+    pub keep: Keep,
+}
+
+impl Reading {
+    /// A short label: "either, 20/20, most correct".
+    pub fn label(&self) -> String {
+        let keep = match self.keep {
+            Keep::MostCorrect => "most correct",
+            Keep::LeastError => "least error",
+        };
+        let looks = match self.stop {
+            StopRule::ErrorTarget => format!("target {}", self.window),
+            StopRule::NoImprovement => format!("patience {}", self.patience),
+            StopRule::Either | StopRule::Both => {
+                format!("target {}, patience {}", self.window, self.patience)
+            }
+        };
+        format!("{} ({looks}), keep {keep}", self.stop.name().replace('_', " "))
+    }
+
+    /// The reading a config states.
+    pub fn of(config: &TrialConfig) -> Reading {
+        Reading { stop: config.stop, window: config.window, patience: config.patience, keep: config.keep }
+    }
+
+    /// The trial's config under this reading.
+    pub fn apply(&self, config: &TrialConfig) -> TrialConfig {
+        let mut c = config.clone();
+        c.stop = self.stop;
+        c.window = self.window;
+        c.patience = self.patience;
+        c.keep = self.keep;
+        c
+    }
+}
+
+/// The readings examined: the stopping conditions alone, either, both, longer patience; each with
+/// the paper's kept state (least E1/E2) and ours (most correct).
+pub fn examined() -> Vec<Reading> {
+    let mut out = Vec::new();
+    for keep in [Keep::LeastError, Keep::MostCorrect] {
+        for (stop, patience) in [
+            (StopRule::Either, 20),
+            (StopRule::ErrorTarget, 20),
+            (StopRule::NoImprovement, 20),
+            (StopRule::Both, 20),
+            (StopRule::Either, 100),
+            (StopRule::Either, 400),
+        ] {
+            out.push(Reading { stop, window: 20, patience, keep });
+        }
+    }
+    out
+}
+
+/// The budget of a study run on the small sets: three times the paper's longest small-set run
+/// (320 epochs, trial 7). A reading still running there is cut at it and counted as truncated.
+pub const SMALL_SET_HORIZON: usize = 1000;
+
+/// The trial as the study trains it: under [`StopRule::Both`] with the longest patience examined,
+/// so that its history covers every reading; budget as configured, at most [`SMALL_SET_HORIZON`]
+/// on the small sets.
+pub fn horizon(trial: &Trial) -> Trial {
+    let mut t = trial.clone();
+    let longest = examined().iter().map(|r| r.patience).max().unwrap_or(20);
+    t.config.stop = StopRule::Both;
+    t.config.window = 20;
+    t.config.patience = longest;
+    if super::replicate::is_drawn(t.config.training_set.name()) {
+        t.config.max_epochs = t.config.max_epochs.min(SMALL_SET_HORIZON);
+    }
+    t
+}
+
+/// A replicate as it would have ended under a reading.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    pub epochs: usize,
+    pub kept_epoch: usize,
+    /// Training accuracy of the kept state, m = 0, %.
+    pub train_pct: f64,
+    pub test_pct: Option<f64>,
+    /// The run's budget ended before the reading would have stopped.
+    pub truncated: bool,
+}
+
+/// `run` (trained under [`horizon`] of `trial`) as it would have ended under `reading`.
+pub fn outcome(trial: &Trial, reading: &Reading, run: &ReplicateRun) -> Outcome {
+    let mut t = trial.clone();
+    t.config = reading.apply(&run.run.trial.config);
+    t.config.max_epochs = trial.config.max_epochs;
+    let r = replay(&t.train_config(), run.history());
+    let kept = &run.run.metrics[r.kept_epoch - 1];
+    Outcome {
+        epochs: r.epochs,
+        kept_epoch: r.kept_epoch,
+        train_pct: kept.accuracy_m0_pct(),
+        test_pct: kept.test_accuracy_pct,
+        truncated: r.stop_reason.is_none(),
+    }
+}
+
+/// One trial under one reading, over its replicates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialUnderReading {
+    pub reading: String,
+    pub trial: u8,
+    pub replicates: usize,
+    pub epochs_median: f64,
+    pub kept_epoch_median: f64,
+    pub train_mean: f64,
+    pub train_lo: f64,
+    pub train_hi: f64,
+    pub test_mean: Option<f64>,
+    pub truncated: usize,
+    pub paper_epochs: usize,
+    pub paper_train: f64,
+}
+
+/// How close a reading comes to the paper over the 41 trials.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadingDistance {
+    pub reading: String,
+    pub stop: String,
+    pub window: usize,
+    pub patience: usize,
+    pub keep: String,
+    /// Mean over the trials of |log2(our median epochs run / the paper's epochs)|: 1 means a
+    /// factor of two on average.
+    pub epochs_log2: f64,
+    /// The same with our median kept epoch in place of the epochs run (Table 5 lists runs of 17
+    /// epochs, fewer than the 20-epoch window, so its "epochs taken" may be the kept epoch).
+    pub kept_log2: f64,
+    /// Mean over the trials of |our mean training accuracy − the paper's|, points.
+    pub train_points: f64,
+    /// The distance the default is chosen by: `epochs_log2 + train_points / 2` (a factor of two
+    /// in epochs weighs as much as two points of training accuracy).
+    pub distance: f64,
+    /// Replicates (over all trials) whose run ended before this reading would have stopped.
+    pub truncated: usize,
+}
+
+/// Evaluate every reading on the runs. `trials[i]` is the configured trial (its own budget) whose
+/// replicates are the runs with `trial == i`; `paper` is Table 5.
+pub fn compare(
+    trials: &[Trial],
+    runs: &[ReplicateRun],
+    paper: &[Table5Row],
+    readings: &[Reading],
+) -> (Vec<ReadingDistance>, Vec<TrialUnderReading>) {
+    let mut distances = Vec::new();
+    let mut rows = Vec::new();
+    for reading in readings {
+        let label = reading.label();
+        let (mut d_epochs, mut d_kept, mut d_train, mut n, mut truncated) = (0.0, 0.0, 0.0, 0usize, 0);
+        for (i, trial) in trials.iter().enumerate() {
+            let Some(p) = trial_number(trial.name()).and_then(|t| paper.iter().find(|p| p.trial == t)) else {
+                continue;
+            };
+            let outs: Vec<Outcome> =
+                runs.iter().filter(|r| r.trial == i).map(|r| outcome(trial, reading, r)).collect();
+            if outs.is_empty() {
+                continue;
+            }
+            let epochs: Vec<f64> = outs.iter().map(|o| o.epochs as f64).collect();
+            let kept: Vec<f64> = outs.iter().map(|o| o.kept_epoch as f64).collect();
+            let train: Vec<f64> = outs.iter().map(|o| o.train_pct).collect();
+            let test: Vec<f64> = outs.iter().filter_map(|o| o.test_pct).collect();
+            let ti = Interval::of_mean(&train).expect("at least one run");
+            let t = TrialUnderReading {
+                reading: label.clone(),
+                trial: p.trial,
+                replicates: outs.len(),
+                epochs_median: summary_stats::median(&epochs),
+                kept_epoch_median: summary_stats::median(&kept),
+                train_mean: ti.mean,
+                train_lo: ti.lo,
+                train_hi: ti.hi,
+                test_mean: (!test.is_empty()).then(|| summary_stats::mean(&test)),
+                truncated: outs.iter().filter(|o| o.truncated).count(),
+                paper_epochs: p.epochs,
+                paper_train: p.train_acc_pct,
+            };
+            d_epochs += (t.epochs_median / p.epochs as f64).log2().abs();
+            d_kept += (t.kept_epoch_median / p.epochs as f64).log2().abs();
+            d_train += (t.train_mean - p.train_acc_pct).abs();
+            truncated += t.truncated;
+            n += 1;
+            rows.push(t);
+        }
+        let n = n.max(1) as f64;
+        let (epochs_log2, kept_log2, train_points) = (d_epochs / n, d_kept / n, d_train / n);
+        distances.push(ReadingDistance {
+            reading: label,
+            stop: reading.stop.name().into(),
+            window: reading.window,
+            patience: reading.patience,
+            keep: BestState::from(reading.keep).name().into(),
+            epochs_log2,
+            kept_log2,
+            train_points,
+            distance: epochs_log2 + train_points / 2.0,
+            truncated,
+        });
+    }
+    (distances, rows)
+}
+
+/// The trial number of a config named "trialNN" (Table 5's row).
+pub fn trial_number(name: &str) -> Option<u8> {
+    name.strip_prefix("trial").and_then(|n| n.parse().ok())
+}
+
+impl From<Keep> for BestState {
+    fn from(k: Keep) -> BestState {
+        match k {
+            Keep::MostCorrect => BestState::MostCorrect,
+            Keep::LeastError => BestState::LeastError,
+        }
+    }
+}
+
+/// One learning rate of a sweep: every trial's replicates at that rate, under the configs' reading.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    pub learning_rate: f64,
+    pub runs: usize,
+    /// As in [`ReadingDistance`].
+    pub epochs_log2: f64,
+    pub train_points: f64,
+    pub distance: f64,
+    /// Training accuracy over all runs, mean and 95% interval, %.
+    pub train_mean: f64,
+    pub train_lo: f64,
+    pub train_hi: f64,
+}
+
+/// The sweep's chart: each distance component against the learning rate (log scale).
+pub fn sweep_chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
+    use crate::report::plot::{LineChart, Series};
+    let series = |label: &str, f: &dyn Fn(&SweepRow) -> f64, colour| {
+        Series::new(label, rows.iter().map(|r| (r.learning_rate, f(r))).collect(), colour).with_markers()
+    };
+    let top = rows.iter().map(|r| r.distance.max(r.train_points)).fold(1.0f64, f64::max);
+    let (lo, hi) = rows
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r.learning_rate), hi.max(r.learning_rate)));
+    LineChart {
+        title: "Learning-rate sweep: distance of Table 5's trials to the paper's".into(),
+        x_label: "learning rate η (log scale)".into(),
+        y_label: "distance (log2 epoch ratio; accuracy points)".into(),
+        y_range: (0.0, (top * 1.15).ceil()),
+        y2: None,
+        x_range: Some((lo / 1.5, hi * 1.5)),
+        log_x: true,
+        legend_top: true,
+        series: vec![
+            series("distance = epochs + train / 2", &|r| r.distance, 0),
+            series("epochs: mean |log2(ours / paper)|", &|r| r.epochs_log2, 1),
+            series("train: mean |ours − paper|, points", &|r| r.train_points, 2),
+        ],
+    }
+}
