@@ -44,6 +44,10 @@ enum Command {
     Compress(hybrid::CompressArgs),
     /// Build the play model: the hybrid plus a move proposer and its exceptions (perfect moves).
     CompressPlay(play::CompressPlayArgs),
+    /// Play one game from a FEN and print it as PGN (perfect play, the play model, or random).
+    Play(play::PlayArgs),
+    /// Every player against perfect play from every won and drawn position: reports/PLAY.md.
+    Match(play::MatchArgs),
     /// Train the trials of TOML configs; write each one's report folder (metrics, weights, plots).
     Run(experiment::RunArgs),
     /// Run all 41 trials of the paper's Table 5 and write reports/REPRODUCTION.md beside the paper.
@@ -134,6 +138,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Features(args) => dataset::run_features(args),
         Command::Compress(args) => hybrid::run_compress(args),
         Command::CompressPlay(args) => play::run_compress_play(args),
+        Command::Play(args) => play::run_play(args),
+        Command::Match(args) => play::run_match(args),
         Command::Run(args) => experiment::run_run(args),
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),

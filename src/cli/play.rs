@@ -114,3 +114,85 @@ pub fn best_move_ns(model: &PlayModel) -> f64 {
     });
     median.as_secs_f64() * 1e9 / all.len() as f64
 }
+
+/// Who plays a side in `kpk play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayerName {
+    /// The bitbase: fastest win, longest defence, a draw kept.
+    Perfect,
+    /// The play model file alone (`--model`).
+    Model,
+    /// A random move that keeps the side's result (`--seed`).
+    Random,
+}
+
+#[derive(Args)]
+#[command(after_help = "Prints the game as PGN on standard output. The side not given plays perfectly.")]
+pub struct PlayArgs {
+    /// The start position in FEN: king and pawn versus king, the pawn of either colour, any file.
+    #[arg(value_name = "FEN")]
+    fen: String,
+    /// Who plays White.
+    #[arg(long, value_enum, default_value = "perfect")]
+    white: PlayerName,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value = "perfect")]
+    black: PlayerName,
+    /// The play model for `model` players.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
+    model: PathBuf,
+    /// Seed of `random` players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many plies (the game is then unfinished, `*`).
+    #[arg(long, default_value_t = 100)]
+    max_plies: usize,
+}
+
+pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    use kpk::play::game::{Player, play};
+    let start = kpk::Oriented::from_fen(&args.fen)?;
+    let bb = Bitbase::generate();
+    let needs_model = [args.white, args.black].contains(&PlayerName::Model);
+    let model = if needs_model { Some(PlayModel::load(&args.model)?) } else { None };
+    let make = |name: PlayerName, seed: u64| match name {
+        PlayerName::Perfect => Player::Perfect(&bb),
+        PlayerName::Model => Player::Model(model.as_ref().expect("loaded above")),
+        PlayerName::Random => Player::random(&bb, seed),
+    };
+    let (mut white, mut black) = (make(args.white, args.seed), make(args.black, args.seed.wrapping_add(1)));
+    let (white_name, black_name) = (white.name(), black.name());
+    // Inside, the pawn side is White; a black pawn swaps the players.
+    let game = if start.transform.flip_colours {
+        play(&bb, start, &mut black, &mut white, args.max_plies)
+    } else {
+        play(&bb, start, &mut white, &mut black, args.max_plies)
+    };
+    print!("{}", kpk::play::pgn::to_pgn(&game, white_name, black_name));
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The play model of the `model` player.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
+    model: PathBuf,
+    /// Where to write the report (`-`: standard output).
+    #[arg(long, value_name = "FILE", default_value = "reports/PLAY.md")]
+    out: PathBuf,
+}
+
+pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let out = FileOut::check(&args.out)?;
+    let model = PlayModel::load(&args.model)?;
+    let bb = Bitbase::generate();
+    let started = std::time::Instant::now();
+    let text = kpk::report::play::render(&bb, &model);
+    out.write(text.as_bytes())?;
+    eprintln!(
+        "the match took {:.1} s on this machine; wrote {}",
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -6,7 +6,10 @@
 //! promotion where DTC is 1); the lone king in a lost position delays as long as possible; a side
 //! in a drawn position keeps the draw.
 
+pub mod game;
+pub mod matches;
 pub mod model;
+pub mod pgn;
 pub mod propose;
 
 use crate::chess::bitbase::Bitbase;

@@ -2,7 +2,7 @@
 //! integer score of the position after each move, an estimate of its depth to conversion.
 //!
 //! Which moves win is exact (the hybrid classifier); only the order among winning moves is
-//! estimated. The score is a weighted sum of six distances that chess players use to judge a
+//! estimated. The score is a weighted sum of eleven terms that chess players use to judge a
 //! king-and-pawn race (smaller is better for the pawn side):
 //!
 //! | feature | meaning |
@@ -13,6 +13,11 @@
 //! | 3 | minus the lone king's distance to the promotion square |
 //! | 4 | minus the lone king's distance to the pawn |
 //! | 5 | minus how far the pawn side's king stands ahead of the pawn (ranks, clamped to ±2) |
+//! | 6 | king distance from the pawn side's king to the pawn |
+//! | 7 | minus the lone king's distance to the square in front of the pawn |
+//! | 8 | the rule of the square: the lone king's distance to the promotion square minus the pawn's, clamped to ±2 |
+//! | 9 | 1 when the kings stand in opposition on a file, the lone king in front (it is to move) |
+//! | 10 | files between the pawn side's king and the pawn |
 //!
 //! The weights are stored in the model file; `kpk compress-play` chooses them by coordinate
 //! descent to minimise the number of positions whose top-ranked move is not DTC-optimal.
@@ -21,7 +26,7 @@ use crate::chess::board::Square;
 use crate::chess::position::KpkPosition;
 
 /// Number of features, and of weights in the model file.
-pub const N_FEATURES: usize = 6;
+pub const N_FEATURES: usize = 11;
 
 /// The proposer's weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +37,7 @@ pub struct Proposer {
 impl Default for Proposer {
     /// The weights `kpk compress-play` starts its search from.
     fn default() -> Proposer {
-        Proposer { weights: [12, 1, 3, 0, 6, 3] }
+        Proposer { weights: [12, 1, 3, 0, 6, 3, 0, 0, 0, 0, 0] }
     }
 }
 
@@ -49,6 +54,11 @@ pub fn features(s: &KpkPosition) -> [i32; N_FEATURES] {
         -i32::from(bk.distance(queening)),
         -i32::from(bk.distance(wp)),
         -(i32::from(wk.rank()) - i32::from(wp.rank())).clamp(-2, 2),
+        i32::from(wk.distance(wp)),
+        -i32::from(bk.distance(front)),
+        (i32::from(bk.distance(queening)) - (7 - i32::from(wp.rank()))).clamp(-2, 2),
+        i32::from(wk.file() == bk.file() && bk.rank() == wk.rank() + 2),
+        i32::from(wk.file().abs_diff(wp.file())),
     ]
 }
 

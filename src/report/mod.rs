@@ -4,6 +4,7 @@
 pub mod compression;
 pub mod diagram;
 pub mod findings;
+pub mod play;
 pub mod plot;
 pub mod reproduction;
 pub mod section51;

@@ -1,0 +1,86 @@
+//! The match of section 6's question: a player against perfect play from every position of a
+//! result. As the pawn side it starts from every won position (both sides to move) and must
+//! convert; as the lone king it starts from every drawn position and must hold. A game ends as
+//! [`play`](super::game::play) says, after at most [`MAX_PLIES`] plies.
+
+use super::game::{End, Player, play};
+use crate::chess::bitbase::{Bitbase, MAX_DTC};
+use crate::chess::position::{KpkPosition, Oriented, Outcome, Transform};
+use rayon::prelude::*;
+
+/// Most plies of a match game.
+pub const MAX_PLIES: usize = 100;
+
+/// One player's results as the pawn side, over the won positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PawnSide {
+    /// Won positions by DTC (index = DTC), and how many of them the player converted.
+    pub positions: Vec<usize>,
+    pub converted: Vec<usize>,
+    /// Sum and maximum of plies beyond DTC over the converted games.
+    pub excess_sum: usize,
+    pub excess_max: usize,
+}
+
+impl PawnSide {
+    pub fn total(&self) -> (usize, usize) {
+        (self.positions.iter().sum(), self.converted.iter().sum())
+    }
+
+    /// The largest p such that the player converts every position with DTC ≤ p (section 2's Cp).
+    pub fn largest_p(&self) -> usize {
+        (1..self.positions.len()).take_while(|&d| self.converted[d] == self.positions[d]).last().unwrap_or(0)
+    }
+}
+
+/// A game from `p` in its canonical orientation.
+fn game_of<'a>(
+    bb: &Bitbase,
+    p: KpkPosition,
+    pawn: &mut Player<'a>,
+    lone: &mut Player<'a>,
+) -> super::game::Game {
+    let start = Oriented { position: p, transform: Transform::IDENTITY };
+    play(bb, start, pawn, lone, MAX_PLIES)
+}
+
+/// `make(seed)` builds the player under test; the opponent plays perfectly.
+pub fn pawn_side<'a>(bb: &'a Bitbase, make: &(dyn Fn(u64) -> Player<'a> + Sync)) -> PawnSide {
+    let won: Vec<KpkPosition> = KpkPosition::all().filter(|p| bb.dtc(p).is_some()).collect();
+    let results: Vec<(u8, Option<usize>)> = won
+        .par_iter()
+        .map(|&p| {
+            let dtc = bb.dtc(&p).expect("won").0;
+            let seed = crate::chess::index::KpkIndex::of(&p).value() as u64;
+            let (mut pawn, mut lone) = (make(seed), Player::Perfect(bb));
+            let g = game_of(bb, p, &mut pawn, &mut lone);
+            (dtc, (g.end == End::Converted).then(|| g.plies.len() - usize::from(dtc)))
+        })
+        .collect();
+    let n = usize::from(MAX_DTC) + 1;
+    let mut s = PawnSide { positions: vec![0; n], converted: vec![0; n], excess_sum: 0, excess_max: 0 };
+    for (d, excess) in results {
+        s.positions[usize::from(d)] += 1;
+        if let Some(e) = excess {
+            s.converted[usize::from(d)] += 1;
+            s.excess_sum += e;
+            s.excess_max = s.excess_max.max(e);
+        }
+    }
+    s
+}
+
+/// As the lone king from every drawn position with a legal move: (positions, draws held).
+pub fn lone_king<'a>(bb: &'a Bitbase, make: &(dyn Fn(u64) -> Player<'a> + Sync)) -> (usize, usize) {
+    let drawn: Vec<KpkPosition> =
+        KpkPosition::all().filter(|p| bb.outcome(p) == Outcome::Draw && !p.moves().is_empty()).collect();
+    let held = drawn
+        .par_iter()
+        .filter(|&&p| {
+            let seed = crate::chess::index::KpkIndex::of(&p).value() as u64;
+            let (mut pawn, mut lone) = (Player::Perfect(bb), make(seed));
+            game_of(bb, p, &mut pawn, &mut lone).outcome() != Some(Outcome::Win)
+        })
+        .count();
+    (drawn.len(), held)
+}

@@ -1,0 +1,98 @@
+//! A game as PGN (the PGN standard's export format): the seven-tag roster, `SetUp` and `FEN` for
+//! the start position, SAN moves in the FEN's own orientation with `+`/`#`, a comment per move
+//! giving the depth to conversion before and after it, and the result.
+
+use super::game::{End, Game};
+use crate::chess::board::Color;
+use crate::chess::position::Oriented;
+
+/// Movetext lines are wrapped before this many characters.
+const LINE: usize = 79;
+
+fn dtc_text(d: Option<u8>) -> String {
+    d.map_or_else(|| "draw".to_string(), |d| format!("DTC {d}"))
+}
+
+/// The game's result token: the pawn side wins a converted game, a finished game that was not
+/// converted is drawn, a game stopped by the ply limit is unfinished (`*`).
+pub fn result(g: &Game) -> &'static str {
+    let pawn_is_white = !g.start.transform.flip_colours;
+    match g.end {
+        End::Converted if pawn_is_white => "1-0",
+        End::Converted => "0-1",
+        End::PlyLimit => "*",
+        _ => "1/2-1/2",
+    }
+}
+
+fn ending(end: End) -> &'static str {
+    match end {
+        End::Converted => "the pawn promoted and wins",
+        End::PromotedToDraw => "the pawn promoted but the result is a draw",
+        End::PawnTaken => "the lone king took the pawn",
+        End::Stalemate => "stalemate",
+        End::Repetition => "a position repeated",
+        End::PlyLimit => "the ply limit",
+    }
+}
+
+/// The PGN text of `g`, with `white` and `black` naming the players of the FEN's colours.
+pub fn to_pgn(g: &Game, white: &str, black: &str) -> String {
+    let res = result(g);
+    let mut out = String::new();
+    for (tag, value) in [
+        ("Event", "kpk play"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "-"),
+        ("White", white),
+        ("Black", black),
+        ("Result", res),
+        ("SetUp", "1"),
+        ("FEN", &g.start.to_fen()),
+    ] {
+        out.push_str(&format!("[{tag} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
+    }
+    out.push('\n');
+    let flip = g.start.transform.flip_colours;
+    let mut tokens = Vec::new();
+    let mut number = 1;
+    for (n, ply) in g.plies.iter().enumerate() {
+        let white_moves = (ply.mover == Color::White) != flip;
+        if white_moves {
+            tokens.push(format!("{number}."));
+        } else if n == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        let o = Oriented { position: ply.before, transform: g.start.transform };
+        let suffix = if ply.mate {
+            "#"
+        } else if ply.check {
+            "+"
+        } else {
+            ""
+        };
+        tokens.push(format!("{}{suffix}", o.move_name(ply.mv)));
+        tokens.push(format!("{{{} -> {}}}", dtc_text(ply.dtc_before), dtc_text(ply.dtc_after)));
+        if !white_moves {
+            number += 1;
+        }
+    }
+    tokens.push(format!("{{{}}}", ending(g.end)));
+    tokens.push(res.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > LINE {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
