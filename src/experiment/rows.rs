@@ -23,7 +23,7 @@ pub struct Summary {
     pub epochs: usize,
     /// The budget: the config's `max_epochs`.
     pub max_epochs: usize,
-    /// The epoch whose end state was kept: the least error measure (section 4.5).
+    /// The epoch whose end state was kept, as the config's `keep` chooses.
     pub best_epoch: usize,
     /// "error_target", "no_improvement" or "max_epochs".
     pub stop_reason: String,
