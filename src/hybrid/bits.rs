@@ -1,30 +1,11 @@
-//! Bit-level writer and reader for the model file's payload, and the Rice code.
+//! Bit-level writer for the model file's payload, and the Rice code; the reader is
+//! [`kpk_probe::bits`]'s, which owns the layout.
 //!
 //! Bits are packed least-significant first within each byte. A Rice code with parameter `k`
 //! writes `v >> k` in unary (that many 1-bits, then a 0-bit) followed by the low `k` bits of
 //! `v`; signed values are zig-zag mapped first (0, −1, 1, −2, … → 0, 1, 2, 3, …).
 
-/// Why a payload could not be read. The caller turns it into a file-format error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BitError {
-    /// The payload ended inside a value.
-    Truncated,
-    /// A value exceeded what the format allows.
-    TooLarge,
-}
-
-impl std::fmt::Display for BitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            BitError::Truncated => "the payload ends inside a value",
-            BitError::TooLarge => "a coded value is out of range",
-        })
-    }
-}
-
-/// Largest quotient a Rice code may carry: far beyond any honest file, small enough that a
-/// corrupt run of 1-bits is rejected before it can overflow.
-const MAX_QUOTIENT: u64 = 1 << 24;
+pub use kpk_probe::bits::{BitError, BitReader, unzigzag, zigzag};
 
 #[derive(Default)]
 pub struct BitWriter {
@@ -79,68 +60,6 @@ impl BitWriter {
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
-}
-
-pub struct BitReader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> BitReader<'a> {
-    pub fn new(bytes: &'a [u8]) -> BitReader<'a> {
-        BitReader { bytes, pos: 0 }
-    }
-
-    pub fn bit(&mut self) -> Result<bool, BitError> {
-        let byte = self.bytes.get(self.pos / 8).ok_or(BitError::Truncated)?;
-        let b = byte >> (self.pos % 8) & 1 == 1;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    pub fn bits(&mut self, n: u32) -> Result<u64, BitError> {
-        let mut v = 0;
-        for i in 0..n {
-            v |= u64::from(self.bit()?) << i;
-        }
-        Ok(v)
-    }
-
-    pub fn rice(&mut self, k: u32) -> Result<u64, BitError> {
-        let mut q = 0u64;
-        while self.bit()? {
-            q += 1;
-            if q > MAX_QUOTIENT {
-                return Err(BitError::TooLarge);
-            }
-        }
-        Ok(q << k | self.bits(k)?)
-    }
-
-    pub fn rice_signed(&mut self, k: u32) -> Result<i64, BitError> {
-        Ok(unzigzag(self.rice(k)?))
-    }
-
-    /// Bits consumed so far.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// True when only zero padding (fewer than 8 bits) is left: the writer's exact tail.
-    pub fn at_padded_end(&self) -> bool {
-        let total = self.bytes.len() * 8;
-        total >= self.pos
-            && total - self.pos < 8
-            && (self.pos..total).all(|i| self.bytes[i / 8] >> (i % 8) & 1 == 0)
-    }
-}
-
-pub fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-pub fn unzigzag(u: u64) -> i64 {
-    (u >> 1) as i64 ^ -((u & 1) as i64)
 }
 
 /// Length in bits of the Rice code of `v` with parameter `k`.

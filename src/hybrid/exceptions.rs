@@ -83,22 +83,7 @@ pub fn write_sorted(sorted: &[u32], w: &mut BitWriter, k: u32) {
 }
 
 /// Read `count` sorted distinct values below `universe`, coded by [`write_sorted`].
-pub fn read_sorted(r: &mut BitReader, count: usize, k: u32, universe: usize) -> Result<Vec<u32>, BitError> {
-    if count > universe {
-        return Err(BitError::TooLarge);
-    }
-    let mut sorted = Vec::with_capacity(count);
-    let mut next = 0u64; // smallest value the next one may take
-    for _ in 0..count {
-        let e = next + r.rice(k)?;
-        if e >= universe as u64 {
-            return Err(BitError::TooLarge);
-        }
-        sorted.push(e as u32);
-        next = e + 1;
-    }
-    Ok(sorted)
-}
+pub use kpk_probe::model::read_sorted;
 
 #[cfg(test)]
 mod tests {

@@ -1,28 +1,25 @@
 #![doc = include_str!("format.md")]
 
 use super::Hybrid;
-use super::bits::{BitReader, BitWriter, best_rice, zigzag};
-use super::exceptions::{ExceptionSet, gaps, read_sorted, write_sorted};
+use super::bits::{BitWriter, best_rice, zigzag};
+use super::exceptions::{ExceptionSet, gaps, write_sorted};
 use super::inputs::InputFunction;
-use super::quant::{MAX_MAGNITUDE, MAX_WIDTH, QuantLayer, QuantNet};
-use crate::chess::index::KpkIndex;
+use super::quant::{QuantLayer, QuantNet};
 use crate::error::{Error, Result};
 use std::path::Path;
 
 /// The format's description (also printed in reports/COMPRESSION.md).
 pub const FORMAT_DOC: &str = include_str!("format.md");
 
-pub const MAGIC: &[u8; 4] = b"KPKH";
-pub const VERSION: u8 = 1;
+pub use kpk_probe::model::{MAGIC, VERSION};
 /// Most layers a file may hold.
-pub const MAX_LAYERS: usize = 8;
+pub use kpk_probe::net::MAX_LAYERS;
 const CRC_LEN: usize = 4;
 /// Magic, version, length.
 const PREAMBLE_LEN: usize = 4 + 1 + 4;
 const LAYER_HEADER_LEN: usize = 4;
 const EXCEPTION_HEADER_LEN: usize = 4;
-/// Bit of the exception header's parameter byte set when exceptions are numbered by confidence.
-const CONFIDENCE_ORDER: u8 = 0x80;
+use kpk_probe::model::CONFIDENCE_ORDER;
 
 /// Where the bytes of a model file go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,105 +128,39 @@ impl Hybrid {
         Hybrid::from_bytes(&crate::io::read(path)?, &path.display().to_string())
     }
 
-    /// Parse a model file; `path` only names the file in errors.
+    /// Parse a model file; `path` only names the file in errors. The probe crate decodes it
+    /// (one decoder for kpk and every program that embeds the probe).
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<Hybrid> {
         let bad = |message: String| Error::Format { path: path.to_string(), message };
-        if bytes.len() < 4 || &bytes[..4] != MAGIC {
-            return Err(bad("not a kpk hybrid model (bad magic)".into()));
-        }
-        if bytes.len() < PREAMBLE_LEN + 2 + CRC_LEN {
-            return Err(bad(format!("file is {} bytes: truncated", bytes.len())));
-        }
-        if bytes[4] != VERSION {
-            return Err(bad(format!("unsupported model format version {}, expected {VERSION}", bytes[4])));
-        }
-        let length = u32::from_le_bytes(bytes[5..9].try_into().expect("4 bytes")) as usize;
-        if length != bytes.len() {
-            return Err(bad(format!(
-                "file is {} bytes but its header says {length}: truncated or padded",
-                bytes.len()
-            )));
-        }
-        let body = &bytes[..bytes.len() - CRC_LEN];
-        let stored = u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes"));
-        if crate::io::crc32(body) != stored {
-            return Err(bad("checksum mismatch: the file is corrupt".into()));
-        }
-        // From here on the bytes are as written, unless written by something else: check anyway.
-        let (input, used) = InputFunction::from_bytes(&body[PREAMBLE_LEN..]).map_err(bad)?;
-        let layers_at = PREAMBLE_LEN + used + 1;
-        let n_layers =
-            *body.get(layers_at - 1).ok_or_else(|| bad("the layer count runs past the end".into()))? as usize;
-        if !(1..=MAX_LAYERS).contains(&n_layers) {
-            return Err(bad(format!("{n_layers} layers, expected 1..={MAX_LAYERS}")));
-        }
-        let headers_end = layers_at + LAYER_HEADER_LEN * n_layers + EXCEPTION_HEADER_LEN;
-        if body.len() < headers_end {
-            return Err(bad("headers run past the end of the file".into()));
-        }
-        let layer_headers: Vec<&[u8]> = body[layers_at..].chunks(LAYER_HEADER_LEN).take(n_layers).collect();
-        let e = &body[headers_end - EXCEPTION_HEADER_LEN..headers_end];
-        let n_exceptions = u32::from_le_bytes([e[0], e[1], e[2], 0]) as usize;
-        let ke = u32::from(e[3] & !CONFIDENCE_ORDER);
-        let by_confidence = e[3] & CONFIDENCE_ORDER != 0;
+        let model = kpk_probe::Model::from_bytes(bytes).map_err(|e| bad(e.to_string()))?;
+        Hybrid::from_probe(&model).map_err(|e| bad(e.to_string()))
+    }
 
-        let mut r = BitReader::new(&body[headers_end..]);
-        let payload_err = |what: &str, e: super::bits::BitError| bad(format!("{what}: {e}"));
-        let mut layers = Vec::with_capacity(n_layers);
-        let mut n_in = input.width();
-        for (l, h) in layer_headers.iter().enumerate() {
-            let (n_out, shift, kw, kb) = (h[0] as usize + 1, h[1] as i8, u32::from(h[2]), u32::from(h[3]));
-            if kw > 24 || kb > 24 || n_out > MAX_WIDTH {
-                return Err(bad(format!("layer {l}: Rice parameter out of range")));
-            }
-            let mut read = |count: usize, k: u32, limit: i64| -> Result<Vec<i32>> {
-                (0..count)
-                    .map(|_| {
-                        let v = r.rice_signed(k).map_err(|e| payload_err(&format!("layer {l}"), e))?;
-                        if v.abs() > limit {
-                            return Err(bad(format!("layer {l}: value {v} out of range")));
-                        }
-                        Ok(v as i32)
-                    })
-                    .collect()
-            };
-            let weights =
-                read(n_out * n_in, kw, i64::from(i16::MAX))?.into_iter().map(|w| w as i16).collect();
-            let biases = read(n_out, kb, MAX_MAGNITUDE)?;
-            layers.push(QuantLayer { n_in, n_out, shift, weights, biases });
-            n_in = n_out;
-        }
-        let net = QuantNet::new(layers, input.bound()).map_err(|e| bad(e.to_string()))?;
-        if ke > 24 {
-            return Err(bad("exception Rice parameter out of range".into()));
-        }
-        let exceptions = if by_confidence {
-            // The net decides the order, so it is rebuilt first (it was checked above).
-            let order = Hybrid::new(input, net.clone(), ExceptionSet::default())
-                .map_err(|e| bad(e.to_string()))?
-                .confidence_order();
-            let ranks = read_sorted(&mut r, n_exceptions, ke, order.len())
-                .map_err(|e| payload_err("exception table", e))?;
-            ExceptionSet::new(ranks.iter().map(|&rank| order[rank as usize]).collect())
-                .expect("legal indices")
-        } else {
-            ExceptionSet::read(&mut r, n_exceptions, ke).map_err(|e| payload_err("exception table", e))?
-        };
-        if !r.at_padded_end() {
-            return Err(bad("the bit stream does not end where the file does".into()));
-        }
-        if let Some(&i) =
-            exceptions.indices().iter().find(|&&i| KpkIndex::new(i).and_then(|i| i.position()).is_none())
-        {
-            return Err(bad(format!("exception {i} is not a legal position")));
-        }
-        Hybrid::new(input, net, exceptions).map_err(|e| bad(e.to_string()))
+    /// The hybrid of a model the probe crate decoded.
+    pub fn from_probe(model: &kpk_probe::Model) -> Result<Hybrid> {
+        let input = InputFunction::from_probe(model.input());
+        let layers = model
+            .net()
+            .layers()
+            .iter()
+            .map(|l| QuantLayer {
+                n_in: l.n_in,
+                n_out: l.n_out,
+                shift: l.shift,
+                weights: l.weights.clone(),
+                biases: l.biases.clone(),
+            })
+            .collect();
+        let net = QuantNet::new(layers, input.bound())?;
+        let exceptions = ExceptionSet::new(model.exceptions().to_vec()).expect("legal indices");
+        Hybrid::new(input, net, exceptions)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::index::KpkIndex;
     use crate::hybrid::quant::QuantLayer;
 
     fn tiny() -> Hybrid {
@@ -248,6 +179,16 @@ mod tests {
             .step_by(997)
             .collect();
         Hybrid::new(InputFunction::Coordinates, net, ExceptionSet::new(legal).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_sigmoid_table_printed_in_the_format_is_the_one_evaluated() {
+        let printed: Vec<u8> = FORMAT_DOC
+            .lines()
+            .filter(|l| l.starts_with("u = "))
+            .flat_map(|l| l.split(':').nth(1).unwrap().split_whitespace().map(|v| v.parse::<u8>().unwrap()))
+            .collect();
+        assert_eq!(printed, crate::hybrid::quant::SIGMOID);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
-use crate::paper::features::{FEATURES, N_FEATURES, features};
+use crate::paper::features::{FEATURES, N_FEATURES};
 
 /// The input number of the side to move (0 White, 1 Black), after Table 4's x1..x32.
 pub const SIDE_TO_MOVE: usize = N_FEATURES + 1;
@@ -112,41 +112,46 @@ impl InputFunction {
         }
     }
 
-    /// Write the inputs of `p` into `out[..width()]`.
+    /// Write the inputs of `p` into `out[..width()]` (the probe crate computes them).
     #[inline]
     pub fn write(self, p: &KpkPosition, out: &mut [i32]) {
-        let side = i32::from(p.side() == Color::Black);
-        match self {
-            InputFunction::Coordinates => {
-                let c = |v: u8| i32::from(v) + 1;
-                out[..7].copy_from_slice(&[
-                    c(p.wk().file()),
-                    c(p.wk().rank()),
-                    c(p.bk().file()),
-                    c(p.bk().rank()),
-                    c(p.wp().file()),
-                    c(p.wp().rank()),
-                    side,
-                ]);
-            }
-            InputFunction::Features { mask } => {
-                let f = features(p);
-                let mut rest = mask;
-                let mut k = 0;
-                while rest != 0 {
-                    let x = rest.trailing_zeros() as usize; // x + 1 is the Table 4 number
-                    out[k] = if x < N_FEATURES { i32::from(f[x]) } else { side };
-                    k += 1;
-                    rest &= rest - 1;
-                }
-            }
+        let mut x = [0i16; 64];
+        let x = &mut x[..self.width()];
+        self.probe().write(&probe_position(p), x);
+        for (o, &v) in out.iter_mut().zip(x.iter()) {
+            *o = i32::from(v);
         }
     }
+
+    /// The same function as the probe crate names it.
+    pub fn probe(self) -> kpk_probe::Input {
+        match self {
+            InputFunction::Coordinates => kpk_probe::Input::Coordinates,
+            InputFunction::Features { mask } => kpk_probe::Input::Features { mask },
+        }
+    }
+
+    /// The function the probe crate decoded.
+    pub fn from_probe(input: kpk_probe::Input) -> InputFunction {
+        match input {
+            kpk_probe::Input::Coordinates => InputFunction::Coordinates,
+            kpk_probe::Input::Features { mask } => InputFunction::Features { mask },
+        }
+    }
+}
+
+/// A legal position as the probe crate holds it.
+#[inline]
+pub fn probe_position(p: &KpkPosition) -> kpk_probe::Position {
+    let sq = |s: crate::chess::board::Square| s.index() as u8;
+    kpk_probe::Position::canonical(sq(p.wk()), sq(p.bk()), sq(p.wp()), p.side() == Color::White)
+        .expect("a legal position is legal to the probe")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::paper::features::features;
 
     #[test]
     fn masks_round_trip_and_bad_ones_are_refused() {

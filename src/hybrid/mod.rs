@@ -57,9 +57,11 @@ pub struct Hybrid {
     input: InputFunction,
     net: QuantNet,
     exceptions: ExceptionSet,
+    /// The same model as the probe crate holds it: every answer comes from the probe's code.
+    probe: kpk_probe::Model,
 }
 
-/// Inputs are at most this wide (the stack buffer of [`Hybrid::net_outcome`]).
+/// Inputs are at most this wide.
 const MAX_INPUTS: usize = 64;
 
 impl Hybrid {
@@ -73,15 +75,21 @@ impl Hybrid {
             )));
         }
         net.check_bounds(input.bound())?;
-        Ok(Hybrid { input, net, exceptions })
+        let probe =
+            kpk_probe::Model::new(input.probe(), net.evaluator().clone(), exceptions.indices().to_vec())
+                .map_err(|e| Error::Invalid(e.to_string()))?;
+        Ok(Hybrid { input, net, exceptions, probe })
     }
 
     /// The hybrid of `net` whose exceptions are every legal position where it disagrees with `bb`.
     pub fn build(input: InputFunction, net: QuantNet, bb: &Bitbase) -> Result<Hybrid> {
-        let mut h = Hybrid::new(input, net, ExceptionSet::default())?;
+        let h = Hybrid::new(input, net, ExceptionSet::default())?;
         let wrong = h.net_errors(bb);
-        h.exceptions = ExceptionSet::new(wrong).expect("indices of legal positions are in range");
-        Ok(h)
+        Hybrid::new(
+            h.input,
+            h.net,
+            ExceptionSet::new(wrong).expect("indices of legal positions are in range"),
+        )
     }
 
     /// Indices of the legal positions where the net alone disagrees with `bb`.
@@ -114,41 +122,37 @@ impl Hybrid {
         if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw }
     }
 
-    /// The exact answer: the exception table first, then the net.
+    /// The exact answer: the net's, flipped when the position is in the exception table.
     #[inline]
     pub fn classify(&self, p: &KpkPosition) -> Answer {
-        let net = self.net_outcome(p);
-        if self.exceptions.contains(KpkIndex::of(p).value() as u32) {
-            let outcome = match net {
-                Outcome::Win => Outcome::Draw,
-                Outcome::Draw => Outcome::Win,
-            };
-            Answer { outcome, source: Source::Exception }
-        } else {
-            Answer { outcome: net, source: Source::Net }
-        }
+        let a = self.probe.probe(&inputs::probe_position(p));
+        let outcome = match a.outcome {
+            kpk_probe::Outcome::Win => Outcome::Win,
+            kpk_probe::Outcome::Draw => Outcome::Draw,
+        };
+        let source = match a.source {
+            kpk_probe::Source::Net => Source::Net,
+            kpk_probe::Source::Exception => Source::Exception,
+        };
+        Answer { outcome, source }
     }
 
     /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
     #[inline]
     pub fn net_output(&self, p: &KpkPosition) -> i32 {
-        let mut x = [0i32; MAX_INPUTS];
-        let x = &mut x[..self.input.width()];
-        self.input.write(p, x);
-        self.net.output(x)
+        self.probe.net_output(&inputs::probe_position(p))
+    }
+
+    /// The model as the probe crate holds it (for programs that answer many positions).
+    pub fn probe(&self) -> &kpk_probe::Model {
+        &self.probe
     }
 
     /// Every legal position's index, least confident first: ordered by the magnitude of the net's
     /// output, ties by index. A good net's mistakes crowd the front of this order, which is what
     /// the confidence-ordered exception coding exploits (see [`exceptions`]).
     pub fn confidence_order(&self) -> Vec<u32> {
-        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
-        let mut keyed: Vec<(u32, u32)> = legal
-            .par_iter()
-            .map(|p| (self.net_output(p).unsigned_abs(), KpkIndex::of(p).value() as u32))
-            .collect();
-        keyed.par_sort_unstable();
-        keyed.into_iter().map(|(_, i)| i).collect()
+        kpk_probe::model::confidence_order(self.input.probe(), self.net.evaluator())
     }
 
     /// Every legal position where the hybrid disagrees with `bb` (empty for a sound model).

@@ -20,38 +20,9 @@ pub const SHIFTS: std::ops::RangeInclusive<i8> = -8..=24;
 /// Largest bias magnitude a file may hold (weights are `i16`).
 pub const MAX_MAGNITUDE: i64 = 1 << 24;
 
-/// `e^x` by `(1 + y + y²/2 + … + y⁸/8!)^(2^8)` with `y = x / 256`; only basic arithmetic, so it is
-/// exact-rounding-deterministic, and accurate to ~1e-12 relative for |x| ≤ 8.
-const fn exp(x: f64) -> f64 {
-    let y = x / 256.0;
-    let mut term = 1.0;
-    let mut sum = 1.0;
-    let mut n = 1;
-    while n <= 8 {
-        term = term * y / n as f64;
-        sum += term;
-        n += 1;
-    }
-    let mut i = 0;
-    while i < 8 {
-        sum *= sum;
-        i += 1;
-    }
-    sum
-}
-
-/// `SIGMOID[u + 128] = round(255 · σ(u / 16))` for `u` in −128..=128.
-pub const SIGMOID: [u8; 257] = {
-    let mut t = [0u8; 257];
-    let mut i = 0;
-    while i < 257 {
-        let x = (i as f64 - 128.0) / SIGMOID_STEPS_PER_UNIT;
-        let s = 1.0 / (1.0 + exp(-x));
-        t[i] = (255.0 * s + 0.5) as u8;
-        i += 1;
-    }
-    t
-};
+/// `SIGMOID[u + 128] = round(255 · σ(u / 16))` for `u` in −128..=128 (the probe crate owns the
+/// table as data, since it is part of the format).
+pub use kpk_probe::net::{SIGMOID, activation, shift_round};
 
 /// One integer layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,73 +41,36 @@ pub struct QuantLayer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNet {
     layers: Vec<QuantLayer>,
-    /// Each layer's weights column by column (`n_in × n_out`), for the evaluator: adding one
-    /// input's column to all the accumulators at once vectorises without horizontal sums.
-    columns: Vec<Vec<i16>>,
+    /// The same layers as the probe crate evaluates them (one evaluator for kpk and the probe).
+    eval: kpk_probe::net::Net,
 }
 
 impl QuantNet {
     /// Check the shapes chain and end in one output, and that no accumulator can overflow when
     /// every input lies within `input_bound` in magnitude.
     pub fn new(layers: Vec<QuantLayer>, input_bound: i32) -> Result<QuantNet> {
-        let mut net = QuantNet { layers, columns: Vec::new() };
-        net.check_shapes()?;
-        net.columns = net
-            .layers
-            .iter()
-            .map(|l| (0..l.n_in * l.n_out).map(|k| l.weights[(k % l.n_out) * l.n_in + k / l.n_out]).collect())
-            .collect();
-        net.check_bounds(input_bound)?;
-        Ok(net)
-    }
-
-    fn check_shapes(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::Invalid(m));
-        let Some(last) = self.layers.last() else { return bad("a net needs at least one layer".into()) };
-        if last.n_out != 1 {
-            return bad(format!("the output layer has {} neurons, expected 1", last.n_out));
-        }
-        for (l, layer) in self.layers.iter().enumerate() {
-            if layer.n_in == 0 || layer.n_out == 0 || layer.n_in > MAX_WIDTH || layer.n_out > MAX_WIDTH {
-                return bad(format!(
-                    "layer {l} is {}×{}: widths must be 1..={MAX_WIDTH}",
-                    layer.n_out, layer.n_in
-                ));
-            }
-            if layer.weights.len() != layer.n_in * layer.n_out || layer.biases.len() != layer.n_out {
-                return bad(format!("layer {l}: weight or bias count does not match its shape"));
-            }
-            if l > 0 && self.layers[l - 1].n_out != layer.n_in {
-                return bad(format!(
-                    "layer {l} takes {} inputs, the layer below gives {}",
-                    layer.n_in,
-                    self.layers[l - 1].n_out
-                ));
-            }
-            if !SHIFTS.contains(&layer.shift) {
-                return bad(format!("layer {l}: shift {} is outside {SHIFTS:?}", layer.shift));
-            }
-        }
-        Ok(())
+        check_shapes(&layers)?;
+        check_bounds(&layers, input_bound)?;
+        let eval = kpk_probe::net::Net::new(
+            layers
+                .iter()
+                .map(|l| kpk_probe::net::Layer {
+                    n_in: l.n_in,
+                    n_out: l.n_out,
+                    shift: l.shift,
+                    weights: l.weights.clone(),
+                    biases: l.biases.clone(),
+                })
+                .collect(),
+            input_bound,
+        )
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+        Ok(QuantNet { layers, eval })
     }
 
     /// Prove `|acc| < 2^31` for every neuron, given `|input| ≤ input_bound`.
     pub fn check_bounds(&self, input_bound: i32) -> Result<()> {
-        let mut bound = i64::from(input_bound);
-        for (l, layer) in self.layers.iter().enumerate() {
-            for (i, row) in layer.weights.chunks(layer.n_in).enumerate() {
-                let worst = i64::from(layer.biases[i]).abs()
-                    + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
-                // Room for the rounding term added before the shift.
-                if worst + (1i64 << layer.shift.max(0)) >= i64::from(i32::MAX) {
-                    return Err(Error::Invalid(format!(
-                        "layer {l} neuron {i} could overflow a 32-bit accumulator"
-                    )));
-                }
-            }
-            bound = i64::from(ACTIVATION_MAX);
-        }
-        Ok(())
+        check_bounds(&self.layers, input_bound)
     }
 
     pub fn layers(&self) -> &[QuantLayer] {
@@ -160,6 +94,7 @@ impl QuantNet {
     }
 
     /// The output layer's accumulator for `input` (`input.len() == n_inputs()`); win iff > 0.
+    #[inline]
     pub fn output(&self, input: &[i32]) -> i32 {
         self.forward(input, |_, _, _| {})
     }
@@ -167,50 +102,67 @@ impl QuantNet {
     /// The forward pass, the only one: `seen(l, accumulators, activations)` is called for every
     /// hidden layer `l` (what [`super::refine`] records); returns the output accumulator.
     #[inline(always)]
-    pub(crate) fn forward(&self, input: &[i32], mut seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
+    pub(crate) fn forward(&self, input: &[i32], seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
         let mut a = [0i16; MAX_WIDTH];
         for (a, &x) in a.iter_mut().zip(input) {
             *a = x as i16; // inputs are bounded by the input function (|x| ≤ 16)
         }
-        let mut n = input.len();
-        let last = self.layers.len() - 1;
-        for (l, (layer, columns)) in self.layers.iter().zip(&self.columns).enumerate() {
-            let mut acc = [0i32; MAX_WIDTH];
-            let acc = &mut acc[..layer.n_out];
-            acc.copy_from_slice(&layer.biases);
-            for (column, &x) in columns.chunks_exact(layer.n_out).zip(&a[..n]) {
-                let x = i32::from(x);
-                for (acc, &w) in acc.iter_mut().zip(column) {
-                    *acc += i32::from(w) * x;
-                }
-            }
-            if l == last {
-                return acc[0];
-            }
-            for (a, &acc) in a.iter_mut().zip(acc.iter()) {
-                *a = activation(acc, layer.shift);
-            }
-            seen(l, acc, &a[..layer.n_out]);
-            n = layer.n_out;
+        self.eval.forward(&a[..input.len()], seen)
+    }
+
+    /// The evaluator the probe crate runs.
+    pub fn evaluator(&self) -> &kpk_probe::net::Net {
+        &self.eval
+    }
+}
+
+fn check_shapes(layers: &[QuantLayer]) -> Result<()> {
+    let bad = |m: String| Err(Error::Invalid(m));
+    let Some(last) = layers.last() else { return bad("a net needs at least one layer".into()) };
+    if last.n_out != 1 {
+        return bad(format!("the output layer has {} neurons, expected 1", last.n_out));
+    }
+    for (l, layer) in layers.iter().enumerate() {
+        if layer.n_in == 0 || layer.n_out == 0 || layer.n_in > MAX_WIDTH || layer.n_out > MAX_WIDTH {
+            return bad(format!(
+                "layer {l} is {}×{}: widths must be 1..={MAX_WIDTH}",
+                layer.n_out, layer.n_in
+            ));
         }
-        unreachable!("a net has at least one layer")
+        if layer.weights.len() != layer.n_in * layer.n_out || layer.biases.len() != layer.n_out {
+            return bad(format!("layer {l}: weight or bias count does not match its shape"));
+        }
+        if l > 0 && layers[l - 1].n_out != layer.n_in {
+            return bad(format!(
+                "layer {l} takes {} inputs, the layer below gives {}",
+                layer.n_in,
+                layers[l - 1].n_out
+            ));
+        }
+        if !SHIFTS.contains(&layer.shift) {
+            return bad(format!("layer {l}: shift {} is outside {SHIFTS:?}", layer.shift));
+        }
     }
+    Ok(())
 }
 
-/// A hidden neuron's activation from its accumulator: shift, clamp to the table, look up.
-#[inline(always)]
-pub(crate) fn activation(acc: i32, shift: i8) -> i16 {
-    i16::from(SIGMOID[(shift_round(acc, shift).clamp(-128, 128) + 128) as usize])
-}
-
-#[inline(always)]
-pub(crate) fn shift_round(acc: i32, shift: i8) -> i32 {
-    match shift {
-        0 => acc,
-        // A left shift is done in 64 bits and clamped: only the sign and the table's range matter.
-        s if s < 0 => (i64::from(acc) << -s).clamp(-1 << 20, 1 << 20) as i32,
-        s => (acc + (1 << (s - 1))) >> s,
+/// Prove `|acc| < 2^31` for every neuron, given `|input| ≤ input_bound`.
+fn check_bounds(layers: &[QuantLayer], input_bound: i32) -> Result<()> {
+    let mut bound = i64::from(input_bound);
+    for (l, layer) in layers.iter().enumerate() {
+        for (i, row) in layer.weights.chunks(layer.n_in).enumerate() {
+            let worst = i64::from(layer.biases[i]).abs()
+                + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
+            // Room for the rounding term added before the shift.
+            if worst + (1i64 << layer.shift.max(0)) >= i64::from(i32::MAX) {
+                return Err(Error::Invalid(format!(
+                    "layer {l} neuron {i} could overflow a 32-bit accumulator"
+                )));
+            }
+        }
+        bound = i64::from(ACTIVATION_MAX);
     }
+    Ok(())
 }
 
 /// A float layer as the trainer stores it: shape `(n_out, n_in + 1)`, column 0 the bias.

@@ -1,0 +1,47 @@
+/* kpk.h: exact KPK (king and pawn against king) win/draw answers from a kpk hybrid model file.
+ *
+ * Link with libkpk_probe (cargo build --release -p kpk-probe-c: target/release/libkpk_probe.so).
+ * A model is immutable once loaded: probe it from any number of threads. No global state.
+ *
+ * Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
+ * Answers are from the pawn side's point of view: KPK_WIN when the side with the pawn wins.
+ */
+#ifndef KPK_H
+#define KPK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KPK_DRAW 0
+#define KPK_WIN 1
+#define KPK_ILLEGAL (-1)      /* not a legal KPK position (or not a KPK FEN) */
+#define KPK_BAD_ARGUMENT (-2) /* a null model or FEN, or a square outside 0..63 */
+
+typedef struct kpk_model kpk_model;
+
+/* Decode a model file from len bytes (the bytes are copied; free them when you like).
+ * Returns NULL when the bytes are not a valid model file (corrupt, truncated, other version). */
+kpk_model *kpk_model_load(const uint8_t *bytes, size_t len);
+
+/* Free a model; NULL is ignored. */
+void kpk_model_free(kpk_model *model);
+
+/* KPK_WIN, KPK_DRAW, KPK_ILLEGAL or KPK_BAD_ARGUMENT for a white king, a black king and a pawn
+ * (black if pawn_is_black != 0) on the given squares, Black to move if black_to_move != 0.
+ * If from_exception is not NULL it receives 1 when the answer came from the exception table
+ * and 0 when it came from the net. */
+int kpk_probe(const kpk_model *model, int white_king, int black_king, int pawn,
+              int pawn_is_black, int black_to_move, int *from_exception);
+
+/* As kpk_probe, for a position in FEN (NUL-terminated). */
+int kpk_probe_fen(const kpk_model *model, const char *fen, int *from_exception);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KPK_H */

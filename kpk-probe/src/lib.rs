@@ -1,0 +1,32 @@
+//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`, 853 bytes):
+//! a small integer net plus the table of the positions it gets wrong.
+//!
+//! No dependencies, `no_std` with `alloc`, no global state: a [`Model`] is immutable once
+//! loaded, so one model answers from any number of threads.
+//!
+//! ```
+//! use kpk_probe::{Color, Model, Outcome};
+//! let model = Model::from_bytes(include_bytes!("../../models/kpk.hybrid")).unwrap();
+//! // White: Kb3, Pb2; Black: Kg1; White to move. The pawn side wins.
+//! let a = model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1").unwrap();
+//! assert_eq!(a.outcome, Outcome::Win);
+//! // The same by squares (a1 = 0, b1 = 1, …, h8 = 63).
+//! let b = model.probe_squares(17, 6, 9, Color::White, Color::White).unwrap();
+//! assert_eq!(a, b);
+//! ```
+//!
+//! The file format is specified in the kpk crate's `src/hybrid/format.md` (printed in
+//! `reports/COMPRESSION.md`), the position numbering in [`position`], the arithmetic in [`net`],
+//! the bit stream in [`bits`] and the characteristics in [`table4`].
+#![no_std]
+#![forbid(unsafe_code)]
+extern crate alloc;
+
+pub mod bits;
+pub mod model;
+pub mod net;
+pub mod position;
+pub mod table4;
+
+pub use model::{Answer, FormatError, Input, Model, Outcome, Source};
+pub use position::{Color, FenError, Illegal, MAX_INDEX, Position};

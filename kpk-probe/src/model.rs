@@ -1,0 +1,370 @@
+//! The model file: decoding (format version 1) and answering.
+
+use crate::bits::{BitError, BitReader, crc32};
+use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
+use crate::position::{Color, FenError, Illegal, MAX_INDEX, Position};
+use crate::table4::{BOUND, N_FEATURES, characteristics};
+use alloc::vec::Vec;
+use core::fmt;
+
+pub const MAGIC: &[u8; 4] = b"KPKH";
+pub const VERSION: u8 = 1;
+const CRC_LEN: usize = 4;
+/// Magic, version, length.
+const PREAMBLE_LEN: usize = 4 + 1 + 4;
+const LAYER_HEADER_LEN: usize = 4;
+const EXCEPTION_HEADER_LEN: usize = 4;
+/// Bit of the exception header's parameter byte set when exceptions are numbered by confidence.
+pub const CONFIDENCE_ORDER: u8 = 0x80;
+/// Largest Rice parameter a file may use.
+pub const MAX_RICE: u32 = 24;
+/// Largest bias magnitude a file may hold.
+pub const MAX_BIAS: i64 = 1 << 24;
+/// The side-to-move input's number (after Table 4's x1..x32).
+pub const SIDE_TO_MOVE: usize = N_FEATURES + 1;
+/// Bytes of the feature mask: 33 bits.
+const MASK_BYTES: usize = 5;
+
+/// What the net sees of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Seven integers: x1..x6 (file and rank, 1-based, of the pawn side's king, the lone king and
+    /// the pawn, canonical orientation) and the side to move (0 = the pawn side, 1 = the lone king).
+    Coordinates,
+    /// The chosen x of Table 4's x1..x32 and x33 = the side to move (0 = the pawn side, 1 = the
+    /// lone king), in increasing x; bit `x − 1` of the mask is set when `x` is an input. Each
+    /// input is the characteristic's natural integer value.
+    Features { mask: u64 },
+}
+
+impl Input {
+    /// Number of inputs.
+    #[must_use]
+    pub fn width(self) -> usize {
+        match self {
+            Input::Coordinates => 7,
+            Input::Features { mask } => mask.count_ones() as usize,
+        }
+    }
+
+    /// Largest magnitude of any input on a legal position (for the overflow proof).
+    #[must_use]
+    pub fn bound(self) -> i32 {
+        BOUND
+    }
+
+    /// Write the inputs of `p` into `out[..width()]`.
+    #[inline]
+    pub fn write(self, p: &Position, out: &mut [i16]) {
+        let side = i16::from(!p.white_to_move());
+        match self {
+            Input::Coordinates => {
+                for (o, &c) in out.iter_mut().zip(&p.coordinates()) {
+                    *o = i16::from(c);
+                }
+                out[6] = side;
+            }
+            Input::Features { mask } => {
+                let f = characteristics(p.coordinates(), p.white_to_move());
+                let mut rest = mask;
+                let mut k = 0;
+                while rest != 0 {
+                    let x = rest.trailing_zeros() as usize; // x + 1 is the Table 4 number
+                    out[k] = if x < N_FEATURES { i16::from(f[x]) } else { side };
+                    k += 1;
+                    rest &= rest - 1;
+                }
+            }
+        }
+    }
+
+    /// Parse the input function from the start of `bytes`: the function and the bytes used.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(Input, usize), FormatError> {
+        match bytes.first() {
+            Some(0) => Ok((Input::Coordinates, 1)),
+            Some(1) => {
+                let m = bytes.get(1..1 + MASK_BYTES).ok_or(FormatError::Truncated)?;
+                let mut le = [0u8; 8];
+                le[..MASK_BYTES].copy_from_slice(m);
+                let mask = u64::from_le_bytes(le);
+                if mask == 0 || mask >> SIDE_TO_MOVE != 0 {
+                    return Err(FormatError::Invalid("the input mask names no input or one beyond x33"));
+                }
+                Ok((Input::Features { mask }, 1 + MASK_BYTES))
+            }
+            Some(_) => Err(FormatError::Invalid("unknown input function")),
+            None => Err(FormatError::Truncated),
+        }
+    }
+}
+
+/// Why a model file was refused. A corrupt or truncated file is an error, never an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// The file does not start with `KPKH`.
+    BadMagic,
+    /// A format version this reader does not know.
+    Version(u8),
+    /// The file is shorter than its fields, or than its header says.
+    Truncated,
+    /// The header's length is not the file's.
+    Length { header: u32, actual: usize },
+    /// The CRC-32 does not match.
+    Checksum,
+    /// A field is out of range or the fields do not fit together.
+    Invalid(&'static str),
+    /// The net's shapes, shifts or bounds.
+    Net(NetError),
+    /// The bit stream.
+    Stream(BitError),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::BadMagic => f.write_str("not a kpk hybrid model (bad magic)"),
+            FormatError::Version(v) => write!(f, "unsupported model format version {v}, expected {VERSION}"),
+            FormatError::Truncated => f.write_str("truncated: a field runs past the end of the file"),
+            FormatError::Length { header, actual } => {
+                write!(f, "file is {actual} bytes but its header says {header}: truncated or padded")
+            }
+            FormatError::Checksum => f.write_str("checksum mismatch: the file is corrupt"),
+            FormatError::Invalid(what) => f.write_str(what),
+            FormatError::Net(e) => write!(f, "net: {e}"),
+            FormatError::Stream(e) => write!(f, "bit stream: {e}"),
+        }
+    }
+}
+
+impl From<BitError> for FormatError {
+    fn from(e: BitError) -> Self {
+        FormatError::Stream(e)
+    }
+}
+
+/// A game-theoretic value from the pawn side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Draw,
+    Win,
+}
+
+/// Which part of the model gave an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The net's answer, not overruled.
+    Net,
+    /// The position is in the exception table: the answer is the opposite of the net's.
+    Exception,
+}
+
+/// An answer and where it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub outcome: Outcome,
+    pub source: Source,
+}
+
+/// A loaded model: the net, its input function and the exception table. Immutable once loaded,
+/// so one model may answer from many threads at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    input: Input,
+    net: Net,
+    /// Sorted position indices where the net's answer is wrong.
+    exceptions: Vec<u32>,
+}
+
+impl Model {
+    /// Put a model together; `exceptions` are position indices (any order, duplicates merged),
+    /// each of a legal position.
+    pub fn new(input: Input, net: Net, mut exceptions: Vec<u32>) -> Result<Model, FormatError> {
+        if net.n_inputs() != input.width() {
+            return Err(FormatError::Invalid("the net's input width is not its input function's"));
+        }
+        exceptions.sort_unstable();
+        exceptions.dedup();
+        if exceptions.iter().any(|&i| Position::from_index(i).is_none()) {
+            return Err(FormatError::Invalid("an exception names no legal position"));
+        }
+        Ok(Model { input, net, exceptions })
+    }
+
+    /// Decode a model file (format version 1; see the crate documentation).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, FormatError> {
+        let body = check_envelope(bytes)?;
+        let (input, used) = Input::from_bytes(&body[PREAMBLE_LEN..])?;
+        let layers_at = PREAMBLE_LEN + used + 1;
+        let n_layers = *body.get(layers_at - 1).ok_or(FormatError::Truncated)? as usize;
+        if !(1..=MAX_LAYERS).contains(&n_layers) {
+            return Err(FormatError::Net(NetError::LayerCount));
+        }
+        let headers_end = layers_at + LAYER_HEADER_LEN * n_layers + EXCEPTION_HEADER_LEN;
+        let headers = body.get(layers_at..headers_end).ok_or(FormatError::Truncated)?;
+        let (layer_headers, e) = headers.split_at(LAYER_HEADER_LEN * n_layers);
+        let n_exceptions = u32::from_le_bytes([e[0], e[1], e[2], 0]) as usize;
+        let ke = u32::from(e[3] & !CONFIDENCE_ORDER);
+        let by_confidence = e[3] & CONFIDENCE_ORDER != 0;
+
+        let mut r = BitReader::new(&body[headers_end..]);
+        let mut layers = Vec::with_capacity(n_layers);
+        let mut n_in = input.width();
+        for h in layer_headers.chunks_exact(LAYER_HEADER_LEN) {
+            let (n_out, shift, kw, kb) = (h[0] as usize + 1, h[1] as i8, u32::from(h[2]), u32::from(h[3]));
+            if kw > MAX_RICE || kb > MAX_RICE || n_out > MAX_WIDTH {
+                return Err(FormatError::Invalid("a layer's width or Rice parameter is out of range"));
+            }
+            let weights = read_values(&mut r, n_out * n_in, kw, i64::from(i16::MAX))?;
+            let biases = read_values(&mut r, n_out, kb, MAX_BIAS)?;
+            let weights = weights.into_iter().map(|w| w as i16).collect();
+            layers.push(Layer { n_in, n_out, shift, weights, biases });
+            n_in = n_out;
+        }
+        let net = Net::new(layers, input.bound()).map_err(FormatError::Net)?;
+        if ke > MAX_RICE {
+            return Err(FormatError::Invalid("the exceptions' Rice parameter is out of range"));
+        }
+        let exceptions = if by_confidence {
+            let order = confidence_order(input, &net);
+            let ranks = read_sorted(&mut r, n_exceptions, ke, order.len())?;
+            ranks.iter().map(|&rank| order[rank as usize]).collect()
+        } else {
+            read_sorted(&mut r, n_exceptions, ke, MAX_INDEX as usize)?
+        };
+        if !r.at_padded_end() {
+            return Err(FormatError::Invalid("the bit stream does not end where the file does"));
+        }
+        Model::new(input, net, exceptions)
+    }
+
+    #[must_use]
+    pub fn input(&self) -> Input {
+        self.input
+    }
+
+    #[must_use]
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The exception table: sorted position indices.
+    #[must_use]
+    pub fn exceptions(&self) -> &[u32] {
+        &self.exceptions
+    }
+
+    /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
+    #[inline]
+    #[must_use]
+    pub fn net_output(&self, p: &Position) -> i32 {
+        let mut x = [0i16; MAX_WIDTH];
+        let x = &mut x[..self.input.width()];
+        self.input.write(p, x);
+        self.net.output(x)
+    }
+
+    /// The exact answer for `p`: the net's, flipped when `p` is an exception.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, p: &Position) -> Answer {
+        let net = if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw };
+        if self.exceptions.binary_search(&p.index()).is_ok() {
+            let outcome = match net {
+                Outcome::Win => Outcome::Draw,
+                Outcome::Draw => Outcome::Win,
+            };
+            Answer { outcome, source: Source::Exception }
+        } else {
+            Answer { outcome: net, source: Source::Net }
+        }
+    }
+
+    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given squares
+    /// (`a1 = 0 … h8 = 63`), `side_to_move` to play; from the pawn side's point of view.
+    pub fn probe_squares(
+        &self,
+        white_king: u8,
+        black_king: u8,
+        pawn: u8,
+        pawn_color: Color,
+        side_to_move: Color,
+    ) -> Result<Answer, Illegal> {
+        Ok(self.probe(&Position::new(white_king, black_king, pawn, pawn_color, side_to_move)?))
+    }
+
+    /// The answer for a position in FEN, from the pawn side's point of view.
+    pub fn probe_fen(&self, fen: &str) -> Result<Answer, FenError> {
+        Ok(self.probe(&Position::from_fen(fen)?))
+    }
+}
+
+/// Check magic, version, length and checksum; the bytes before the checksum.
+fn check_envelope(bytes: &[u8]) -> Result<&[u8], FormatError> {
+    if bytes.len() < 4 || &bytes[..4] != MAGIC {
+        return Err(FormatError::BadMagic);
+    }
+    if bytes.len() < PREAMBLE_LEN + 2 + CRC_LEN {
+        return Err(FormatError::Truncated);
+    }
+    if bytes[4] != VERSION {
+        return Err(FormatError::Version(bytes[4]));
+    }
+    let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
+    if header as usize != bytes.len() {
+        return Err(FormatError::Length { header, actual: bytes.len() });
+    }
+    let (body, crc) = bytes.split_at(bytes.len() - CRC_LEN);
+    if crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
+        return Err(FormatError::Checksum);
+    }
+    Ok(body)
+}
+
+/// `count` zig-zag Rice-coded values with parameter `k`, each of magnitude at most `limit`.
+fn read_values(r: &mut BitReader, count: usize, k: u32, limit: i64) -> Result<Vec<i32>, FormatError> {
+    (0..count)
+        .map(|_| {
+            let v = r.rice_signed(k)?;
+            if v.abs() > limit {
+                return Err(FormatError::Stream(BitError::TooLarge));
+            }
+            Ok(v as i32)
+        })
+        .collect()
+}
+
+/// `count` sorted distinct values below `universe`, stored as Rice-coded gaps: the first value,
+/// then each difference minus one.
+pub fn read_sorted(r: &mut BitReader, count: usize, k: u32, universe: usize) -> Result<Vec<u32>, BitError> {
+    if count > universe {
+        return Err(BitError::TooLarge);
+    }
+    let mut sorted = Vec::with_capacity(count);
+    let mut next = 0u64; // smallest value the next one may take
+    for _ in 0..count {
+        let e = next + r.rice(k)?;
+        if e >= universe as u64 {
+            return Err(BitError::TooLarge);
+        }
+        sorted.push(e as u32);
+        next = e + 1;
+    }
+    Ok(sorted)
+}
+
+/// Every legal position's index, least confident first: ordered by the magnitude of the net's
+/// output, ties by index.
+#[must_use]
+pub fn confidence_order(input: Input, net: &Net) -> Vec<u32> {
+    let mut keyed: Vec<(u32, u32)> = (0..MAX_INDEX)
+        .filter_map(|i| Position::from_index(i).map(|p| (i, p)))
+        .map(|(i, p)| {
+            let mut x = [0i16; MAX_WIDTH];
+            let x = &mut x[..input.width()];
+            input.write(&p, x);
+            (net.output(x).unsigned_abs(), i)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}

@@ -1,0 +1,359 @@
+"""Reference reader of kpk hybrid model files (models/kpk.hybrid), format version 1.
+
+Standard library only. Written from the format's specification (src/hybrid/format.md, printed in
+reports/COMPRESSION.md), not from the Rust code; CI checks it against the Rust answers on every
+one of the 165,676 legal positions.
+
+    >>> import kpk_hybrid
+    >>> model = kpk_hybrid.load("models/kpk.hybrid")
+    >>> model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1")
+    ('win', 'net')
+
+Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63. Answers are from the pawn side's point of view:
+'win' when the side with the pawn wins, else 'draw'; the second item says whether the answer is
+the net's ('net') or the net's flipped by the exception table ('exception').
+"""
+
+import struct
+import zlib
+from operator import mul
+
+MAGIC = b"KPKH"
+VERSION = 1
+MAX_INDEX = 2 * 24 * 64 * 64
+MAX_RICE = 24
+MAX_QUOTIENT = 1 << 24
+CONFIDENCE_ORDER = 0x80
+
+# SIGMOID[u + 128] = round(255 * sigma(u / 16)), u in -128..=128; part of the format.
+SIGMOID = bytes([
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4,
+    5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 9, 10, 10, 11, 11,
+    12, 13, 14, 14, 15, 16, 17, 18, 19, 20, 22, 23, 24, 26, 27, 29,
+    30, 32, 34, 36, 38, 40, 42, 44, 47, 49, 51, 54, 57, 60, 62, 65,
+    69, 72, 75, 78, 82, 85, 89, 93, 96, 100, 104, 108, 112, 116, 120, 124,
+    128, 131, 135, 139, 143, 147, 151, 155, 159, 162, 166, 170, 173, 177, 180, 183,
+    186, 190, 193, 195, 198, 201, 204, 206, 208, 211, 213, 215, 217, 219, 221, 223,
+    225, 226, 228, 229, 231, 232, 233, 235, 236, 237, 238, 239, 240, 241, 241, 242,
+    243, 244, 244, 245, 245, 246, 247, 247, 248, 248, 248, 249, 249, 249, 250, 250,
+    250, 251, 251, 251, 251, 252, 252, 252, 252, 252, 253, 253, 253, 253, 253, 253,
+    253, 253, 253, 254, 254, 254, 254, 254, 254, 254, 254, 254, 254, 254, 254, 254,
+    254, 254, 254, 254, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255,
+])
+
+
+class FormatError(ValueError):
+    """The bytes are not a valid model file."""
+
+
+class IllegalPosition(ValueError):
+    """The squares or the FEN do not make a legal KPK position."""
+
+
+class _Bits:
+    """Bits least significant first within each byte."""
+
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def bit(self):
+        byte = self.pos >> 3
+        if byte >= len(self.data):
+            raise FormatError("the bit stream ends inside a value")
+        b = (self.data[byte] >> (self.pos & 7)) & 1
+        self.pos += 1
+        return b
+
+    def rice(self, k):
+        # Quotient in unary (1-bits ended by a 0-bit), then the k-bit remainder, low bit first.
+        q = 0
+        while self.bit():
+            q += 1
+            if q > MAX_QUOTIENT:
+                raise FormatError("a coded value is out of range")
+        r = 0
+        for i in range(k):
+            r |= self.bit() << i
+        return (q << k) | r
+
+    def rice_signed(self, k):
+        u = self.rice(k)
+        return (u >> 1) ^ -(u & 1)  # zig-zag: 0, 1, 2, 3, ... -> 0, -1, 1, -2, ...
+
+    def at_padded_end(self):
+        total = len(self.data) * 8
+        return 0 <= total - self.pos < 8 and all(
+            (self.data[i >> 3] >> (i & 7)) & 1 == 0 for i in range(self.pos, total))
+
+
+def characteristics(c, wtm):
+    """Table 4's x1..x32 (index 0..31) from the 1-based coordinates c = [x1..x6]."""
+    x = [0] * 33
+    x[1:7] = c
+    x[7] = x[1] - x[3]
+    x[8] = x[2] - x[4]
+    x[9] = x[1] - x[5]
+    x[10] = x[2] - x[6]
+    x[11] = x[3] - x[5]
+    x[12] = x[4] - x[6]
+    x[13] = int(x[6] == 8)
+    x[14] = 5 if x[6] == 2 else 8 - x[6]
+    x[15] = abs(x[7])
+    x[16] = abs(x[8])
+    x[17] = int(x[7] % 2 == 0 and x[8] % 2 == 0)
+    x[18] = abs(x[9])
+    x[19] = abs(x[10])
+    x[20] = int(x[10] < 0)
+    x[21] = abs(x[11])
+    x[22] = abs(x[12])
+    x[23] = int(x[12] < 0)
+    x[24] = max(x[15], x[16])
+    x[25] = int((wtm and x[17] == 0) or (not wtm and x[17] == 1))
+    x[26] = 1 - x[25]
+    x[27] = max(x[18], x[19])
+    x[28] = max(x[21], x[22])
+    x[29] = max(x[21], abs(8 - x[4]))
+    x[30] = x[27] - x[28]
+    x[31] = x[29] - x[14]
+    x[32] = int(x[18] > 0 and x[31] > (1 if wtm else 2))
+    return x[1:]
+
+
+def canonical(wk, bk, wp, pawn_is_black=False, black_to_move=False):
+    """(wk, bk, wp, white_to_move) with the pawn White's on files a-d; raises IllegalPosition."""
+    if not all(0 <= s < 64 for s in (wk, bk, wp)):
+        raise IllegalPosition("a square is not in 0..64")
+    wtm = not black_to_move
+    if pawn_is_black:
+        wk, bk, wp, wtm = bk ^ 56, wk ^ 56, wp ^ 56, not wtm
+    if wp % 8 >= 4:
+        wk, bk, wp = wk ^ 7, bk ^ 7, wp ^ 7
+    _check_legal(wk, bk, wp, wtm)
+    return wk, bk, wp, wtm
+
+
+def _check_legal(wk, bk, wp, wtm):
+    if len({wk, bk, wp}) < 3:
+        raise IllegalPosition("two pieces on one square")
+    if wp // 8 in (0, 7):
+        raise IllegalPosition("the pawn on its first or last rank")
+    if abs(wk % 8 - bk % 8) <= 1 and abs(wk // 8 - bk // 8) <= 1:
+        raise IllegalPosition("the kings are adjacent")
+    if wtm and bk // 8 == wp // 8 + 1 and abs(bk % 8 - wp % 8) == 1:
+        raise IllegalPosition("the side not to move is in check")
+
+
+def index(wk, bk, wp, wtm):
+    """The position's index (canonical squares), as the exception table numbers positions."""
+    slot = (wp // 8 - 1) * 4 + wp % 8
+    return (((0 if wtm else 1) * 24 + slot) * 64 + wk) * 64 + bk
+
+
+def legal_positions():
+    """Every legal position (canonical squares) in index order."""
+    for i in range(MAX_INDEX):
+        bk, wk, slot, wtm = i % 64, i // 64 % 64, i // 4096 % 24, i < MAX_INDEX // 2
+        wp = (slot // 4 + 1) * 8 + slot % 4
+        try:
+            _check_legal(wk, bk, wp, wtm)
+        except IllegalPosition:
+            continue
+        yield i, (wk, bk, wp, wtm)
+
+
+def parse_fen(fen):
+    """(wk, bk, pawn, pawn_is_black, black_to_move) of a KPK FEN; raises IllegalPosition."""
+    fields = fen.split()
+    if not 2 <= len(fields) <= 6 or fields[1] not in ("w", "b"):
+        raise IllegalPosition("not a FEN")
+    if len(fields) > 2 and fields[2] != "-":
+        raise IllegalPosition("castling rights in KPK")
+    if len(fields) > 3 and fields[3] != "-" and not (
+            len(fields[3]) == 2 and fields[3][0] in "abcdefgh" and fields[3][1] in "36"):
+        raise IllegalPosition("bad en passant square")
+    if any(not f.isdigit() for f in fields[4:]):
+        raise IllegalPosition("bad move counter")
+    rows = fields[0].split("/")
+    if len(rows) != 8:
+        raise IllegalPosition("not eight ranks")
+    pieces = {}
+    for i, row in enumerate(rows):
+        rank, file = 7 - i, 0
+        for ch in row:
+            if ch in "12345678":
+                file += int(ch)
+                continue
+            if ch not in "KkPpQqRrBbNn" or file >= 8:
+                raise IllegalPosition("not a FEN")
+            pieces.setdefault(ch, []).append(rank * 8 + file)
+            file += 1
+        if file != 8:
+            raise IllegalPosition("a rank is not eight squares")
+    pawns = pieces.get("P", []) + pieces.get("p", [])
+    if (set(pieces) - set("KkPp") or len(pieces.get("K", [])) != 1
+            or len(pieces.get("k", [])) != 1 or len(pawns) != 1):
+        raise IllegalPosition("not king and pawn against king")
+    return pieces["K"][0], pieces["k"][0], pawns[0], "p" in pieces, fields[1] == "b"
+
+
+class Model:
+    """A loaded model: input function, integer layers, exception indices."""
+
+    def __init__(self, data):
+        data = bytes(data)
+        if len(data) < 4 or data[:4] != MAGIC:
+            raise FormatError("not a kpk hybrid model (bad magic)")
+        if len(data) < 15:
+            raise FormatError("truncated")
+        if data[4] != VERSION:
+            raise FormatError("unsupported format version %d" % data[4])
+        (length,) = struct.unpack_from("<I", data, 5)
+        if length != len(data):
+            raise FormatError("truncated or padded")
+        body = data[:-4]
+        if zlib.crc32(body) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+            raise FormatError("checksum mismatch")
+        at = 9
+        if body[at] == 0:
+            self.xs = None  # coordinates: x1..x6 and the side to move
+            width, at = 7, at + 1
+        elif body[at] == 1:
+            mask = int.from_bytes(body[at + 1:at + 6], "little")
+            if len(body) < at + 6 or mask == 0 or mask >> 33:
+                raise FormatError("bad input mask")
+            self.xs = [x for x in range(1, 34) if mask >> (x - 1) & 1]
+            width, at = len(self.xs), at + 6
+        else:
+            raise FormatError("unknown input function")
+        n_layers = body[at]
+        at += 1
+        if not 1 <= n_layers <= 8 or len(body) < at + 4 * n_layers + 4:
+            raise FormatError("bad layer count or truncated headers")
+        headers = [body[at + 4 * l:at + 4 * l + 4] for l in range(n_layers)]
+        at += 4 * n_layers
+        n_exceptions = int.from_bytes(body[at:at + 3], "little")
+        ke, by_confidence = body[at + 3] & 0x7F, bool(body[at + 3] & CONFIDENCE_ORDER)
+        bits = _Bits(body[at + 4:])
+        self.layers = []
+        n_in = width
+        for n_out_minus_1, shift, kw, kb in headers:
+            n_out, shift = n_out_minus_1 + 1, shift - 256 if shift > 127 else shift
+            if kw > MAX_RICE or kb > MAX_RICE or n_out > 64 or not -8 <= shift <= 24:
+                raise FormatError("a layer header is out of range")
+            w = [bits.rice_signed(kw) for _ in range(n_out * n_in)]
+            b = [bits.rice_signed(kb) for _ in range(n_out)]
+            if any(abs(v) > 32767 for v in w) or any(abs(v) > 1 << 24 for v in b):
+                raise FormatError("a weight or bias is out of range")
+            rows = [w[i * n_in:(i + 1) * n_in] for i in range(n_out)]
+            self.layers.append((rows, b, shift))
+            n_in = n_out
+        if n_in != 1:
+            raise FormatError("the last layer is not one neuron")
+        self._check_bounds()
+        if ke > MAX_RICE:
+            raise FormatError("the exceptions' Rice parameter is out of range")
+        if by_confidence:
+            keyed = sorted((abs(self.net_output(*p)), i) for i, p in legal_positions())
+            order = [i for _, i in keyed]
+        else:
+            order = None
+        universe = len(order) if order else MAX_INDEX
+        values, nxt = [], 0
+        if n_exceptions > universe:
+            raise FormatError("too many exceptions")
+        for _ in range(n_exceptions):
+            e = nxt + bits.rice(ke)  # gaps: the first value, then each difference minus one
+            if e >= universe:
+                raise FormatError("an exception is out of range")
+            values.append(e)
+            nxt = e + 1
+        if not bits.at_padded_end():
+            raise FormatError("the bit stream does not end where the file does")
+        self.exceptions = frozenset(order[v] for v in values) if order else frozenset(values)
+        for i in self.exceptions:
+            bk, wk, slot = i % 64, i // 64 % 64, i // 4096 % 24
+            try:
+                _check_legal(wk, bk, (slot // 4 + 1) * 8 + slot % 4, i < MAX_INDEX // 2)
+            except IllegalPosition:
+                raise FormatError("an exception names no legal position") from None
+
+    def _check_bounds(self):
+        bound = 8
+        for rows, biases, shift in self.layers:
+            for row, b in zip(rows, biases):
+                if abs(b) + sum(abs(w) * bound for w in row) + (1 << max(shift, 0)) >= 2**31 - 1:
+                    raise FormatError("an accumulator could overflow 32 bits")
+            bound = 255
+
+    def inputs(self, wk, bk, wp, wtm):
+        c = [wk % 8 + 1, wk // 8 + 1, bk % 8 + 1, bk // 8 + 1, wp % 8 + 1, wp // 8 + 1]
+        side = 0 if wtm else 1
+        if self.xs is None:
+            return c + [side]
+        f = characteristics(c, wtm) + [side]
+        return [f[x - 1] for x in self.xs]
+
+    def net_output(self, wk, bk, wp, wtm):
+        """The output layer's accumulator (canonical squares); win iff > 0."""
+        a = self.inputs(wk, bk, wp, wtm)
+        last = len(self.layers) - 1
+        for l, (rows, biases, shift) in enumerate(self.layers):
+            acc = [b + sum(map(mul, row, a)) for row, b in zip(rows, biases)]
+            if l == last:
+                return acc[0]
+            if shift > 0:
+                u = [(s + (1 << (shift - 1))) >> shift for s in acc]
+            elif shift < 0:
+                u = [s << -shift for s in acc]
+            else:
+                u = acc
+            a = [SIGMOID[min(max(v, -128), 128) + 128] for v in u]
+
+    def probe(self, white_king, black_king, pawn, pawn_is_black=False, black_to_move=False):
+        """('win' | 'draw', 'net' | 'exception') from the pawn side's point of view."""
+        wk, bk, wp, wtm = canonical(white_king, black_king, pawn, pawn_is_black, black_to_move)
+        net_win = self.net_output(wk, bk, wp, wtm) > 0
+        if index(wk, bk, wp, wtm) in self.exceptions:
+            return ("draw" if net_win else "win"), "exception"
+        return ("win" if net_win else "draw"), "net"
+
+    def probe_fen(self, fen):
+        return self.probe(*parse_fen(fen))
+
+
+def load(path):
+    """Load a model file."""
+    with open(path, "rb") as f:
+        return Model(f.read())
+
+
+def _check(model_path, answers_path):
+    """Compare with the Rust answers on every legal position (see examples/hybrid_answers.rs)."""
+    model = load(model_path)
+    n = 0
+    with open(answers_path) as f:
+        for line in f:
+            wk, bk, wp, btm, outcome, source = line.split()
+            got = model.probe(int(wk), int(bk), int(wp), False, btm == "1")
+            if got != (outcome, source):
+                raise SystemExit("python reader: %s gives %s, Rust %s" % (line.strip(), got, (outcome, source)))
+            n += 1
+    if n != 165676:
+        raise SystemExit("python reader: %d answers, expected 165676" % n)
+    assert model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1")[0] == "win"
+    assert model.probe_fen("1K6/6p1/6k1/8/8/8/8/8 b - - 0 1")[0] == "win"
+    assert model.probe_fen("k7/8/1K6/P7/8/8/8/8 b - - 0 1")[0] == "draw"
+    print("python reader: %d positions agree with the Rust answers" % n)
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 3:
+        raise SystemExit("usage: python3 kpk_hybrid.py MODEL ANSWERS")
+    _check(sys.argv[1], sys.argv[2])
