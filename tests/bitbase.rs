@@ -109,7 +109,7 @@ fn table1_set5_kb5_is_best_kb4_kc5_sub_optimal() {
 }
 
 #[test]
-fn rook_promotion_case_from_the_issue() {
+fn only_the_rook_promotion_wins_where_the_queen_stalemates() {
     // White king a4, Black king a6, pawn b7, White to move: only b8=R wins.
     let moves = after_moves("8/1P6/k7/8/K7/8/8/8 w - - 0 1");
     let winners: Vec<_> = moves.iter().filter(|m| m.1.is_some()).map(|m| m.0.as_str()).collect();

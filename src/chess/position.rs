@@ -28,7 +28,7 @@ impl fmt::Display for Outcome {
 
 /// A legal KPK position in canonical orientation (White pawn on files a–d).
 ///
-/// Legal means (the project's definition, issue 2): three distinct squares, kings not adjacent,
+/// Legal means (kpk's definition, as in Table 2's counts): three distinct squares, kings not adjacent,
 /// pawn on ranks 2–7, and the side not to move not in check. With White's only attacker the
 /// pawn, that last rule only bites with White to move: the black king must not stand on a square
 /// the pawn attacks. Black to move *in* check is legal (Table 1, set 7b counts such positions).
@@ -491,7 +491,7 @@ mod tests {
 
     #[test]
     fn rook_promotion_wins_where_queen_stalemates() {
-        // Issue 2: White king a4, Black king a6, pawn b7: b8=Q stalemates, b8=R wins.
+        // White king a4, Black king a6, pawn b7: b8=Q stalemates, b8=R wins.
         let (wk, bk, q) = (sq("a4"), sq("a6"), sq("b8"));
         assert_eq!(promotion_outcome(wk, bk, q, Promotion::Queen).0, Outcome::Draw);
         assert_eq!(promotion_outcome(wk, bk, q, Promotion::Rook).0, Outcome::Win);

@@ -1,4 +1,5 @@
-//! `kpk bench --what online|adam`: the trainer's speed on the reference workload, one epoch
+//! `kpk bench --what online|adam`: the trainer's speed on the reference workload of its speed
+//! targets, one epoch
 //! of 32-64-20-1 over all 81,664 White-to-move positions.
 
 use kpk::Bitbase;

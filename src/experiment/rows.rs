@@ -23,7 +23,8 @@ pub struct Summary {
     pub epochs: usize,
     /// The budget: the config's `max_epochs`.
     pub max_epochs: usize,
-    /// The epoch whose end state was kept, as the config's `keep` chooses.
+    /// The epoch whose end state was kept, by the config's `keep` rule (most positions right, or
+    /// section 4.5's least error measure).
     pub best_epoch: usize,
     /// "error_target", "no_improvement" or "max_epochs".
     pub stop_reason: String,

@@ -413,7 +413,7 @@ pub enum StopReason {
 /// The outcome of [`train`].
 #[derive(Clone, Debug)]
 pub struct TrainResult {
-    /// The end-of-epoch state `cfg.best` chooses ([`BestState`]).
+    /// The end-of-epoch state the config's kept-state rule (`best`) chose.
     pub net: Mlp,
     pub best_epoch: usize,
     pub epochs_run: usize,
@@ -508,8 +508,8 @@ fn evaluate(net: &Mlp, ws: &mut Workspace, data: &Prepared, output: OutputCoding
 }
 
 /// Train `net` on `train` (measuring `test` too, if given, after each epoch) under `cfg`, calling
-/// `on_epoch` with each epoch's metrics. Returns the end-of-epoch state `cfg.best` chooses; see the
-/// module docs for the stopping rule.
+/// `on_epoch` with each epoch's metrics. Returns the end-of-epoch state that `cfg.best` keeps (the
+/// least error measure, or the most positions right); see the module docs for the stopping rule.
 ///
 /// Errors on an invalid config, on data that does not fit the net or the output coding, and if the
 /// weights stop being finite.
