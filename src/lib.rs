@@ -37,6 +37,7 @@ pub mod play;
 pub mod report;
 #[doc(hidden)]
 pub mod scratch;
+pub mod study;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};

@@ -10,6 +10,7 @@ mod dataset;
 mod experiment;
 mod hybrid;
 mod play;
+mod study;
 mod train_bench;
 
 #[derive(Parser)]
@@ -49,6 +50,8 @@ enum Command {
     Export(experiment::ExportArgs),
     /// Redraw a trial's accuracy chart from its metrics.csv.
     Plot(experiment::PlotArgs),
+    /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
+    Study(study::StudyArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -129,5 +132,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Reproduce(args) => experiment::run_reproduce(args),
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
+        Command::Study(args) => study::run_study(args),
     }
 }

@@ -28,6 +28,10 @@ pub enum OptimiserName {
 fn default_window() -> usize {
     20
 }
+
+fn is_constant(a: &Anneal) -> bool {
+    *a == Anneal::None
+}
 fn default_slope() -> f64 {
     1.0
 }
@@ -64,6 +68,10 @@ pub struct TrialConfig {
     /// Online optimiser only; the paper used none (section 4.5).
     #[serde(default)]
     pub momentum: f64,
+    /// Online optimiser only: the learning rate's schedule over epochs; the paper used none
+    /// (section 4.5), section 6 asks whether annealing would have helped.
+    #[serde(default, skip_serializing_if = "is_constant")]
+    pub anneal: Anneal,
     /// Adam only: positions per weight update.
     #[serde(default = "default_batch_size")]
     pub batch_size: usize,
@@ -237,6 +245,18 @@ impl TrialConfig {
         if c.optimiser == OptimiserName::Adam && c.momentum != 0.0 {
             return Err(bad("momentum", "applies to optimiser = \"online\" only (Adam has its own moments)"));
         }
+        if c.optimiser == OptimiserName::Adam && c.anneal != Anneal::None {
+            return Err(bad("anneal", "applies to optimiser = \"online\" only"));
+        }
+        match c.anneal {
+            Anneal::Exponential { factor } if !(factor > 0.0 && factor <= 1.0) => {
+                return Err(bad("anneal", format!("factor {factor} is outside (0, 1]")));
+            }
+            Anneal::Inverse { epochs } if !(epochs.is_finite() && epochs > 0.0) => {
+                return Err(bad("anneal", format!("epochs {epochs} must be a positive number")));
+            }
+            _ => {}
+        }
         if c.batch_size == 0 {
             return Err(bad("batch_size", "must be at least 1"));
         }
@@ -315,11 +335,11 @@ impl Trial {
             error_target: c.error_target,
             output: self.output(),
             optimiser: match c.optimiser {
-                // Section 4.5: a fixed presentation order, no annealing.
+                // Section 4.5: a fixed presentation order; annealing only where a config asks (section 6).
                 OptimiserName::Online => Optimiser::Online {
                     learning_rate: c.learning_rate,
                     momentum: c.momentum,
-                    anneal: Anneal::None,
+                    anneal: c.anneal,
                     reshuffle: false,
                 },
                 OptimiserName::Adam => Optimiser::Adam {

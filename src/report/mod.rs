@@ -4,4 +4,6 @@
 pub mod compression;
 pub mod plot;
 pub mod reproduction;
+pub mod stats;
+pub mod studies;
 pub mod template;

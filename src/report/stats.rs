@@ -1,0 +1,155 @@
+//! Replicates summarised: the mean with its 95% confidence interval (Student's t), the difference
+//! of two means (Welch), and a proportion's interval (Wilson). Every comparison of settings that
+//! depend on random seeds goes through here, so a figure or table shows an interval, not one run.
+
+use serde::{Deserialize, Serialize};
+
+/// A mean over replicates and its two-sided 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+    /// Replicates behind the interval.
+    pub n: usize,
+}
+
+impl Interval {
+    /// Half the interval's width.
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+
+    /// Whether the interval lies wholly above zero, wholly below, or covers it.
+    pub fn sign(&self) -> std::cmp::Ordering {
+        if self.lo > 0.0 {
+            std::cmp::Ordering::Greater
+        } else if self.hi < 0.0 {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }
+
+    /// `80.1 (78.0–82.2)` with `digits` decimals.
+    pub fn show(&self, digits: usize) -> String {
+        format!("{:.d$} ({:.d$}–{:.d$})", self.mean, self.lo, self.hi, d = digits)
+    }
+}
+
+/// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (a fractional `df`, as Welch's
+/// gives, is rounded down: the wider, conservative interval). Exact to 3 decimals up to 30 from
+/// the table; beyond, the Cornish–Fisher expansion about the normal's 1.95996, within 0.001.
+pub fn t975(df: f64) -> f64 {
+    let d = df.floor().max(1.0);
+    if d <= 30.0 {
+        return T975[d as usize - 1];
+    }
+    let z: f64 = 1.959_964;
+    let (z3, z5) = (z.powi(3), z.powi(5));
+    z + (z3 + z) / (4.0 * d) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * d * d)
+}
+
+fn mean_and_variance(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    (mean, var)
+}
+
+/// The mean of `xs` with its 95% t-interval, mean ± t(0.975, n − 1)·s/√n. One replicate gives a
+/// zero-width interval at its value (there is no spread to estimate); none gives `None`.
+pub fn mean_interval(xs: &[f64]) -> Option<Interval> {
+    if xs.is_empty() {
+        return None;
+    }
+    let (mean, var) = mean_and_variance(xs);
+    let half = if xs.len() > 1 { t975((xs.len() - 1) as f64) * (var / xs.len() as f64).sqrt() } else { 0.0 };
+    Some(Interval { mean, lo: mean - half, hi: mean + half, n: xs.len() })
+}
+
+/// The difference of means `a − b` with Welch's 95% interval (unequal variances; the
+/// Welch–Satterthwaite degrees of freedom). Needs at least two replicates on each side.
+pub fn difference(a: &[f64], b: &[f64]) -> Option<Interval> {
+    if a.len() < 2 || b.len() < 2 {
+        return None;
+    }
+    let (ma, va) = mean_and_variance(a);
+    let (mb, vb) = mean_and_variance(b);
+    let (qa, qb) = (va / a.len() as f64, vb / b.len() as f64);
+    let se2 = qa + qb;
+    let mean = ma - mb;
+    if se2 == 0.0 {
+        return Some(Interval { mean, lo: mean, hi: mean, n: a.len() + b.len() });
+    }
+    let df = se2 * se2 / (qa * qa / (a.len() - 1) as f64 + qb * qb / (b.len() - 1) as f64);
+    let half = t975(df) * se2.sqrt();
+    Some(Interval { mean, lo: mean - half, hi: mean + half, n: a.len() + b.len() })
+}
+
+/// A proportion `k / n` as a percentage with its 95% Wilson score interval (good at 0 and n,
+/// where the normal approximation collapses). `None` for n = 0.
+pub fn wilson_pct(k: usize, n: usize) -> Option<Interval> {
+    if n == 0 {
+        return None;
+    }
+    let z: f64 = 1.959_964;
+    let (nf, p) = (n as f64, k as f64 / n as f64);
+    let centre = (p + z * z / (2.0 * nf)) / (1.0 + z * z / nf);
+    let half = z / (1.0 + z * z / nf) * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt();
+    Some(Interval {
+        mean: 100.0 * p,
+        lo: 100.0 * (centre - half).max(0.0),
+        hi: 100.0 * (centre + half).min(1.0),
+        n,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_t_interval_matches_the_textbook() {
+        // 1..=5: mean 3, s = √2.5, t(4) = 2.776, half width 2.776·√(2.5/5) = 1.963.
+        let i = mean_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert_eq!(i.mean, 3.0);
+        assert!((i.half_width() - 1.962_93).abs() < 1e-4, "{i:?}");
+        assert_eq!(mean_interval(&[7.0]).unwrap().half_width(), 0.0);
+        assert!(mean_interval(&[]).is_none());
+    }
+
+    #[test]
+    fn t_quantiles_join_the_table_smoothly() {
+        assert_eq!(t975(4.7), 2.776);
+        assert!((t975(40.0) - 2.021).abs() < 1e-3);
+        assert!((t975(120.0) - 1.980).abs() < 1e-3);
+        assert!(t975(31.0) < t975(30.0));
+    }
+
+    #[test]
+    fn welch_separates_distinct_means_and_not_equal_ones() {
+        let a = [10.0, 11.0, 9.0, 10.5, 9.5];
+        let b = [5.0, 6.0, 4.0, 5.5, 4.5];
+        let d = difference(&a, &b).unwrap();
+        assert_eq!(d.mean, 5.0);
+        assert_eq!(d.sign(), std::cmp::Ordering::Greater);
+        assert_eq!(difference(&a, &a).unwrap().sign(), std::cmp::Ordering::Equal);
+        assert!(difference(&a, &[1.0]).is_none());
+    }
+
+    #[test]
+    fn wilson_stays_inside_zero_and_a_hundred() {
+        let all = wilson_pct(10, 10).unwrap();
+        assert_eq!(all.mean, 100.0);
+        assert!(all.hi <= 100.0 && all.lo > 69.0 && all.lo < 73.0, "{all:?}");
+        let none = wilson_pct(0, 10).unwrap();
+        assert_eq!(none.lo, 0.0);
+    }
+}

@@ -1,0 +1,179 @@
+//! A study's figure: each setting's mean with its 95% interval as a whisker, one colour per
+//! measure, settings along the x axis. Accuracies (%) and epochs get a panel each.
+
+use crate::error::{Error, Result};
+use crate::output::FileOut;
+use crate::report::plot::{FAMILY, ImageFormat, ensure_font};
+use crate::report::stats::Interval;
+use crate::study::{Measure, StudyRun};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+
+const COLOURS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44)];
+
+/// One panel: a y axis and the measures drawn on it.
+struct Panel {
+    y_label: &'static str,
+    measures: Vec<Measure>,
+}
+
+fn panels(run: &StudyRun) -> Vec<Panel> {
+    let ms = &run.study.config.measures;
+    let accuracy: Vec<Measure> = ms.iter().copied().filter(|m| m.higher_is_better()).collect();
+    let epochs: Vec<Measure> = ms.iter().copied().filter(|m| !m.higher_is_better()).collect();
+    let mut out = Vec::new();
+    if !accuracy.is_empty() {
+        out.push(Panel { y_label: "accuracy at m = 0, % of positions", measures: accuracy });
+    }
+    if !epochs.is_empty() {
+        out.push(Panel { y_label: "epochs run", measures: epochs });
+    }
+    // The panel of the answering measure comes first.
+    if ms.first().is_some_and(|m| !m.higher_is_better()) {
+        out.reverse();
+    }
+    out
+}
+
+/// The figure's size in pixels: wide enough for the setting labels, tall enough for its panels.
+pub fn size(run: &StudyRun) -> (u32, u32) {
+    let k = run.settings.len() as u32;
+    (760.max(140 * k + 160), 420 * panels(run).len() as u32)
+}
+
+fn draw_err(path: &str, e: impl std::fmt::Display) -> Error {
+    Error::Format { path: path.to_string(), message: format!("drawing failed: {e}") }
+}
+
+/// Draw the study's figure into `out` as `format`.
+pub fn save(run: &StudyRun, out: &FileOut, format: ImageFormat) -> Result<()> {
+    ensure_font()?;
+    let shown = out.display();
+    let size = size(run);
+    let ext = match format {
+        ImageFormat::Png => ".png",
+        ImageFormat::Svg => ".svg",
+    };
+    out.write_rendered(ext, |tmp: &Path| match format {
+        ImageFormat::Png => {
+            let root = BitMapBackend::new(tmp, size).into_drawing_area();
+            draw(run, &root).map_err(|e| draw_err(&shown, e))?;
+            root.present().map_err(|e| draw_err(&shown, e))
+        }
+        ImageFormat::Svg => {
+            let root = SVGBackend::new(tmp, size).into_drawing_area();
+            draw(run, &root).map_err(|e| draw_err(&shown, e))?;
+            root.present().map_err(|e| draw_err(&shown, e))
+        }
+    })
+}
+
+fn draw<DB: DrawingBackend>(
+    run: &StudyRun,
+    root: &DrawingArea<DB, Shift>,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&WHITE)?;
+    let panels = panels(run);
+    let areas = root.split_evenly((panels.len(), 1));
+    for (i, (panel, area)) in panels.iter().zip(&areas).enumerate() {
+        let title = if i == 0 { run.study.config.title.as_str() } else { "" };
+        draw_panel(run, panel, title, area)?;
+    }
+    Ok(())
+}
+
+/// The y range: every interval inside, with a margin, accuracies clamped to [0, 100].
+fn y_range(run: &StudyRun, panel: &Panel) -> (f64, f64) {
+    let all: Vec<Interval> =
+        panel.measures.iter().flat_map(|&m| run.settings.iter().filter_map(move |s| s.interval(m))).collect();
+    let lo = all.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min);
+    let hi = all.iter().map(|i| i.hi).fold(f64::NEG_INFINITY, f64::max);
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.15).max(0.5);
+    // Nothing is clipped: the range spans every whisker (a t-interval of accuracies near 100%
+    // may reach past 100).
+    ((lo - pad).max(0.0).min(lo), hi + pad)
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    run: &StudyRun,
+    panel: &Panel,
+    title: &str,
+    area: &DrawingArea<DB, Shift>,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let k = run.settings.len();
+    let (y0, y1) = y_range(run, panel);
+    let mut builder = ChartBuilder::on(area);
+    builder.margin(14).x_label_area_size(48).y_label_area_size(64);
+    if !title.is_empty() {
+        builder.caption(title, (FAMILY, 19));
+    }
+    let mut chart = builder.build_cartesian_2d(-0.5..(k as f64 - 0.5), y0..y1)?;
+    let labels: Vec<String> = run.settings.iter().map(|s| s.label.clone()).collect();
+    let label_of = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 {
+            labels.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(2 * k + 1)
+        .x_label_formatter(&label_of)
+        .x_desc(format!(
+            "setting ({} replicates each; whiskers: 95% t-interval of the mean)",
+            run.study.replicates()
+        ))
+        .y_desc(panel.y_label)
+        .label_style((FAMILY, 13))
+        .axis_desc_style((FAMILY, 14))
+        .light_line_style(RGBColor(240, 240, 240))
+        .draw()?;
+    let n = panel.measures.len();
+    for (j, &measure) in panel.measures.iter().enumerate() {
+        let colour = COLOURS[j % COLOURS.len()];
+        let offset = (j as f64 - (n as f64 - 1.0) / 2.0) * 0.12;
+        let points: Vec<(f64, Interval)> = run
+            .settings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.interval(measure).map(|iv| (i as f64 + offset, iv)))
+            .collect();
+        chart
+            .draw_series(points.iter().map(|&(x, iv)| {
+                // A whisker from lo to hi with caps 0.08 settings wide.
+                PathElement::new(
+                    vec![
+                        (x - 0.04, iv.lo),
+                        (x + 0.04, iv.lo),
+                        (x, iv.lo),
+                        (x, iv.hi),
+                        (x - 0.04, iv.hi),
+                        (x + 0.04, iv.hi),
+                    ],
+                    colour.stroke_width(2),
+                )
+            }))?
+            .label(format!("{} (mean, 95% interval)", measure.name()))
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (16, 0)], colour.stroke_width(2))
+                    + Circle::new((8, 0), 3, colour.filled())
+            });
+        chart.draw_series(points.iter().map(|&(x, iv)| Circle::new((x, iv.mean), 4, colour.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font((FAMILY, 13))
+        .draw()?;
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! Running a study: every trial of the grid on all cores (rayon), each one exactly as `kpk run`
+//! would train it ([`run_trial`]), then the replicates of each setting summarised.
+
+use super::config::{Measure, Study};
+use crate::chess::bitbase::Bitbase;
+use crate::error::{Error, Result};
+use crate::experiment::{TrialRun, run_trial};
+use crate::report::stats::{self, Interval};
+use rayon::prelude::*;
+
+/// What a study keeps of one trial.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replicate {
+    pub train_accuracy_pct: f64,
+    pub test_accuracy_pct: Option<f64>,
+    pub epochs: usize,
+    pub kept_epoch: usize,
+    /// The stopping rule's reason, as `summary.json` spells it.
+    pub stop_reason: String,
+    /// Per epoch: (training accuracy at m = 0, testing accuracy), %.
+    pub curve: Vec<(f64, Option<f64>)>,
+}
+
+impl Replicate {
+    fn new(run: &TrialRun) -> Replicate {
+        let s = &run.summary;
+        Replicate {
+            train_accuracy_pct: s.train_accuracy_pct,
+            test_accuracy_pct: s.test_accuracy_pct,
+            epochs: s.epochs,
+            kept_epoch: s.best_epoch,
+            stop_reason: s.stop_reason.clone(),
+            curve: run
+                .metrics
+                .iter()
+                .map(|m| (m.train_accuracy_m0_pct.unwrap_or(m.train_accuracy_pct), m.test_accuracy_pct))
+                .collect(),
+        }
+    }
+
+    /// The replicate's value of `measure`; `None` for test accuracy without a testing set.
+    pub fn value(&self, measure: Measure) -> Option<f64> {
+        match measure {
+            Measure::Test => self.test_accuracy_pct,
+            Measure::Train => Some(self.train_accuracy_pct),
+            Measure::Epochs => Some(self.epochs as f64),
+        }
+    }
+}
+
+/// A setting's replicates and their summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingResult {
+    pub label: String,
+    pub replicates: Vec<Replicate>,
+}
+
+impl SettingResult {
+    /// The values of `measure` over the replicates that have it, in replicate order.
+    pub fn values(&self, measure: Measure) -> Vec<f64> {
+        self.replicates.iter().filter_map(|r| r.value(measure)).collect()
+    }
+
+    /// The mean of `measure` with its 95% t-interval over replicates.
+    pub fn interval(&self, measure: Measure) -> Option<Interval> {
+        stats::mean_interval(&self.values(measure))
+    }
+
+    /// Replicates whose training ended on the error target (section 4.5's first stopping rule).
+    pub fn reached_target(&self) -> usize {
+        self.replicates.iter().filter(|r| r.stop_reason == "error_target").count()
+    }
+}
+
+/// A finished study: one result per setting, in the config's order.
+#[derive(Clone, Debug)]
+pub struct StudyRun {
+    pub study: Study,
+    pub settings: Vec<SettingResult>,
+}
+
+/// Run every trial of `study` on rayon's pool (its size decides the cores used), calling
+/// `on_done` after each trial. Each trial is deterministic on its own, so the results do not
+/// depend on the number of threads or the order they finish in.
+pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&TrialRun) + Sync)) -> Result<StudyRun> {
+    // Longest first, so a long trial does not start last and leave a core idle at the end.
+    let mut order: Vec<usize> = (0..study.trials.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(study.trials[i].budget()));
+    let mut done: Vec<(usize, Replicate)> = order
+        .par_iter()
+        .map(|&i| {
+            let trial = &study.trials[i];
+            let run = run_trial(trial, bb, &mut |_| {})
+                .map_err(|e| Error::Invalid(format!("{}: {e}", trial.name())))?;
+            on_done(&run);
+            Ok((i, Replicate::new(&run)))
+        })
+        .collect::<Result<_>>()?;
+    done.sort_by_key(|(i, _)| *i);
+    let per = study.replicates();
+    let mut replicates = done.into_iter().map(|(_, r)| r);
+    let settings = study
+        .config
+        .settings
+        .iter()
+        .map(|s| SettingResult {
+            label: s.label.clone(),
+            replicates: replicates.by_ref().take(per).collect(),
+        })
+        .collect();
+    Ok(StudyRun { study: study.clone(), settings })
+}

@@ -1,0 +1,97 @@
+//! Studies end to end: every committed study config loads and expands into checked trials, and
+//! one study runs on a reduced grid (2 replicates) with every row of its results complete.
+
+mod support;
+
+use kpk::report::studies;
+use kpk::study::{MIN_REPLICATES, StudyConfig};
+use std::path::{Path, PathBuf};
+use support::{Scratch, kpk_in};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn study_configs() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("experiments/studies"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn every_study_config_expands_into_checked_trials_with_enough_replicates() {
+    let paths = study_configs();
+    assert!(paths.len() >= 5, "{paths:?}");
+    for path in paths {
+        let study = StudyConfig::load(&path, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let c = &study.config;
+        assert_eq!(path.file_stem().unwrap().to_str(), Some(c.name.as_str()), "file named after the study");
+        assert!(c.replicates >= MIN_REPLICATES, "{}", c.name);
+        assert_eq!(study.trials.len(), c.settings.len() * c.replicates, "{}", c.name);
+        studies::prose(&c.name).unwrap();
+        // Replicates differ in their seeds, and trial names are unique.
+        let mut names: Vec<&str> = study.trials.iter().map(|t| t.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), study.trials.len(), "{}", c.name);
+        let seeds: Vec<u64> = study.trials[..c.replicates].iter().map(|t| t.config.seed).collect();
+        assert!(seeds.windows(2).all(|w| w[1] == w[0] + 1), "{}: {seeds:?}", c.name);
+    }
+}
+
+#[test]
+fn a_setting_that_kpk_run_would_refuse_is_refused_with_its_label() {
+    let scratch = Scratch::new("study-bad");
+    let base = root().join("experiments/table5/trial21.toml");
+    let text = format!(
+        "name = \"e1_vs_e2\"\ntitle = \"t\"\nbase = \"{}\"\nreplicates = 5\nvary = \"seed\"\nmeasures = [\"test\"]\n\
+         [[setting]]\nlabel = \"too wide\"\ntopology = \"33-10-1\"\n",
+        base.display()
+    );
+    let path = scratch.join("bad.toml");
+    std::fs::write(&path, text).unwrap();
+    let e = StudyConfig::load(&path, None).unwrap_err().to_string();
+    assert!(e.contains("too wide") && e.contains("topology"), "{e}");
+}
+
+/// The CI run of a study: e1_vs_e2 on 2 replicates a setting, its results.csv complete.
+#[test]
+fn a_reduced_study_writes_a_complete_row_per_setting() {
+    let scratch = Scratch::new("study-run");
+    let config = root().join("experiments/studies/e1_vs_e2.toml");
+    let out = kpk_in(
+        root(),
+        &["study", config.to_str().unwrap(), "--replicates", "2", "--out", scratch.path().to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let folder = scratch.join("studies/e1_vs_e2");
+    let csv = std::fs::read_to_string(folder.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<&str> = lines.collect();
+    let study = StudyConfig::load(&config, Some(2)).unwrap();
+    assert_eq!(rows.len(), study.config.settings.len());
+    for (row, setting) in rows.iter().zip(&study.config.settings) {
+        // The label is quoted and holds a comma: split around it.
+        let (head, rest) = row.split_once(",\"").unwrap();
+        let (label, tail) = rest.split_once("\",").unwrap();
+        assert_eq!(label, setting.label);
+        let cells: Vec<&str> = std::iter::once(head).chain(tail.split(',')).collect();
+        assert_eq!(cells.len() + 1, header.len(), "{row}");
+        for (cell, name) in cells.iter().zip(header.iter().filter(|h| **h != "label")) {
+            let v: f64 = cell.parse().unwrap_or_else(|_| panic!("{name} = '{cell}' in {row}"));
+            assert!(v.is_finite(), "{name} in {row}");
+        }
+        assert_eq!(cells[1], "2", "replicates");
+    }
+    let replicates = std::fs::read_to_string(folder.join("replicates.csv")).unwrap();
+    assert_eq!(replicates.lines().count(), 1 + 2 * rows.len());
+    for figure in ["e1_vs_e2.png", "e1_vs_e2.svg"] {
+        assert!(std::fs::metadata(folder.join(figure)).unwrap().len() > 1000, "{figure}");
+    }
+    assert!(!scratch.join("STUDIES.md").exists(), "only --all writes STUDIES.md");
+}
