@@ -142,6 +142,11 @@ impl Position {
         Position::canonical(wk, bk, wp, index < MAX_INDEX / 2).ok()
     }
 
+    /// Every legal position, in index order.
+    pub fn all() -> impl Iterator<Item = Position> {
+        (0..MAX_INDEX).filter_map(Position::from_index)
+    }
+
     /// This position's index.
     #[must_use]
     #[inline]

@@ -124,6 +124,19 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
         median.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e9 / n as f64
     );
+    // The embeddable probe alone, on positions already in its own form (what an engine calls).
+    let probe = model.probe();
+    let positions: Vec<kpk_probe::Position> = kpk_probe::Position::all().collect();
+    let (min_probe, median_probe, _) = time_runs(runs, || {
+        positions.iter().filter(|p| probe.probe(p).outcome == kpk_probe::Outcome::Win).count()
+    });
+    println!(
+        "kpk-probe query, all {} legal positions as a batch: min {:.3} ms ({:.1} ns per position), median {:.3} ms",
+        positions.len(),
+        min_probe.as_secs_f64() * 1e3,
+        min_probe.as_secs_f64() * 1e9 / positions.len() as f64,
+        median_probe.as_secs_f64() * 1e3
+    );
     let fens: Vec<String> = legal.iter().step_by(16).map(|p| p.to_fen()).collect();
     let (_, median_fen, _) = time_runs(runs.div_ceil(10), || {
         fens.iter()
