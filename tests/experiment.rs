@@ -1,7 +1,8 @@
 //! The experiment configs and the trial runner, end to end.
 
-use kpk::experiment::{ErrorName, OutputName, Side, TrialConfig};
+use kpk::experiment::{OutputName, Side, TrialConfig};
 use kpk::paper::tables;
+use kpk::train::ErrorFunction;
 use std::path::{Path, PathBuf};
 
 fn table5_config(trial: u8) -> PathBuf {
@@ -33,7 +34,7 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
         };
         assert_eq!(c.testing_set.map(|t| t.name()), expected_test, "{at}");
         assert_eq!(row.test_acc_pct.is_some(), expected_test.is_some(), "{at}");
-        let error = if row.error_fn == "E1" { ErrorName::E1 } else { ErrorName::E2 };
+        let error = if row.error_fn == "E1" { ErrorFunction::E1 } else { ErrorFunction::E2 };
         assert_eq!(c.error_function, error, "{at}");
         assert_eq!(c.error_target, row.target, "{at}");
         // NN6 is the only two-output net; it used the margin 0.4 in its stopping rule (4.3).

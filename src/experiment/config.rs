@@ -17,34 +17,12 @@ pub enum OutputName {
     Two,
 }
 
-/// Error function as written in a config (section 4.5): E1 = mean |y - d|, E2 = max |y - d|.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ErrorName {
-    E1,
-    E2,
-}
-
 /// Optimiser as written in a config: the paper's online gradient descent, or Adam.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OptimiserName {
     Online,
     Adam,
-}
-
-/// Which end-of-epoch state a trial keeps and reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Keep {
-    /// The most training positions classified correctly (m = 0), ties to the least error
-    /// measure, then the earliest.
-    MostCorrect,
-    /// Section 4.5 read literally: the least error measure (E1 or E2), ties to the earliest.
-    LeastError,
-}
-
-fn default_keep() -> Keep {
-    Keep::MostCorrect
 }
 
 /// The no-improvement condition's look-back a config gets unless it says otherwise: of the
@@ -92,7 +70,7 @@ pub struct TrialConfig {
     /// Section 4.3's m: outputs within m of 0.5 are 'undecided'. Only for two outputs.
     #[serde(default)]
     pub margin: f64,
-    pub error_function: ErrorName,
+    pub error_function: ErrorFunction,
     /// Training stops once the error function has stayed at or below this (section 4.5).
     pub error_target: f64,
     pub optimiser: OptimiserName,
@@ -111,9 +89,9 @@ pub struct TrialConfig {
     /// Epochs the stopping rule looks back over (section 4.5: 20).
     #[serde(default = "default_window")]
     pub window: usize,
-    /// Which end-of-epoch state to keep (see [`Keep`]).
-    #[serde(default = "default_keep")]
-    pub keep: Keep,
+    /// Which end-of-epoch state to keep (see [`BestState`]).
+    #[serde(default)]
+    pub keep: BestState,
     /// Which of section 4.5's stopping conditions end training (see [`StopRule`]).
     #[serde(default)]
     pub stop: StopRule,
@@ -162,6 +140,14 @@ impl TrialConfig {
     /// The config as TOML, every default made explicit.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a TrialConfig always serialises")
+    }
+
+    /// The output coding the keys `output_coding` and `margin` state (section 4.3).
+    pub fn output(&self) -> OutputCoding {
+        match self.output_coding {
+            OutputName::One => OutputCoding::One,
+            OutputName::Two => OutputCoding::Two { margin: self.margin },
+        }
     }
 
     /// Validate every value; the error names the key and what it allows.
@@ -256,12 +242,9 @@ impl TrialConfig {
                     format!("{} is only allowed with output_coding = \"two\"", c.margin),
                 ));
             }
-            OutputName::Two if !(0.0..0.5).contains(&c.margin) => {
-                return Err(bad("margin", format!("{} is outside [0, 0.5)", c.margin)));
-            }
             _ => {}
         }
-        Ok(())
+        c.output().validate().map_err(|e| bad("margin", e))
     }
 
     /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.
@@ -361,20 +344,14 @@ impl Trial {
 
     /// How targets are coded and outputs read during training (section 4.3).
     pub fn output(&self) -> OutputCoding {
-        match self.config.output_coding {
-            OutputName::One => OutputCoding::One,
-            OutputName::Two => OutputCoding::Two { margin: self.config.margin },
-        }
+        self.config.output()
     }
 
     /// The trainer's configuration.
     pub fn train_config(&self) -> TrainConfig {
         let c = &self.config;
         TrainConfig {
-            error_function: match c.error_function {
-                ErrorName::E1 => ErrorFunction::E1,
-                ErrorName::E2 => ErrorFunction::E2,
-            },
+            error_function: c.error_function,
             error_target: c.error_target,
             output: self.output(),
             optimiser: match c.optimiser {
@@ -396,11 +373,7 @@ impl Trial {
             max_epochs: c.max_epochs,
             window: c.window,
             seed: c.seed.wrapping_add(ORDER_SEED_OFFSET),
-            // Both count positions at m = 0 and break ties by the least error measure.
-            best: match c.keep {
-                Keep::MostCorrect => BestState::MostCorrect,
-                Keep::LeastError => BestState::LeastError,
-            },
+            best: c.keep,
             stop: c.stop,
             patience: Some(c.patience),
         }

@@ -2,7 +2,7 @@
 
 use super::chart::accuracy_chart;
 use super::config::output_name;
-use super::config::{ErrorName, Trial, TrialConfig};
+use super::config::{Trial, TrialConfig};
 use super::rows::{write_metrics, write_misclassified};
 use super::run::TrialRun;
 use crate::error::{Error, Result};
@@ -10,6 +10,7 @@ use crate::net::export;
 use crate::net::mlp::Mlp;
 use crate::net::model::SavedNet;
 use crate::output::{RunFolder, RunFolderKind};
+use crate::train::ErrorFunction;
 use std::path::Path;
 
 /// File names inside a trial's report folder.
@@ -78,8 +79,8 @@ pub fn write_trial(folder: &RunFolder, run: &TrialRun) -> Result<()> {
 
 fn error_label(c: &TrialConfig) -> String {
     let e = match c.error_function {
-        ErrorName::E1 => "E1",
-        ErrorName::E2 => "E2",
+        ErrorFunction::E1 => "E1",
+        ErrorFunction::E2 => "E2",
     };
     format!("{e} target {}", c.error_target)
 }

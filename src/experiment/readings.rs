@@ -8,7 +8,7 @@
 //! counted (`truncated`).
 
 use super::replicate::ReplicateRun;
-use super::{Keep, Trial, TrialConfig};
+use super::{Trial, TrialConfig};
 use crate::paper::tables::Table5Row;
 use crate::report::summary_stats::{self, Interval};
 use crate::train::{BestState, StopRule, replay};
@@ -22,15 +22,15 @@ pub struct Reading {
     pub window: usize,
     /// Epochs without a gain in the correct count (the paper: the same 20).
     pub patience: usize,
-    pub keep: Keep,
+    pub keep: BestState,
 }
 
 impl Reading {
     /// A short label: "either, 20/20, most correct".
     pub fn label(&self) -> String {
         let keep = match self.keep {
-            Keep::MostCorrect => "most correct",
-            Keep::LeastError => "least error",
+            BestState::MostCorrect => "most correct",
+            BestState::LeastError => "least error",
         };
         let looks = match self.stop {
             StopRule::ErrorTarget => format!("target {}", self.window),
@@ -62,7 +62,7 @@ impl Reading {
 /// the paper's kept state (least E1/E2) and ours (most correct).
 pub fn examined() -> Vec<Reading> {
     let mut out = Vec::new();
-    for keep in [Keep::LeastError, Keep::MostCorrect] {
+    for keep in [BestState::LeastError, BestState::MostCorrect] {
         for (stop, patience) in [
             (StopRule::Either, 20),
             (StopRule::ErrorTarget, 20),
@@ -233,15 +233,6 @@ pub fn compare(
 /// The trial number of a config named "trialNN" (Table 5's row).
 pub fn trial_number(name: &str) -> Option<u8> {
     name.strip_prefix("trial").and_then(|n| n.parse().ok())
-}
-
-impl From<Keep> for BestState {
-    fn from(k: Keep) -> BestState {
-        match k {
-            Keep::MostCorrect => BestState::MostCorrect,
-            Keep::LeastError => BestState::LeastError,
-        }
-    }
 }
 
 /// One learning rate of a sweep: every trial's replicates at that rate, under the configs' reading.

@@ -183,12 +183,7 @@ impl SavedNet {
                 t[t.len() - 1]
             ));
         }
-        if let OutputCoding::Two { margin } = self.output_coding
-            && !(0.0..0.5).contains(&margin)
-        {
-            return bad(format!("output margin must be in [0, 0.5), got {margin}"));
-        }
-        Ok(())
+        self.output_coding.validate()
     }
 }
 

@@ -13,9 +13,10 @@ use crate::chess::position::KpkPosition;
 use crate::dataset::Dataset;
 use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
-use crate::experiment::{Keep, MisclassifiedRow, Trial};
+use crate::experiment::{MisclassifiedRow, Trial};
 use crate::paper::tables::Table6Row;
 use crate::report::summary_stats;
+use crate::train::BestState;
 use crate::train::StopRule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -84,7 +85,7 @@ pub fn matched(
                 t.config.max_epochs = e;
                 t.config.window = t.config.window.min(e);
                 t.config.stop = StopRule::ErrorTarget;
-                t.config.keep = Keep::MostCorrect;
+                t.config.keep = BestState::MostCorrect;
                 at_epoch.push(t);
             }
             None => never.push(r.run.trial.clone()),

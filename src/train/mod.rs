@@ -35,14 +35,16 @@
 //!    reached at epoch ≤ t − W ("apparently peaked").
 //! 3. [`StopReason::MaxEpochs`]: t = `max_epochs`.
 //!
-//! If several hold at once the first in that list is reported. The result is the end-of-epoch state
-//! with the least error measure over all epochs run (the earliest such epoch on a tie): "choose the
-//! end-of-epoch NN-state with the minimal E1/2" ([`BestState::LeastError`], the default).
+//! If several hold at once the first in that list is reported.
 //!
-//! That choice can be degenerate with E2 on a large set: once a net is confident, the few
+//! # Which end-of-epoch state is the result
+//!
+//! Section 4.5 says "choose the end-of-epoch NN-state with the minimal E1/2"
+//! ([`BestState::LeastError`]). That choice is degenerate with E2: once a net is confident, the few
 //! positions it still gets wrong have |y − d| near 1, so E2 *rises* as accuracy improves and the
-//! least-E2 state is an early, unconfident one. [`BestState::MostCorrect`] is offered for that case:
-//! the state classifying most training positions correctly, ties going to the lesser error measure.
+//! least-E2 state is an early, unconfident one. The default is therefore
+//! [`BestState::MostCorrect`]: the state classifying most training positions correctly at m = 0,
+//! ties going to the lesser error measure, then to the earliest epoch.
 
 use crate::error::{Error, Result};
 use crate::net::batch::BatchWorkspace;
@@ -129,7 +131,10 @@ impl OutputCoding {
         }
     }
 
-    fn validate(self) -> Result<()> {
+    /// Section 4.3's margin m lies in [0, 0.5): at 0.5 nothing would read as a win or a draw.
+    /// The one statement of the rule, checked where a coding enters kpk (a trial config, a saved
+    /// net, a [`TrainConfig`]).
+    pub fn validate(self) -> Result<()> {
         match self {
             OutputCoding::One => Ok(()),
             OutputCoding::Two { margin } if (0.0..0.5).contains(&margin) => Ok(()),
@@ -228,16 +233,18 @@ pub enum Optimiser {
     },
 }
 
-/// Which end-of-epoch state [`train`] returns.
+/// Which end-of-epoch state [`train`] returns; a trial config's `keep` (written `most_correct`,
+/// `least_error`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BestState {
-    /// Section 4.5: the least error measure (the earliest epoch on a tie).
-    #[default]
+    /// Section 4.5 read literally: the least error measure (the earliest epoch on a tie).
     LeastError,
     /// The most training positions classified correctly at m = 0 (section 4.3's plain reading,
     /// as Tables 5 and 6 count; the margin only enters the stopping rule), then the least error
-    /// measure, then the earliest epoch.
+    /// measure, then the earliest epoch. The default, and every Table 5 config's choice: with E2
+    /// the least-error state is degenerate (see the module docs).
+    #[default]
     MostCorrect,
 }
 
@@ -271,7 +278,7 @@ pub struct TrainConfig {
     pub window: usize,
     /// Seeds the presentation order (not the weights: those come from the net's own seed).
     pub seed: u64,
-    /// Which end-of-epoch state is the result (an extension; the paper's rule is the default).
+    /// Which end-of-epoch state is the result (see [`BestState`] for the default and why).
     #[serde(default)]
     pub best: BestState,
     /// Which of section 4.5's two stopping conditions end training (see [`StopRule`]).
@@ -304,7 +311,7 @@ impl Default for TrainConfig {
             max_epochs: 2000,
             window: 20,
             seed: 0,
-            best: BestState::LeastError,
+            best: BestState::default(),
             stop: StopRule::Either,
             patience: None,
         }
