@@ -8,3 +8,4 @@ pub(crate) mod kernels;
 pub mod mlp;
 pub mod model;
 pub(crate) mod simd;
+pub mod sweep;
