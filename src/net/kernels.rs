@@ -60,11 +60,11 @@ pub(crate) fn gemv(rows: &[f64], a: &[f64], out: &mut [f64]) {
         let ((c0, t0), (c1, t1), (c2, t2), (c3, t3)) = (chunks4(r0), chunks4(r1), chunks4(r2), chunks4(r3));
         let mut acc = [[0.0f64; 4]; 4];
         for ((((x, w0), w1), w2), w3) in chunks4(a).0.zip(c0).zip(c1).zip(c2).zip(c3) {
-            for k in 0..4 {
-                acc[0][k] += w0[k] * x[k];
-                acc[1][k] += w1[k] * x[k];
-                acc[2][k] += w2[k] * x[k];
-                acc[3][k] += w3[k] * x[k];
+            // Row by row, each row's four lanes together: one vector operation per row.
+            for (acc, w) in acc.iter_mut().zip([w0, w1, w2, w3]) {
+                for k in 0..4 {
+                    acc[k] += w[k] * x[k];
+                }
             }
         }
         o[0] = finish(acc[0], t0, at);
