@@ -35,7 +35,9 @@ pub enum BenchTarget {
     Online,
     /// One epoch of Adam with batches of 256, same net and positions.
     Adam,
-    /// Both training benchmarks.
+    /// The end-of-epoch measurement pass (E1, E2, correct count) over the same positions.
+    Measure,
+    /// All three training benchmarks.
     Train,
     /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
     Query,
@@ -101,10 +103,14 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 report(&what, time_runs(runs, || t3.inputs(coding)));
             }
         }
-        BenchTarget::Online | BenchTarget::Adam | BenchTarget::Train => {
-            let online = !matches!(args.what, BenchTarget::Adam);
-            let adam = !matches!(args.what, BenchTarget::Online);
-            return super::train_bench::run_train_bench(online, adam, args.runs.map_or(5, |n| n as usize));
+        BenchTarget::Online | BenchTarget::Adam | BenchTarget::Measure | BenchTarget::Train => {
+            let all = matches!(args.what, BenchTarget::Train);
+            let what = super::train_bench::TrainBench {
+                measurement: all || matches!(args.what, BenchTarget::Measure),
+                online: all || matches!(args.what, BenchTarget::Online),
+                adam: all || matches!(args.what, BenchTarget::Adam),
+            };
+            return super::train_bench::run_train_bench(what, args.runs.map_or(5, |n| n as usize));
         }
         BenchTarget::Query => bench_query(&args.model, runs)?,
     }

@@ -5,6 +5,7 @@
 use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
+use kpk::net::sweep::Sweep;
 use kpk::paper::coding::InputCoding;
 use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train};
 use ndarray::Array2;
@@ -53,15 +54,40 @@ fn measure<T>(what: &str, runs: usize, mut f: impl FnMut() -> T) {
     );
 }
 
+/// Which parts of the training workload to time.
+pub struct TrainBench {
+    /// The end-of-epoch measurement pass: one position at a time, and in blocks.
+    pub measurement: bool,
+    pub online: bool,
+    pub adam: bool,
+}
+
 /// One epoch of each optimiser on 32-64-20-1 over the wtm positions.
-pub fn run_train_bench(online: bool, adam: bool, runs: usize) -> anyhow::Result<ExitCode> {
+pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode> {
     let (inputs, wins) = workload()?;
     let data = TrainData { inputs: inputs.view(), wins: &wins };
     let topology = [32, 64, 20, 1];
     let n = wins.len();
     println!("workload: T3, {n} wtm positions x 32 natural inputs, net {topology:?}, single thread");
     let one_epoch = |optimiser| TrainConfig { optimiser, max_epochs: 1, ..TrainConfig::default() };
-    if online {
+    if what.measurement {
+        let rows = inputs.as_slice().expect("standard layout");
+        let net = Mlp::new(&topology, 1.0, 0)?;
+        measure("forward pass over the set, one position at a time", runs, || {
+            let mut ws = Workspace::new(&net);
+            let mut out = 0.0;
+            for x in rows.chunks_exact(32) {
+                out += net.forward_with(&mut ws, x)[0];
+            }
+            out
+        });
+        measure("forward pass over the set in blocks (the end-of-epoch measurement)", runs, || {
+            let mut out = 0.0;
+            net.forward_each(&mut Sweep::new(), rows, |_, y| out += y[0]);
+            out
+        });
+    }
+    if what.online {
         // The update pass alone, as the Python peers time it: forward, backward and update per
         // position, in a fixed order, through the same library call the trainer's loop makes.
         let rows = inputs.as_slice().expect("standard layout");
@@ -72,14 +98,6 @@ pub fn run_train_bench(online: bool, adam: bool, runs: usize) -> anyhow::Result<
             for (x, d) in rows.chunks_exact(32).zip(&targets) {
                 net.sgd_step(&mut ws, x, std::slice::from_ref(d), 0.1, None);
             }
-        });
-        measure("forward pass over the set (end-of-epoch measurement)", runs, || {
-            let mut ws = Workspace::new(&net);
-            let mut out = 0.0;
-            for x in rows.chunks_exact(32) {
-                out += net.forward_with(&mut ws, x)[0];
-            }
-            out
         });
         let cfg = one_epoch(Optimiser::Online {
             learning_rate: 0.1,
@@ -100,7 +118,7 @@ pub fn run_train_bench(online: bool, adam: bool, runs: usize) -> anyhow::Result<
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
         });
     }
-    if adam {
+    if what.adam {
         let cfg = one_epoch(Optimiser::Adam {
             learning_rate: 1e-3,
             batch_size: 256,

@@ -4,7 +4,8 @@
 //! differ in the last bits across CPUs; the online passes ([`super::backprop`]) have no such
 //! dependency.
 
-use super::mlp::Mlp;
+use super::mlp::{Mlp, sigmoid};
+use super::simd::{prefetch, vectorised};
 use ndarray::{Array2, s};
 
 /// Preallocated activations and deltas for batches of up to `rows` positions.
@@ -51,6 +52,9 @@ impl Mlp {
         let slope = self.slope;
         let n_layers = self.layers.len();
         for (r, &i) in batch.iter().enumerate() {
+            if let Some(&ahead) = batch.get(r + 8) {
+                prefetch(&rows[ahead as usize * width..(ahead as usize + 1) * width]);
+            }
             let i = i as usize;
             ws.acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..]
                 .copy_from_slice(&rows[i * width..(i + 1) * width]);
@@ -61,7 +65,17 @@ impl Mlp {
             let a_in = below[l].slice(s![..b, ..]);
             let mut z = above[0].slice_mut(s![..b, 1..]);
             ndarray::linalg::general_mat_mul(1.0, &a_in, &self.layers[l].t(), 0.0, &mut z);
-            z.mapv_inplace(|z| super::mlp::sigmoid(z, slope));
+            // Row by row over contiguous slices, so the sigmoids vectorise.
+            vectorised(
+                #[inline(always)]
+                || {
+                    for mut row in z.rows_mut() {
+                        for y in row.as_slice_mut().expect("rows of a standard-layout array are contiguous") {
+                            *y = sigmoid(*y, slope);
+                        }
+                    }
+                },
+            );
         }
         // Output deltas of the batch-mean loss (1/b)·Σ ½(y − d)².
         let inv_b = 1.0 / b as f64;

@@ -8,4 +8,5 @@ pub(crate) mod kernels;
 pub mod mlp;
 pub mod model;
 pub(crate) mod simd;
+pub mod sweep;
 pub mod topology;
