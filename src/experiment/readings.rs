@@ -219,7 +219,7 @@ pub fn compare(
             stop: reading.stop.name().into(),
             window: reading.window,
             patience: reading.patience,
-            keep: BestState::from(reading.keep).name().into(),
+            keep: reading.keep.name().into(),
             epochs_log2,
             kept_log2,
             train_points,
