@@ -135,6 +135,23 @@ fn the_committed_model_answers_every_legal_position_exactly_as_the_bitbase() {
 }
 
 #[test]
+fn the_exception_diagrams_show_each_exception_with_its_exact_result() {
+    let (_, path) = committed_model();
+    let model = Hybrid::load(&path).unwrap();
+    let bb = Bitbase::generate();
+    let diagrams = kpk::report::compression::exception_diagrams(&model);
+    assert_eq!(diagrams.len(), model.exceptions().len());
+    for (d, &i) in diagrams.iter().zip(model.exceptions().indices()) {
+        let p = kpk::chess::index::KpkIndex::new(i).and_then(|i| i.position()).unwrap();
+        let side = if p.side() == kpk::Color::White { "wtm" } else { "btm" };
+        let expected = format!("{side}: {}; the net says {}", bb.outcome(&p), model.net_outcome(&p));
+        assert_eq!(d.caption.as_deref(), Some(expected.as_str()), "{}", p.to_fen());
+        assert_ne!(bb.outcome(&p), model.net_outcome(&p), "{}", p.to_fen());
+        assert_eq!(d.pieces.len(), 3);
+    }
+}
+
+#[test]
 fn the_committed_model_meets_the_size_goal() {
     let (bytes, _) = committed_model();
     let model = Hybrid::from_bytes(&bytes, "committed").unwrap();

@@ -4,12 +4,13 @@
 
 use crate::Color as Side;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::KpkPosition;
+use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{Candidate, CompressConfig};
 use crate::hybrid::{ExceptionOrder, Hybrid};
 use crate::net::topology::Topology;
 use crate::paper::tables;
+use crate::report::diagram::{self, Diagram};
 use crate::report::template;
 use plotters::prelude::*;
 use std::path::Path;
@@ -18,6 +19,12 @@ const TEMPLATE: &str = include_str!("compression.md");
 
 /// The name of the size plot, written beside the report.
 pub const PLOT_NAME: &str = "compression-size.png";
+
+/// The name of the board diagrams of the exception table's positions, written beside the report.
+pub const EXCEPTIONS_NAME: &str = "compression-exceptions.svg";
+
+/// Diagrams per row in the exceptions figure.
+const EXCEPTION_COLUMNS: usize = 8;
 
 /// Sizes of other representations (bytes, exact, random access), cited from their published files.
 const ANCHORS: [(&str, usize, bool, bool); 4] = [
@@ -42,11 +49,36 @@ fn weights(topology: &str) -> usize {
 pub fn check_destinations(report: &Path) -> Result<()> {
     crate::output::FileOut::check(report)?;
     crate::output::FileOut::check(&plot_path(report))?;
+    crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME))?;
     Ok(())
 }
 
 fn plot_path(report: &Path) -> std::path::PathBuf {
-    report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join(PLOT_NAME)
+    beside(report, PLOT_NAME)
+}
+
+fn beside(report: &Path, name: &str) -> std::path::PathBuf {
+    report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join(name)
+}
+
+/// Every position of the exception table as a board diagram (canonical orientation: the pawn
+/// White's, on files a–d), captioned with the exact result and the net's wrong answer.
+pub fn exception_diagrams(model: &Hybrid) -> Vec<Diagram> {
+    model
+        .exceptions()
+        .indices()
+        .iter()
+        .filter_map(|&i| KpkIndex::new(i).and_then(KpkIndex::position))
+        .map(|p| {
+            let net = model.net_outcome(&p);
+            let exact = match net {
+                Outcome::Win => Outcome::Draw,
+                Outcome::Draw => Outcome::Win,
+            };
+            let side = if p.side() == Side::White { "wtm" } else { "btm" };
+            Diagram::canonical(&p).with_caption(format!("{side}: {exact}; the net says {net}"))
+        })
+        .collect()
 }
 
 /// Write the report at `path` and its plot beside it.
@@ -58,6 +90,7 @@ pub fn write(
     model: &Hybrid,
 ) -> Result<()> {
     plot(&plot_path(path), candidates)?;
+    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(model), EXCEPTION_COLUMNS)?;
     let md = render(cfg, config_path, candidates, model);
     crate::output::write_file(path, md.as_bytes())
 }
@@ -104,6 +137,7 @@ pub fn render(cfg: &CompressConfig, config_path: &Path, candidates: &[Candidate]
             ("candidates_table", candidates_table(candidates)),
             ("input_sets", input_sets),
             ("plot", PLOT_NAME.into()),
+            ("exceptions_figure", EXCEPTIONS_NAME.into()),
             ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
             ("exception_coding", crate::hybrid::exceptions::CODING_DOC.trim().into()),
             ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
