@@ -1,0 +1,305 @@
+//! What decides a training run besides the net and the data (sections 4.3–4.5): the output
+//! coding and its reading, the error measure, the optimiser and [`TrainConfig`].
+
+use super::{BestState, StopRule};
+use crate::error::{Error, Result};
+use crate::net::mlp::{Mlp, Workspace};
+use serde::{Deserialize, Serialize};
+
+/// The error measure the stopping rule and best-epoch choice use (section 4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorFunction {
+    /// Mean |y − d| over training positions and outputs.
+    E1,
+    /// Max |y − d| over training positions and outputs.
+    E2,
+}
+
+/// How targets are coded and outputs read (section 4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum OutputCoding {
+    /// One output, target 1 for a win and 0 for a draw; y ≥ 0.5 reads as a win, else a draw.
+    One,
+    /// Two outputs, targets (1, 0) for a win and (0, 1) for a draw; y1 ≥ 0.5 + m and y2 < 0.5 − m
+    /// reads as a win, y1 < 0.5 − m and y2 ≥ 0.5 + m as a draw, anything else as undecided. The
+    /// paper uses m = 0 and m = 0.4 (trials 38–41 stop on m = 0.4).
+    Two { margin: f64 },
+}
+
+impl OutputCoding {
+    /// Section 4.3's plain reading of the same outputs (m = 0): what Tables 5 and 6 count.
+    pub fn without_margin(self) -> OutputCoding {
+        match self {
+            OutputCoding::One => OutputCoding::One,
+            OutputCoding::Two { .. } => OutputCoding::Two { margin: 0.0 },
+        }
+    }
+
+    /// Number of output neurons.
+    pub fn width(self) -> usize {
+        match self {
+            OutputCoding::One => 1,
+            OutputCoding::Two { .. } => 2,
+        }
+    }
+
+    /// Target outputs for a position: a win is (1) or (1, 0), a draw (0) or (0, 1).
+    pub fn target(self, win: bool, out: &mut [f64]) {
+        let w = if win { 1.0 } else { 0.0 };
+        match self {
+            OutputCoding::One => out[0] = w,
+            OutputCoding::Two { .. } => {
+                out[0] = w;
+                out[1] = 1.0 - w;
+            }
+        }
+    }
+
+    /// Read outputs as a classification (section 4.3).
+    pub fn classify(self, y: &[f64]) -> Classification {
+        match self {
+            OutputCoding::One => {
+                if y[0] >= 0.5 {
+                    Classification::Win
+                } else {
+                    Classification::Draw
+                }
+            }
+            OutputCoding::Two { margin: m } => {
+                if y[0] >= 0.5 + m && y[1] < 0.5 - m {
+                    Classification::Win
+                } else if y[0] < 0.5 - m && y[1] >= 0.5 + m {
+                    Classification::Draw
+                } else {
+                    Classification::Undecided
+                }
+            }
+        }
+    }
+
+    /// Section 4.3's margin m lies in [0, 0.5): at 0.5 nothing would read as a win or a draw.
+    /// The one statement of the rule, checked where a coding enters kpk (a trial config, a saved
+    /// net, a [`TrainConfig`]).
+    pub fn validate(self) -> Result<()> {
+        match self {
+            OutputCoding::One => Ok(()),
+            OutputCoding::Two { margin } if (0.0..0.5).contains(&margin) => Ok(()),
+            OutputCoding::Two { margin } => {
+                Err(Error::Invalid(format!("output margin must be in [0, 0.5), got {margin}")))
+            }
+        }
+    }
+}
+
+/// A net's verdict on one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Classification {
+    Win,
+    Draw,
+    /// Only with two outputs: neither reading holds (counted as not correct).
+    Undecided,
+}
+
+impl Classification {
+    /// Whether the verdict is right for a position whose true outcome is a win (`true`) or a draw.
+    pub fn is_correct(self, win: bool) -> bool {
+        matches!((self, win), (Classification::Win, true) | (Classification::Draw, false))
+    }
+}
+
+/// Classify one input row (allocates a workspace; loops should use [`OutputCoding::classify`] on
+/// [`Mlp::forward_with`]'s outputs).
+pub fn classify(net: &Mlp, output: OutputCoding, input: &[f64]) -> Classification {
+    let mut ws = Workspace::new(net);
+    output.classify(net.forward_with(&mut ws, input))
+}
+
+/// Learning-rate annealing (section 6 asks whether it would have helped; the paper used none).
+/// η_t is the rate used during epoch t (t from 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Anneal {
+    /// η_t = η.
+    #[default]
+    None,
+    /// η_t = η · factor^(t−1), 0 < factor ≤ 1.
+    Exponential { factor: f64 },
+    /// η_t = η / (1 + (t−1)/epochs): halves after `epochs` epochs, then decays like 1/t.
+    Inverse { epochs: f64 },
+}
+
+impl Anneal {
+    /// The learning rate for epoch `epoch` (from 1) given the base rate.
+    pub fn rate(self, base: f64, epoch: usize) -> f64 {
+        let t = (epoch.max(1) - 1) as f64;
+        match self {
+            Anneal::None => base,
+            Anneal::Exponential { factor } => base * factor.powf(t),
+            Anneal::Inverse { epochs } => base / (1.0 + t / epochs),
+        }
+    }
+}
+
+fn default_beta1() -> f64 {
+    0.9
+}
+fn default_beta2() -> f64 {
+    0.999
+}
+fn default_epsilon() -> f64 {
+    1e-8
+}
+
+/// The weight-update procedure.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Optimiser {
+    /// Section 4.5: weights updated after every position, positions in one fixed order. `momentum`
+    /// μ ∈ [0, 1) (0 = the paper); `reshuffle` draws a new order each epoch instead.
+    Online {
+        learning_rate: f64,
+        #[serde(default)]
+        momentum: f64,
+        #[serde(default)]
+        anneal: Anneal,
+        #[serde(default)]
+        reshuffle: bool,
+    },
+    /// Minibatch Adam (Kingma & Ba 2015) on the batch-mean squared error, the order reshuffled
+    /// every epoch, the last batch possibly short.
+    Adam {
+        learning_rate: f64,
+        batch_size: usize,
+        #[serde(default = "default_beta1")]
+        beta1: f64,
+        #[serde(default = "default_beta2")]
+        beta2: f64,
+        #[serde(default = "default_epsilon")]
+        epsilon: f64,
+    },
+}
+
+/// The paper's online learning rate as chosen for kpk (the paper does not state η): see
+/// docs/TRAINER.md for the experiment behind it.
+pub const DEFAULT_LEARNING_RATE: f64 = 0.1;
+
+/// Everything that decides a training run besides the net and the data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    pub error_function: ErrorFunction,
+    /// The error target E (the paper: 0.05, 0.10, 0.15).
+    pub error_target: f64,
+    pub output: OutputCoding,
+    pub optimiser: Optimiser,
+    pub max_epochs: usize,
+    /// Epochs the stopping rule looks back over (section 4.5: 20).
+    #[serde(default = "default_window")]
+    pub window: usize,
+    /// Seeds the presentation order (not the weights: those come from the net's own seed).
+    pub seed: u64,
+    /// Which end-of-epoch state is the result (see [`BestState`] for the default and why).
+    #[serde(default)]
+    pub best: BestState,
+    /// Which of section 4.5's two stopping conditions end training (see [`StopRule`]).
+    #[serde(default)]
+    pub stop: StopRule,
+    /// Epochs without a gain in the correct count before the no-improvement condition stops
+    /// training; `None`: the same as `window` (the paper's one 20-epoch look-back).
+    #[serde(default)]
+    pub patience: Option<usize>,
+}
+
+fn default_window() -> usize {
+    20
+}
+
+impl Default for TrainConfig {
+    /// The paper's setting for its larger nets: E2 with target 0.10, one output, online
+    /// backpropagation without momentum or annealing in a fixed order, window 20.
+    fn default() -> TrainConfig {
+        TrainConfig {
+            error_function: ErrorFunction::E2,
+            error_target: 0.10,
+            output: OutputCoding::One,
+            optimiser: Optimiser::Online {
+                learning_rate: DEFAULT_LEARNING_RATE,
+                momentum: 0.0,
+                anneal: Anneal::None,
+                reshuffle: false,
+            },
+            max_epochs: 2000,
+            window: 20,
+            seed: 0,
+            best: BestState::default(),
+            stop: StopRule::Either,
+            patience: None,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Check every value once, with a message naming the bad one.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::Invalid(m));
+        if !(self.error_target.is_finite() && self.error_target >= 0.0) {
+            return bad(format!("error target must be finite and >= 0, got {}", self.error_target));
+        }
+        self.output.validate()?;
+        if self.max_epochs == 0 {
+            return bad("max_epochs must be at least 1".into());
+        }
+        if self.window == 0 {
+            return bad("window must be at least 1".into());
+        }
+        if self.patience == Some(0) {
+            return bad("patience must be at least 1".into());
+        }
+        let positive = |name: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                bad(format!("{name} must be finite and > 0, got {v}"))
+            }
+        };
+        match self.optimiser {
+            Optimiser::Online { learning_rate, momentum, anneal, .. } => {
+                positive("learning rate", learning_rate)?;
+                if !(0.0..1.0).contains(&momentum) {
+                    return bad(format!("momentum must be in [0, 1), got {momentum}"));
+                }
+                match anneal {
+                    Anneal::None => {}
+                    Anneal::Exponential { factor } => {
+                        if !(factor > 0.0 && factor <= 1.0) {
+                            return bad(format!("annealing factor must be in (0, 1], got {factor}"));
+                        }
+                    }
+                    Anneal::Inverse { epochs } => positive("annealing epochs", epochs)?,
+                }
+            }
+            Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
+                positive("learning rate", learning_rate)?;
+                positive("Adam epsilon", epsilon)?;
+                if batch_size == 0 {
+                    return bad("batch size must be at least 1".into());
+                }
+                for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
+                    if !(0.0..1.0).contains(&b) {
+                        return bad(format!("Adam {name} must be in [0, 1), got {b}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The configured error measure (E1 or E2) of one epoch.
+    pub fn measure(&self, e1: f64, e2: f64) -> f64 {
+        match self.error_function {
+            ErrorFunction::E1 => e1,
+            ErrorFunction::E2 => e2,
+        }
+    }
+}
