@@ -147,7 +147,7 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
         let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
         let (distances, _) = readings::compare(&at_rate, &runs, &paper, &[reading]);
         let train: Vec<f64> = runs.iter().map(|r| r.run.summary.train_accuracy_pct).collect();
-        let ci = kpk::report::summary_stats::Interval::of_mean(&train).context("no runs")?;
+        let ci = kpk::report::stats::Interval::of_mean(&train).context("no runs")?;
         let d = &distances[0];
         eprintln!("rate {rate}: distance {:.3}, train {:.2} %", d.distance, ci.mean);
         rows.push(readings::SweepRow {

@@ -10,7 +10,7 @@
 use super::replicate::ReplicateRun;
 use super::{Trial, TrialConfig};
 use crate::paper::tables::Table5Row;
-use crate::report::summary_stats::{self, Interval};
+use crate::report::stats::{self, Interval};
 use crate::train::{BestState, StopRule, replay};
 use serde::{Deserialize, Serialize};
 
@@ -195,12 +195,12 @@ pub fn compare(
                 reading: label.clone(),
                 trial: p.trial,
                 replicates: outs.len(),
-                epochs_median: summary_stats::median(&epochs),
-                kept_epoch_median: summary_stats::median(&kept),
+                epochs_median: stats::median(&epochs),
+                kept_epoch_median: stats::median(&kept),
                 train_mean: ti.mean,
                 train_lo: ti.lo,
                 train_hi: ti.hi,
-                test_mean: (!test.is_empty()).then(|| summary_stats::mean(&test)),
+                test_mean: (!test.is_empty()).then(|| stats::mean(&test)),
                 truncated: outs.iter().filter(|o| o.truncated).count(),
                 paper_epochs: p.epochs,
                 paper_train: p.train_acc_pct,

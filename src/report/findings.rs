@@ -7,7 +7,7 @@ use crate::experiment::readings::ReadingDistance;
 use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::tables::Table6Row;
 use crate::report::section51;
-use crate::report::summary_stats;
+use crate::report::stats;
 use crate::report::table5::{self, Table5Stat};
 use crate::train::EpochMetrics as MetricsRow;
 use std::collections::HashSet;
@@ -162,7 +162,7 @@ pub fn write_continued(
     let population = continued.summary.train_positions;
     let overlap = |k: &HashSet<(String, String, String)>| {
         let common = k.intersection(&paper_keys).count();
-        let (expected, p) = summary_stats::chance_overlap(population, paper_keys.len(), k.len(), common);
+        let (expected, p) = stats::chance_overlap(population, paper_keys.len(), k.len(), common);
         format!(
             "{common} of its {} on the paper's list (chance alone: {expected:.2} expected, P(≥ {common}) = {p:.2e})",
             k.len()

@@ -10,7 +10,6 @@ pub mod reproduction;
 pub mod section51;
 pub mod stats;
 pub mod studies;
-pub mod summary_stats;
 pub mod table5;
 pub mod table6;
 pub mod template;

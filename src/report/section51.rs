@@ -5,7 +5,7 @@
 use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::ReplicateRun;
-use crate::report::summary_stats::{self, Interval};
+use crate::report::stats::{self, Interval};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -26,7 +26,7 @@ pub struct Claim {
     pub b_lo: f64,
     pub b_hi: f64,
     pub b_runs: usize,
-    /// Difference a − b with its 95% interval (Welch's t, the smaller group's degrees of freedom).
+    /// Difference a − b with its 95% interval (Welch's t with the Welch–Satterthwaite degrees of freedom).
     pub diff_mean: f64,
     pub diff_lo: f64,
     pub diff_hi: f64,
@@ -66,13 +66,9 @@ fn compare(
 ) -> Option<Claim> {
     let ia = Interval::of_mean(a.1)?;
     let ib = Interval::of_mean(b.1)?;
-    let se = (summary_stats::std_dev(a.1).powi(2) / a.1.len() as f64
-        + summary_stats::std_dev(b.1).powi(2) / b.1.len() as f64)
-        .sqrt();
-    let df = a.1.len().min(b.1.len()).saturating_sub(1).max(1);
-    let d = ia.mean - ib.mean;
-    let half = summary_stats::t975(df) * se;
-    let (lo, hi) = (d - half, d + half);
+    // The difference of the means with Welch's interval (unequal variances).
+    let d = stats::difference(a.1, b.1)?;
+    let (lo, hi) = (d.lo, d.hi);
     let verdict = match expect {
         Expect::Greater if lo > 0.0 => "confirmed",
         Expect::Greater if hi < 0.0 => "contradicted",
@@ -93,7 +89,7 @@ fn compare(
         b_lo: ib.lo,
         b_hi: ib.hi,
         b_runs: b.1.len(),
-        diff_mean: d,
+        diff_mean: d.mean,
         diff_lo: lo,
         diff_hi: hi,
         verdict: verdict.into(),

@@ -1,6 +1,7 @@
 //! Replicates summarised: the mean with its 95% confidence interval (Student's t), the difference
-//! of two means (Welch), and a proportion's interval (Wilson). Every comparison of settings that
-//! depend on random seeds goes through here, so a figure or table shows an interval, not one run.
+//! of two means (Welch), a proportion's interval (Wilson), quantiles and the spread of runs, and the
+//! chance overlap of two lists of positions. Every comparison of settings that depend on random
+//! seeds goes through here, so a figure or table shows an interval, not one run.
 
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,23 @@ impl Interval {
         }
     }
 
+    /// The mean of `xs` with its 95% t-interval, mean ± t(0.975, n − 1)·s/√n. One replicate gives
+    /// a zero-width interval at its value (there is no spread to estimate); none gives `None`.
+    pub fn of_mean(xs: &[f64]) -> Option<Interval> {
+        if xs.is_empty() {
+            return None;
+        }
+        let (mean, var) = mean_and_variance(xs);
+        let half =
+            if xs.len() > 1 { t975((xs.len() - 1) as f64) * (var / xs.len() as f64).sqrt() } else { 0.0 };
+        Some(Interval { mean, lo: mean - half, hi: mean + half, n: xs.len() })
+    }
+
+    /// Whether `v` lies in [lo, hi].
+    pub fn contains(&self, v: f64) -> bool {
+        self.lo <= v && v <= self.hi
+    }
+
     /// `80.1 (78.0–82.2)` with `digits` decimals.
     pub fn show(&self, digits: usize) -> String {
         format!("{:.d$} ({:.d$}–{:.d$})", self.mean, self.lo, self.hi, d = digits)
@@ -56,22 +74,21 @@ pub fn t975(df: f64) -> f64 {
     z + (z3 + z) / (4.0 * d) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * d * d)
 }
 
+/// The arithmetic mean (NaN for no values).
+pub fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// The sample standard deviation (n − 1 in the denominator; 0 for fewer than two values).
+pub fn std_dev(xs: &[f64]) -> f64 {
+    mean_and_variance(xs).1.sqrt()
+}
+
 fn mean_and_variance(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     let var = if xs.len() > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
     (mean, var)
-}
-
-/// The mean of `xs` with its 95% t-interval, mean ± t(0.975, n − 1)·s/√n. One replicate gives a
-/// zero-width interval at its value (there is no spread to estimate); none gives `None`.
-pub fn mean_interval(xs: &[f64]) -> Option<Interval> {
-    if xs.is_empty() {
-        return None;
-    }
-    let (mean, var) = mean_and_variance(xs);
-    let half = if xs.len() > 1 { t975((xs.len() - 1) as f64) * (var / xs.len() as f64).sqrt() } else { 0.0 };
-    Some(Interval { mean, lo: mean - half, hi: mean + half, n: xs.len() })
 }
 
 /// The difference of means `a − b` with Welch's 95% interval (unequal variances; the
@@ -111,6 +128,49 @@ pub fn wilson_pct(k: usize, n: usize) -> Option<Interval> {
     })
 }
 
+/// The p-quantile of `values` (0 ≤ p ≤ 1), by linear interpolation between order statistics
+/// (Hyndman and Fan's type 7, R's default); NaN for no values.
+pub fn quantile(values: &[f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let h = (v.len() - 1) as f64 * p.clamp(0.0, 1.0);
+    let (i, frac) = (h.floor() as usize, h.fract());
+    if i + 1 < v.len() { v[i] + frac * (v[i + 1] - v[i]) } else { v[i] }
+}
+
+/// The median (the 0.5-quantile).
+pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+/// The range holding the middle 95% of `values` (2.5% and 97.5% quantiles): where one more run
+/// would be expected to fall, as opposed to [`Interval`], where the mean is.
+pub fn spread95(values: &[f64]) -> (f64, f64) {
+    (quantile(values, 0.025), quantile(values, 0.975))
+}
+
+/// Two lists drawn from a set of `population` items, of sizes `a` and `b`: the expected size of
+/// their overlap if `b` were drawn at random (a·b / population), and the probability of an
+/// overlap of at least `k` (the hypergeometric upper tail).
+pub fn chance_overlap(population: usize, a: usize, b: usize, k: usize) -> (f64, f64) {
+    let expected = a as f64 * b as f64 / population as f64;
+    // ln C(n, r) by summing logarithms: exact enough for sets of tens of thousands.
+    let ln_choose = |n: usize, r: usize| -> f64 {
+        if r > n {
+            return f64::NEG_INFINITY;
+        }
+        let r = r.min(n - r);
+        (0..r).map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln()).sum()
+    };
+    let total = ln_choose(population, b);
+    let tail: f64 =
+        (k..=a.min(b)).map(|j| (ln_choose(a, j) + ln_choose(population - a, b - j) - total).exp()).sum();
+    (expected, tail.min(1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,11 +178,11 @@ mod tests {
     #[test]
     fn a_t_interval_matches_the_textbook() {
         // 1..=5: mean 3, s = √2.5, t(4) = 2.776, half width 2.776·√(2.5/5) = 1.963.
-        let i = mean_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        let i = Interval::of_mean(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
         assert_eq!(i.mean, 3.0);
         assert!((i.half_width() - 1.962_93).abs() < 1e-4, "{i:?}");
-        assert_eq!(mean_interval(&[7.0]).unwrap().half_width(), 0.0);
-        assert!(mean_interval(&[]).is_none());
+        assert_eq!(Interval::of_mean(&[7.0]).unwrap().half_width(), 0.0);
+        assert!(Interval::of_mean(&[]).is_none());
     }
 
     #[test]
@@ -151,5 +211,27 @@ mod tests {
         assert!(all.hi <= 100.0 && all.lo > 69.0 && all.lo < 73.0, "{all:?}");
         let none = wilson_pct(0, 10).unwrap();
         assert_eq!(none.lo, 0.0);
+    }
+
+    #[test]
+    fn quantiles_interpolate_between_order_statistics() {
+        let v = [4.0, 1.0, 3.0, 2.0];
+        assert_eq!(median(&v), 2.5);
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&v, 1.0), 4.0);
+        assert_eq!(quantile(&v, 1.0 / 3.0), 2.0);
+        assert_eq!(spread95(&[5.0]), (5.0, 5.0));
+    }
+
+    #[test]
+    fn chance_overlap_is_the_hypergeometric_tail() {
+        // 10 items, lists of 3 and 4: P(overlap >= 0) = 1, expected 1.2;
+        // P(overlap = 3) = C(3,3) C(7,1) / C(10,4) = 7 / 210.
+        let (e, p) = chance_overlap(10, 3, 4, 0);
+        assert!((e - 1.2).abs() < 1e-12 && (p - 1.0).abs() < 1e-12);
+        let (_, p3) = chance_overlap(10, 3, 4, 3);
+        assert!((p3 - 7.0 / 210.0).abs() < 1e-12, "{p3}");
+        // An overlap larger than either list is impossible.
+        assert_eq!(chance_overlap(10, 3, 4, 4).1, 0.0);
     }
 }

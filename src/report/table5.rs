@@ -13,7 +13,7 @@ use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::{ReplicateRun, wins_pct};
 use crate::paper::tables::Table5Row;
-use crate::report::summary_stats::{self, Interval};
+use crate::report::stats::{self, Interval};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -99,15 +99,15 @@ pub fn summarise(
         let c = &trial.config;
         let majority = |set: &str| -> Result<f64> {
             let shares = data_seeds.iter().map(|&d| wins_pct(set, d, bb)).collect::<Result<Vec<f64>>>()?;
-            Ok(summary_stats::mean(&shares))
+            Ok(stats::mean(&shares))
         };
         // An accuracy is a percentage: the t-interval is cut at 0 and 100.
         let clip = |i: Interval| Interval { lo: i.lo.max(0.0), hi: i.hi.min(100.0), ..i };
         let ti = clip(Interval::of_mean(&train).expect("at least one run"));
         let tsi = Interval::of_mean(&test).map(clip);
-        let (tr_lo, tr_hi) = summary_stats::spread95(&train);
-        let (ep_lo, ep_hi) = summary_stats::spread95(&epochs);
-        let test_spread = (!test.is_empty()).then(|| summary_stats::spread95(&test));
+        let (tr_lo, tr_hi) = stats::spread95(&train);
+        let (ep_lo, ep_hi) = stats::spread95(&epochs);
+        let test_spread = (!test.is_empty()).then(|| stats::spread95(&test));
         let decimals = if p.train_acc_pct.fract() == 0.0 { 0 } else { 1 };
         out.push(Table5Stat {
             trial: p.trial,
@@ -118,7 +118,7 @@ pub fn summarise(
             test_mean: tsi.map(|t| round3(t.mean)),
             test_lo: tsi.map(|t| round3(t.lo)),
             test_hi: tsi.map(|t| round3(t.hi)),
-            epochs_median: summary_stats::median(&epochs),
+            epochs_median: stats::median(&epochs),
             paper_epochs: p.epochs,
             paper_train: p.train_acc_pct,
             paper_test: p.test_acc_pct,
@@ -130,7 +130,7 @@ pub fn summarise(
             test_spread_hi: test_spread.map(|s| round3(s.1)),
             epochs_spread_lo: ep_lo,
             epochs_spread_hi: ep_hi,
-            kept_epoch_median: summary_stats::median(&kept),
+            kept_epoch_median: stats::median(&kept),
             paper_train_inside: inside(p.train_acc_pct, tr_lo, tr_hi, decimals),
             paper_test_inside: p.test_acc_pct.zip(test_spread).map(|(v, (lo, hi))| inside(v, lo, hi, 0)),
             paper_epochs_inside: ep_lo <= p.epochs as f64 && p.epochs as f64 <= ep_hi,

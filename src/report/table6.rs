@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
 use crate::experiment::{MisclassifiedRow, Trial};
 use crate::paper::tables::Table6Row;
-use crate::report::summary_stats;
+use crate::report::stats;
 use crate::train::BestState;
 use crate::train::StopRule;
 use serde::{Deserialize, Serialize};
@@ -101,7 +101,7 @@ pub fn matched(
     for r in &reruns {
         let wrong: Vec<&MisclassifiedRow> = r.run.misclassified.iter().filter(|m| m.set == "T4").collect();
         let on_list = wrong.iter().filter(|m| paper_key(&m.wk, &m.bk, &m.wp).is_some()).count();
-        let (expected, p) = summary_stats::chance_overlap(population, paper6.len(), wrong.len(), on_list);
+        let (expected, p) = stats::chance_overlap(population, paper6.len(), wrong.len(), on_list);
         out.push(MatchedRun {
             trial: r.run.trial.name().to_string(),
             seed: r.run.trial.config.seed,

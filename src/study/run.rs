@@ -5,7 +5,7 @@ use super::config::{Measure, Study};
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Error, Result};
 use crate::experiment::{TrialRun, run_trial};
-use crate::report::stats::{self, Interval};
+use crate::report::stats::Interval;
 use rayon::prelude::*;
 
 /// What a study keeps of one trial.
@@ -63,7 +63,7 @@ impl SettingResult {
 
     /// The mean of `measure` with its 95% t-interval over replicates.
     pub fn interval(&self, measure: Measure) -> Option<Interval> {
-        stats::mean_interval(&self.values(measure))
+        Interval::of_mean(&self.values(measure))
     }
 
     /// Replicates whose training ended on the error target (section 4.5's first stopping rule).
