@@ -41,3 +41,22 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Damaged copies of a file's bytes, each named by what was done to it, for the tests that a
+/// loader refuses every one: for each offset in `at`, the byte there xor-ed with each of `masks`
+/// and the file cut to that length; and the file with one byte appended.
+pub fn corruptions(bytes: &[u8], at: &[usize], masks: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for &i in at.iter().filter(|&&i| i < bytes.len()) {
+        for &mask in masks {
+            let mut b = bytes.to_vec();
+            b[i] ^= mask;
+            out.push((format!("byte {i} xor {mask:#04x}"), b));
+        }
+        out.push((format!("cut to {i} bytes"), bytes[..i].to_vec()));
+    }
+    let mut longer = bytes.to_vec();
+    longer.push(0);
+    out.push(("one byte appended".into(), longer));
+    out
+}

@@ -54,11 +54,7 @@ fn check(topology: &[usize], output: OutputCoding, optimiser: Optimiser) {
 
 #[test]
 fn one_output_online_measurement_equals_one_position_at_a_time_on_all_of_t3() {
-    check(
-        &[32, 64, 20, 1],
-        OutputCoding::One,
-        Optimiser::Online { learning_rate: 0.1, momentum: 0.0, anneal: Default::default(), reshuffle: false },
-    );
+    check(&[32, 64, 20, 1], OutputCoding::One, Optimiser::online(0.1));
 }
 
 #[test]

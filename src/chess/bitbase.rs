@@ -347,14 +347,11 @@ mod tests {
     }
 
     #[test]
-    fn file_round_trip_and_corruption() {
+    fn file_round_trip() {
+        // Damaged files: tests/bitbase.rs.
         let bb = Bitbase::generate();
         let bytes = bb.to_bytes();
         assert!(Bitbase::from_bytes(&bytes, "x").unwrap() == bb);
-        assert!(Bitbase::from_bytes(&bytes[..bytes.len() - 1], "x").is_err());
-        let mut flipped = bytes.clone();
-        flipped[5000] ^= 1;
-        assert!(Bitbase::from_bytes(&flipped, "x").is_err());
         assert!(Bitbase::from_bytes(b"nope", "x").is_err());
     }
 }

@@ -99,12 +99,7 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
                 net.sgd_step(&mut ws, x, std::slice::from_ref(d), 0.1, None);
             }
         });
-        let cfg = one_epoch(Optimiser::Online {
-            learning_rate: 0.1,
-            momentum: 0.0,
-            anneal: Anneal::None,
-            reshuffle: false,
-        });
+        let cfg = one_epoch(Optimiser::online(0.1));
         measure("kpk::train::train, one online epoch incl. end-of-epoch E1/E2 and accuracy", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
         });

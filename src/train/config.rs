@@ -180,6 +180,13 @@ pub enum Optimiser {
     },
 }
 
+impl Optimiser {
+    /// Online backpropagation as section 4.5 ran it: no momentum, no annealing, one fixed order.
+    pub fn online(learning_rate: f64) -> Optimiser {
+        Optimiser::Online { learning_rate, momentum: 0.0, anneal: Anneal::None, reshuffle: false }
+    }
+}
+
 /// The paper's online learning rate as chosen for kpk (the paper does not state η): see
 /// docs/TRAINER.md for the experiment behind it.
 pub const DEFAULT_LEARNING_RATE: f64 = 0.1;
@@ -223,12 +230,7 @@ impl Default for TrainConfig {
             error_function: ErrorFunction::E2,
             error_target: 0.10,
             output: OutputCoding::One,
-            optimiser: Optimiser::Online {
-                learning_rate: DEFAULT_LEARNING_RATE,
-                momentum: 0.0,
-                anneal: Anneal::None,
-                reshuffle: false,
-            },
+            optimiser: Optimiser::online(DEFAULT_LEARNING_RATE),
             max_epochs: 2000,
             window: 20,
             seed: 0,

@@ -64,11 +64,7 @@ fn configs_are_validated() {
     assert!(with(&|c| c.max_epochs = 0).is_err());
     assert!(with(&|c| c.window = 0).is_err());
     assert!(with(&|c| c.output = OutputCoding::Two { margin: 0.5 }).is_err());
-    assert!(
-        with(&|c| c.optimiser =
-            Optimiser::Online { learning_rate: 0.0, momentum: 0.0, anneal: Anneal::None, reshuffle: false })
-        .is_err()
-    );
+    assert!(with(&|c| c.optimiser = Optimiser::online(0.0)).is_err());
     assert!(
         with(&|c| c.optimiser =
             Optimiser::Online { learning_rate: 0.1, momentum: 1.0, anneal: Anneal::None, reshuffle: false })
