@@ -75,13 +75,18 @@ impl fmt::Display for Square {
     }
 }
 
+/// A square name that is not `a1` … `h8`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a square (a1 to h8)")]
+pub struct BadSquare(pub String);
+
 impl std::str::FromStr for Square {
-    type Err = ();
+    type Err = BadSquare;
     /// Parses `a1` … `h8`.
-    fn from_str(s: &str) -> Result<Square, ()> {
+    fn from_str(s: &str) -> Result<Square, BadSquare> {
         match s.as_bytes() {
             [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Ok(Square((r - b'1') * 8 + (f - b'a'))),
-            _ => Err(()),
+            _ => Err(BadSquare(s.to_string())),
         }
     }
 }

@@ -104,12 +104,7 @@ fn one_line(run: &TrialRun) -> String {
     let test = s.test_accuracy_pct.map_or_else(String::new, |t| format!(", test {t:.1}%"));
     format!(
         "{:<10} {} epochs (kept {}, {}), train {:.2}%{test}, {:.1} s",
-        s.name,
-        s.epochs,
-        s.best_epoch,
-        s.stop_reason.replace('_', " "),
-        s.train_accuracy_pct,
-        run.wall_seconds
+        s.name, s.epochs, s.best_epoch, s.stop_reason, s.train_accuracy_pct, run.wall_seconds
     )
 }
 

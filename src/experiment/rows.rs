@@ -2,7 +2,7 @@
 
 use super::config::Side;
 use crate::error::{Error, Result};
-use crate::train::EpochMetrics;
+use crate::train::{EpochMetrics, StopReason};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -27,7 +27,7 @@ pub struct Summary {
     /// section 4.5's least error measure).
     pub best_epoch: usize,
     /// "error_target", "no_improvement" or "max_epochs".
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     pub train_positions: usize,
     /// The kept net's training accuracy under section 4.3's rule with m = 0 (for one output,
     /// y1 >= 0.5 is a win; for two, y1 >= 0.5 > y2 is a win and y1 < 0.5 <= y2 a draw).

@@ -157,10 +157,7 @@ pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMet
         epochs: result.epochs_run,
         max_epochs: c.max_epochs,
         best_epoch: result.best_epoch,
-        stop_reason: serde_json::to_value(result.stop_reason)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        stop_reason: result.stop_reason,
         train_positions: n_train,
         train_accuracy_pct: 100.0 * train_correct as f64 / n_train as f64,
         train_misclassified,

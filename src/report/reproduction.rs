@@ -235,7 +235,7 @@ fn write_summary_of_differences(w: &mut String, r: &Reproduction) {
             if reached { "**at least the paper's**" } else { "**below the paper's**" },
             s.epochs,
             p.epochs,
-            s.stop_reason.replace('_', " "),
+            s.stop_reason,
         );
     }
     let _ = writeln!(w);
@@ -292,7 +292,7 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
                 p.trial,
                 pct(s.train_accuracy_pct),
                 paper_pct(p.train_acc_pct),
-                s.stop_reason.replace('_', " "),
+                s.stop_reason,
                 s.epochs,
                 p.epochs
             )
@@ -309,7 +309,7 @@ fn write_discussion(w: &mut String, r: &Reproduction) {
         pairs.iter().filter(|(p, _)| NN6_TRIALS.contains(&p.trial)).collect();
     let t38 = pairs.iter().find(|(p, _)| p.trial == 38);
     let budget38 = r.trials.iter().find(|s| trial_number(s) == Some(38)).map_or(0, |s| s.max_epochs);
-    let stop38 = t38.map_or_else(|| "—".to_string(), |(_, s)| s.stop_reason.replace('_', " "));
+    let stop38 = t38.map_or_else(|| "—".to_string(), |(_, s)| s.stop_reason.to_string());
     let _ = writeln!(w, "## Discussion: where our figures differ from the paper's, and why\n");
     let _ = writeln!(
         w,
@@ -747,7 +747,7 @@ mod tests {
             epochs: row.epochs + 7,
             max_epochs: 10_000,
             best_epoch: row.epochs,
-            stop_reason: "no_improvement".into(),
+            stop_reason: crate::train::StopReason::NoImprovement,
             train_positions: 20_643,
             train_accuracy_pct: row.train_acc_pct - 0.25,
             train_misclassified: 3,

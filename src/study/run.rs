@@ -6,6 +6,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::error::{Error, Result};
 use crate::experiment::{TrialRun, run_trial};
 use crate::report::stats::Interval;
+use crate::train::StopReason;
 use rayon::prelude::*;
 
 /// What a study keeps of one trial.
@@ -16,7 +17,7 @@ pub struct Replicate {
     pub epochs: usize,
     pub kept_epoch: usize,
     /// The stopping rule's reason, as `summary.json` spells it.
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     /// Per epoch: (training accuracy at m = 0, testing accuracy), %.
     pub curve: Vec<(f64, Option<f64>)>,
 }
@@ -29,7 +30,7 @@ impl Replicate {
             test_accuracy_pct: s.test_accuracy_pct,
             epochs: s.epochs,
             kept_epoch: s.best_epoch,
-            stop_reason: s.stop_reason.clone(),
+            stop_reason: s.stop_reason,
             curve: run
                 .metrics
                 .iter()
@@ -68,7 +69,7 @@ impl SettingResult {
 
     /// Replicates whose training ended on the error target (section 4.5's first stopping rule).
     pub fn reached_target(&self) -> usize {
-        self.replicates.iter().filter(|r| r.stop_reason == "error_target").count()
+        self.replicates.iter().filter(|r| r.stop_reason == StopReason::ErrorTarget).count()
     }
 }
 

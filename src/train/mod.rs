@@ -127,6 +127,25 @@ pub enum StopReason {
     MaxEpochs,
 }
 
+impl StopReason {
+    /// The name in files (`summary.json`, `results.csv`): `error_target`, `no_improvement`,
+    /// `max_epochs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::ErrorTarget => "error_target",
+            StopReason::NoImprovement => "no_improvement",
+            StopReason::MaxEpochs => "max_epochs",
+        }
+    }
+}
+
+/// In prose: `error target`, `no improvement`, `max epochs`.
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.name().replace('_', " "))
+    }
+}
+
 /// The outcome of [`train`].
 #[derive(Clone, Debug)]
 pub struct TrainResult {

@@ -120,7 +120,7 @@ pub fn replicates_csv(run: &StudyRun) -> String {
                 rep.train_accuracy_pct,
                 rep.epochs,
                 rep.kept_epoch,
-                rep.stop_reason
+                rep.stop_reason.name()
             );
         }
     }
