@@ -473,6 +473,12 @@ fn write_table6(w: &mut String, r: &Reproduction) {
         r.paper_table6.len(),
         if on_both.is_empty() { "none".to_string() } else { on_both.join(", ") }
     );
+    let _ = writeln!(
+        w,
+        "On the board (White to move in every position; the pawn White's, on the a-file):\n\n\
+         ![our best net's misclassified a-file positions]({TABLE6_OURS_SVG})\n\n\
+         ![the paper's Table 6 positions]({TABLE6_PAPER_SVG})\n"
+    );
 }
 
 /// File names of the reproduction, relative to its folder.
@@ -481,6 +487,9 @@ pub const REPRODUCE_JSON: &str = "reproduce.json";
 pub const FIGURE3_PNG: &str = "figures/figure3.png";
 pub const NN6_PNG: &str = "figures/accuracy_nn6.png";
 pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
+/// Board diagrams of the paper's Table 6 and of our best net's misclassified a-file positions.
+pub const TABLE6_PAPER_SVG: &str = "figures/table6_paper.svg";
+pub const TABLE6_OURS_SVG: &str = "figures/table6_ours.svg";
 /// Table 5 over the replicates: means, 95% intervals, the paper's values, the baselines.
 pub const TABLE5_CSV: &str = "table5.csv";
 /// Section 5.1's claims checked on the replicates.
@@ -498,9 +507,17 @@ pub struct RunInfo {
 /// Check every file the report writes in `out` before any training starts: `reproduce.json`,
 /// `REPRODUCTION.md` and the figures (the output policy of [`crate::output`]).
 pub fn check_destinations(out: &Path) -> Result<()> {
-    for file in
-        [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE5_CSV, SECTION51_JSON]
-    {
+    for file in [
+        REPRODUCE_JSON,
+        REPRODUCTION_MD,
+        FIGURE3_PNG,
+        NN6_PNG,
+        TABLE5_PNG,
+        TABLE5_CSV,
+        SECTION51_JSON,
+        TABLE6_PAPER_SVG,
+        TABLE6_OURS_SVG,
+    ] {
         FileOut::check_in_own_folder(&out.join(file))?;
     }
     Ok(())
@@ -581,6 +598,15 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     let best_misclassified =
         experiment::read_misclassified(&out.join(&best.name).join(experiment::MISCLASSIFIED_CSV))?;
 
+    let ours: Vec<&MisclassifiedRow> =
+        best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
+    for (file, diagrams) in [
+        (TABLE6_PAPER_SVG, table6::paper_diagrams(&paper6)),
+        (TABLE6_OURS_SVG, table6::our_diagrams(&ours, &paper6)),
+    ] {
+        FileOut::check_in_own_folder(&out.join(file))?
+            .write(crate::report::diagram::grid_svg(&diagrams, 6).as_bytes())?;
+    }
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
     let save = |chart: LineChart, file: &str| {
         chart.save_to(&FileOut::check_in_own_folder(&out.join(file))?, ImageFormat::Png, (900, 520))

@@ -8,13 +8,14 @@
 //! most-correct state of that run is the one at e.
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
+use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::dataset::Dataset;
 use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
 use crate::experiment::{MisclassifiedRow, Trial};
 use crate::paper::tables::Table6Row;
+use crate::report::diagram::Diagram;
 use crate::report::stats;
 use crate::train::BestState;
 use crate::train::StopRule;
@@ -226,4 +227,70 @@ pub fn markdown(m: &Matched, paper6: &[Table6Row]) -> String {
     }
     let _ = writeln!(w);
     w
+}
+/// A Table 6 placement, White to move, as a board diagram; `None` where the squares do not name a
+/// legal position.
+fn placement(wk: &str, bk: &str, wp: &str, caption: String) -> Option<Diagram> {
+    let sq = |s: &str| s.parse::<Square>().ok();
+    let p = KpkPosition::new(sq(wk)?, sq(bk)?, sq(wp)?, Color::White).ok()?;
+    Some(Diagram::canonical(&p).with_caption(caption))
+}
+
+fn result_word(r: &str) -> &'static str {
+    match r {
+        "w" => "win",
+        "d" => "draw",
+        _ => "illegal",
+    }
+}
+
+/// The paper's Table 6 positions as board diagrams, captioned with the row number and the true
+/// result with White and with Black to move.
+pub fn paper_diagrams(paper6: &[Table6Row]) -> Vec<Diagram> {
+    paper6
+        .iter()
+        .filter_map(|p| {
+            let (w, b) = (result_word(&p.result_wtm.to_string()), result_word(&p.result_btm.to_string()));
+            placement(&p.wk, &p.bk, &p.wp, format!("paper #{}: wtm {w}, btm {b}", p.n))
+        })
+        .collect()
+}
+
+/// Our net's misclassified a-file positions as board diagrams, captioned with our row number, the
+/// true result with White to move and the paper's row where the same position appears.
+pub fn our_diagrams(ours: &[&MisclassifiedRow], paper6: &[Table6Row]) -> Vec<Diagram> {
+    ours.iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let paper = paper6
+                .iter()
+                .find(|p| (&p.wk, &p.bk, &p.wp) == (&m.wk, &m.bk, &m.wp))
+                .map_or_else(|| "not in Table 6".to_string(), |p| format!("paper #{}", p.n));
+            placement(&m.wk, &m.bk, &m.wp, format!("#{}: wtm {}; {paper}", i + 1, result_word(&m.result_wtm)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table6_row_is_drawn_white_to_move_with_its_results() {
+        let paper6 = crate::paper::tables::table6();
+        let diagrams = paper_diagrams(&paper6);
+        assert_eq!(diagrams.len(), PAPER_ERRORS);
+        for (d, p) in diagrams.iter().zip(&paper6) {
+            assert_eq!(d.to_move, Some(Color::White));
+            assert_eq!(d.pieces.len(), 3);
+            let caption = d.caption.as_deref().unwrap();
+            assert!(caption.starts_with(&format!("paper #{}: wtm ", p.n)), "{caption}");
+        }
+        let bb = Bitbase::generate();
+        for (d, p) in diagrams.iter().zip(&paper6) {
+            let pos = p.position().unwrap();
+            let word = if bb.outcome(&pos) == crate::chess::position::Outcome::Win { "win" } else { "draw" };
+            assert!(d.caption.as_deref().unwrap().contains(&format!("wtm {word},")), "row {}", p.n);
+        }
+    }
 }
