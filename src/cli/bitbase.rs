@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use kpk::chess::bitbase::{Bitbase, MAX_DTC};
+use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::Oriented;
 use kpk::output::FileOut;
 use kpk::{Color, KpkPosition};
@@ -79,22 +79,15 @@ fn write_table2(w: &mut dyn Write, bb: &Bitbase) -> std::io::Result<()> {
 }
 
 fn write_table3(w: &mut dyn Write, bb: &Bitbase) -> std::io::Result<()> {
-    let n = bb.dtc_histogram();
-    let wins = [n[0].iter().sum::<usize>(), n[1].iter().sum::<usize>()];
     writeln!(
         w,
         "Table 3: won positions converted in exactly p plies (Np) and % of wins not converted within p plies (Rp)"
     )?;
     writeln!(w, "{:>4}{:>10}{:>10}{:>10}{:>10}", "p", "Np wtm", "Rp wtm", "Np btm", "Rp btm")?;
-    let mut done = [0usize; 2];
-    for p in 1..=MAX_DTC as usize {
-        let mut cells = String::new();
-        for (s, (counts, total)) in n.iter().zip(wins).enumerate() {
-            done[s] += counts[p];
-            let rp = 100.0 * (total - done[s]) as f64 / total as f64;
-            cells.push_str(&format!("{:>10}{:>10.2}", counts[p], rp));
-        }
-        writeln!(w, "{p:>4}{cells}")?;
+    for r in kpk::report::domain::table3(bb) {
+        let [nw, nb] = r.converted;
+        let [rw, rb] = r.remaining_pct;
+        writeln!(w, "{:>4}{nw:>10}{rw:>10.2}{nb:>10}{rb:>10.2}", r.p)?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
-//! The paper's reference numbers: Table 5 (the 41 training trials) and Table 6 (the 51 a-file
-//! positions the best net still misclassified), as transcribed in `data/paper/*.csv`.
+//! The paper's reference numbers: Table 2 (position counts by source), Table 5 (the 41 training
+//! trials) and Table 6 (the 51 a-file positions the best net still misclassified), as transcribed
+//! in `data/paper/*.csv`.
 //!
 //! The CSV files are embedded with `include_str!` so that a clone of the repository, or the
 //! binary alone, can always put the paper's figures beside ours.
@@ -9,6 +10,7 @@ use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
 use serde::Deserialize;
 
+const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
 const TABLE5_CSV: &str = include_str!("../../data/paper/table5_trials.csv");
 const TABLE6_CSV: &str = include_str!("../../data/paper/table6_misclassified_a_file.csv");
 
@@ -76,6 +78,31 @@ fn parse<T: serde::de::DeserializeOwned>(csv_text: &str, name: &str) -> Result<V
         .deserialize()
         .collect::<std::result::Result<Vec<T>, _>>()
         .map_err(|e| Error::Format { path: name.to_string(), message: e.to_string() })
+}
+
+/// Table 2 as printed: the counts each source gives, `None` where it gives none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table2 {
+    /// The sources, e.g. `clarke_1977`, in the paper's column order.
+    pub sources: Vec<String>,
+    /// One row per count (e.g. `wtm wins`), one cell per source.
+    pub rows: Vec<(String, Vec<Option<f64>>)>,
+}
+
+/// Table 2, the counts of KPK positions by source.
+pub fn table2() -> Table2 {
+    let mut reader = csv::Reader::from_reader(TABLE2_CSV.as_bytes());
+    let headers = reader.headers().expect("embedded Table 2 has a header").clone();
+    let sources = headers.iter().skip(1).map(str::to_string).collect();
+    let rows = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("embedded Table 2 parses");
+            let cells = r.iter().skip(1).map(|c| c.parse::<f64>().ok()).collect();
+            (r[0].to_string(), cells)
+        })
+        .collect();
+    Table2 { sources, rows }
 }
 
 /// Table 5, one row per trial, in trial order 1..=41.

@@ -3,6 +3,7 @@
 
 pub mod compression;
 pub mod diagram;
+pub mod domain;
 pub mod findings;
 pub mod play;
 pub mod plot;

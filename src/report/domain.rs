@@ -1,0 +1,145 @@
+//! The domain in numbers (section 2): the paper's Table 2 (counts of positions, by source) and
+//! Table 3 (wins converted in exactly p plies) beside kpk's exact counts from the bitbase.
+
+use crate::chess::bitbase::{Bitbase, MAX_DTC};
+use crate::chess::board::Color;
+use crate::paper::tables;
+use std::fmt::Write;
+
+/// One row of Table 3 for both sides to move ([wtm, btm]): the won positions converted in exactly
+/// `p` plies with best play (Np), and the % of all wins not converted within `p` plies (Rp).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Table3Row {
+    pub p: usize,
+    pub converted: [usize; 2],
+    pub remaining_pct: [f64; 2],
+}
+
+/// Table 3 for p = 1 ..= 38 (the deepest win), both sides to move.
+pub fn table3(bb: &Bitbase) -> Vec<Table3Row> {
+    let n = bb.dtc_histogram();
+    let wins = [n[0].iter().sum::<usize>(), n[1].iter().sum::<usize>()];
+    let mut done = [0usize; 2];
+    (1..=MAX_DTC as usize)
+        .map(|p| {
+            let mut remaining_pct = [0.0; 2];
+            for s in 0..2 {
+                done[s] += n[s][p];
+                remaining_pct[s] = 100.0 * (wins[s] - done[s]) as f64 / wins[s] as f64;
+            }
+            Table3Row { p, converted: [n[0][p], n[1][p]], remaining_pct }
+        })
+        .collect()
+}
+
+/// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
+fn ours(bb: &Bitbase, row: &str) -> Option<f64> {
+    let c = bb.counts();
+    let (w, b) = (Color::White, Color::Black);
+    Some(match row {
+        "wtm positions" => c.positions(w) as f64,
+        "wtm wins" => c.wins(w) as f64,
+        "wtm draws" => c.draws(w) as f64,
+        "btm positions" => c.positions(b) as f64,
+        "btm wins" => c.wins(b) as f64,
+        "btm wins pct" => (1000.0 * c.wins(b) as f64 / c.positions(b) as f64).round() / 10.0,
+        "btm draws" => c.draws(b) as f64,
+        _ => return None,
+    })
+}
+
+fn cell(v: Option<f64>) -> String {
+    match v {
+        None => "—".into(),
+        Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+    }
+}
+
+/// Tables 2 and 3 as a Markdown section.
+pub fn markdown(bb: &Bitbase) -> String {
+    let mut w = String::from("## Tables 2 and 3: the domain, the paper's sources beside kpk's count\n\n");
+    let t2 = tables::table2();
+    let _ = writeln!(
+        w,
+        "Table 2 of the paper collects the counts of KPK positions from {} sources and its own \
+         (the last column). kpk's column counts every legal position (the pawn on ranks 2–7, the \
+         kings apart, the side not to move not in check; Black to move may be in check), from the \
+         bitbase.\n",
+        t2.sources.len().saturating_sub(1)
+    );
+    let _ = writeln!(w, "| count | kpk | {} |", t2.sources.join(" | "));
+    let _ = writeln!(w, "|---|---:|{}", "---:|".repeat(t2.sources.len()));
+    for (row, cells) in &t2.rows {
+        let theirs: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
+        let _ = writeln!(w, "| {row} | {} | {} |", cell(ours(bb, row)), theirs.join(" | "));
+    }
+    let agree: Vec<&str> = t2
+        .sources
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| {
+            let given: Vec<_> = t2.rows.iter().filter_map(|(row, c)| c[j].map(|v| (row, v))).collect();
+            !given.is_empty() && given.iter().all(|(row, v)| ours(bb, row).is_some_and(|o| o == *v))
+        })
+        .map(|(_, s)| s.as_str())
+        .collect();
+    let _ = writeln!(
+        w,
+        "\nSources whose every figure kpk's count equals: {}. The others count a different domain \
+         (illegal or unreachable positions included or excluded, as the paper's Table 2 notes \
+         for each).\n",
+        if agree.is_empty() { "none".to_string() } else { agree.join(", ") }
+    );
+    let _ = writeln!(
+        w,
+        "Table 3 of the paper gives, for each odd p, the number Np of won wtm positions converted \
+         with best play in exactly p plies and the % Rp of wtm wins not in Cp. Its figures are \
+         missing from our copy of the paper's text, so only kpk's exact values can be shown; the \
+         same with Black to move (even p) stands beside them.\n"
+    );
+    let _ = writeln!(w, "| p (wtm) | Np | Rp % | p (btm) | Np | Rp % |");
+    let _ = writeln!(w, "|---:|---:|---:|---:|---:|---:|");
+    let rows = table3(bb);
+    for pair in rows.chunks(2) {
+        let (odd, even) = (&pair[0], pair.get(1));
+        let _ = writeln!(
+            w,
+            "| {} | {} | {:.2} | {} | {} | {} |",
+            odd.p,
+            odd.converted[0],
+            odd.remaining_pct[0],
+            even.map_or_else(String::new, |e| e.p.to_string()),
+            even.map_or_else(String::new, |e| e.converted[1].to_string()),
+            even.map_or_else(String::new, |e| format!("{:.2}", e.remaining_pct[1])),
+        );
+    }
+    let _ = writeln!(w);
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table3_counts_every_win_once_and_ends_at_the_deepest() {
+        let bb = Bitbase::generate();
+        let rows = table3(&bb);
+        let c = bb.counts();
+        for (s, side) in [Color::White, Color::Black].into_iter().enumerate() {
+            assert_eq!(rows.iter().map(|r| r.converted[s]).sum::<usize>(), c.wins(side));
+            assert_eq!(rows.last().unwrap().remaining_pct[s], 0.0);
+        }
+        // Wins convert in an odd number of plies with White to move, an even one with Black.
+        assert!(rows.iter().all(|r| r.converted[r.p % 2] == 0));
+        // The deepest wins are Table 1's positions 1 and 2: 37 plies wtm, 38 btm.
+        assert!(rows[36].converted[0] > 0 && rows[37].converted[1] > 0);
+    }
+
+    #[test]
+    fn the_sources_that_count_legal_positions_agree_with_kpk() {
+        let md = markdown(&Bitbase::generate());
+        assert!(md.contains("equals: bramer_1980, thompson_1986, edwards_1994."), "{md}");
+    }
+}
