@@ -1,0 +1,223 @@
+//! The report's Markdown: Table 5 beside the paper, the summary of differences and Table 6. The
+//! fixed prose at the top is the template `intro.md` beside this file.
+
+use super::*;
+use crate::paper::tables::Table6Row;
+use crate::report::findings;
+use crate::report::table6;
+use std::collections::HashSet;
+use std::fmt::Write;
+
+const INTRO: &str = include_str!("intro.md");
+
+/// Render the report as Markdown.
+pub fn render(r: &Reproduction) -> String {
+    let mut md = String::new();
+    let w = &mut md;
+    let bitbase = crate::chess::bitbase::Bitbase::generate();
+    let (intro, table5) = INTRO.split_once("{{domain}}").expect("the intro template has a {{domain}} line");
+    w.push_str(intro);
+    w.push_str(&crate::report::domain::markdown(&bitbase));
+    w.push_str(table5.trim_start_matches('\n'));
+    let _ = writeln!(
+        w,
+        "| trial | side | NN | topology | weights | bits | comp | set | E | target | epochs (paper) | \
+         epochs (ours) | train % (paper) | train % (ours) | m = 0.4 | test % (paper) | test % (ours) |"
+    );
+    let _ = writeln!(w, "|---:|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for p in r.paper {
+        let ours = r.trials.iter().find(|s| trial_number(s) == Some(p.trial));
+        let (epochs, train, margin, test) = match ours {
+            Some(s) => (
+                format!("{} ({})", s.epochs, s.best_epoch),
+                if NN6_TRIALS.contains(&p.trial) {
+                    pct2(s.train_accuracy_pct)
+                } else {
+                    pct(s.train_accuracy_pct)
+                },
+                s.train_accuracy_at_margin_pct.map_or_else(|| "—".to_string(), pct2),
+                opt_pct(s.test_accuracy_pct),
+            ),
+            None => ("not run".into(), "—".into(), "—".into(), "—".into()),
+        };
+        let weights = match ours {
+            Some(s) if s.weights != p.weights => format!("{} (ours {})", p.weights, s.weights),
+            _ => p.weights.to_string(),
+        };
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
+            p.trial,
+            p.side,
+            p.nn,
+            p.topology,
+            weights,
+            p.bits,
+            p.comp,
+            p.train_set,
+            p.error_fn,
+            p.target,
+            p.epochs,
+            epochs,
+            paper_pct(p.train_acc_pct),
+            train,
+            margin,
+            p.test_acc_pct.map_or_else(|| "—".to_string(), paper_pct),
+            test,
+        );
+    }
+    let _ = writeln!(w);
+    findings::write_replicated(w, r);
+    findings::write_readings(w, r.readings);
+    write_summary_of_differences(w, r);
+
+    // Figures.
+    let _ = writeln!(w, "## Figure 3 and accuracy curves\n");
+    for (caption, path) in r.figures {
+        let _ = writeln!(w, "![{caption}]({path})\n\n*{caption}*\n");
+    }
+
+    // Table 6.
+    write_table6(w, r);
+    if let Some(m) = r.matched {
+        let _ = writeln!(w, "{}", table6::markdown(m, r.paper_table6));
+    }
+    if let Some(c) = r.continued {
+        let t40 = r.trials.iter().find(|s| trial_number(s) == Some(40));
+        findings::write_continued(w, c, t40, r.t40_misclassified, r.paper_table6);
+    }
+    findings::write_section51(w, r);
+    w.push_str(&super::discussion::markdown(r));
+    md
+}
+
+fn write_summary_of_differences(w: &mut String, r: &Reproduction) {
+    let _ = writeln!(w, "### Where our figures stand against the paper's\n");
+    let pairs: Vec<(&Table5Row, &Summary)> = r
+        .paper
+        .iter()
+        .filter_map(|p| r.trials.iter().find(|s| trial_number(s) == Some(p.trial)).map(|s| (p, s)))
+        .collect();
+    let small: Vec<_> = pairs.iter().filter(|(p, _)| p.trial <= 37).collect();
+    if !small.is_empty() {
+        let n = small.len() as f64;
+        let mean = |f: &dyn Fn(&(&Table5Row, &Summary)) -> f64| small.iter().map(|x| f(x)).sum::<f64>() / n;
+        let train_paper = mean(&|(p, _)| p.train_acc_pct);
+        let train_ours = mean(&|(_, s)| s.train_accuracy_pct);
+        let test_paper = mean(&|(p, _)| p.test_acc_pct.unwrap_or(0.0));
+        let test_ours = mean(&|(_, s)| s.test_accuracy_pct.unwrap_or(0.0));
+        let at_least = small.iter().filter(|(p, s)| s.train_accuracy_pct + 0.5 >= p.train_acc_pct).count();
+        let test_at_least = small
+            .iter()
+            .filter(|(p, s)| s.test_accuracy_pct.unwrap_or(0.0) + 0.5 >= p.test_acc_pct.unwrap_or(0.0))
+            .count();
+        let _ = writeln!(
+            w,
+            "- **Trials 1–37 (small sets T1/S1, T2/S2):** mean training accuracy {} % (paper {} %), mean \
+             testing accuracy {} % (paper {} %). Our training accuracy rounds to at least the paper's in \
+             {at_least} of {} trials, our testing accuracy in {test_at_least} of {}.",
+            pct(train_ours),
+            pct(train_paper),
+            pct(test_ours),
+            pct(test_paper),
+            small.len(),
+            small.len()
+        );
+    }
+    for (p, s) in pairs.iter().filter(|(p, _)| NN6_TRIALS.contains(&p.trial)) {
+        // Compare at the paper's printed precision (one decimal for trials 38-41).
+        let reached = (s.train_accuracy_pct * 10.0).round() / 10.0 >= p.train_acc_pct;
+        let _ = writeln!(
+            w,
+            "- **Trial {} ({}, all {} positions):** training accuracy {} % against the paper's {} % — {}; \
+             {} epochs run (paper {}), stopped by {}.",
+            p.trial,
+            p.train_set,
+            s.train_positions,
+            format_args!("{:.2}", s.train_accuracy_pct),
+            paper_pct(p.train_acc_pct),
+            if reached { "**at least the paper's**" } else { "**below the paper's**" },
+            s.epochs,
+            p.epochs,
+            s.stop_reason,
+        );
+    }
+    let _ = writeln!(w);
+}
+
+fn write_table6(w: &mut String, r: &Reproduction) {
+    let best = r.best;
+    let paper_keys: HashSet<_> = r.paper_table6.iter().map(|p| key(&p.wk, &p.bk, &p.wp)).collect();
+    let ours: Vec<&MisclassifiedRow> =
+        r.best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
+    let ours_keys: HashSet<_> = ours.iter().map(|m| key(&m.wk, &m.bk, &m.wp)).collect();
+    let common = ours_keys.intersection(&paper_keys).count();
+    let _ = writeln!(w, "## Table 6: the a-file positions the best net still misclassifies\n");
+    let _ = writeln!(
+        w,
+        "Our best net on the a-file set T4 is **{}** ({} epochs, kept epoch {}, {} % training accuracy). \
+         It misclassifies **{}** of the {} a-file wtm positions (m = 0); the paper's best net \
+         misclassified **{}**. **{common}** positions are on both lists.\n",
+        best.name,
+        best.epochs,
+        best.best_epoch,
+        format_args!("{:.2}", best.train_accuracy_pct),
+        ours.len(),
+        best.train_positions,
+        r.paper_table6.len(),
+    );
+    let _ = writeln!(
+        w,
+        "Columns as in the paper: the true result with White (w) and Black (b) to move, the targets \
+         and the actual outputs o1 (win) and o2 (draw); *paper #* gives the row of the paper's \
+         Table 6 where the same position appears.\n"
+    );
+    let _ =
+        writeln!(w, "| # | wK | bK | wP | w | b | target o1 | target o2 | actual o1 | actual o2 | paper # |");
+    let _ = writeln!(w, "|---:|---|---|---|---|---|---:|---:|---:|---:|---:|");
+    for (i, m) in ours.iter().enumerate() {
+        let paper_n = r
+            .paper_table6
+            .iter()
+            .find(|p| key(&p.wk, &p.bk, &p.wp) == key(&m.wk, &m.bk, &m.wp))
+            .map_or_else(|| "—".to_string(), |p| p.n.to_string());
+        let o = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |v| format!("{v:.3}"));
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {paper_n} |",
+            i + 1,
+            m.wk,
+            m.bk,
+            m.wp,
+            m.result_wtm,
+            m.result_btm,
+            m.target_o1,
+            m.target_o2.map_or_else(|| "—".to_string(), |v| v.to_string()),
+            m.actual_o1,
+            o(m.actual_o2),
+        );
+    }
+    let _ = writeln!(w);
+    let missing: Vec<&Table6Row> =
+        r.paper_table6.iter().filter(|p| !ours_keys.contains(&key(&p.wk, &p.bk, &p.wp))).collect();
+    let on_both: Vec<String> = r
+        .paper_table6
+        .iter()
+        .filter(|p| ours_keys.contains(&key(&p.wk, &p.bk, &p.wp)))
+        .map(|p| format!("#{}", p.n))
+        .collect();
+    let _ = writeln!(
+        w,
+        "Our net classifies {} of the paper's {} positions correctly; the paper's rows it still gets \
+         wrong: {}.\n",
+        missing.len(),
+        r.paper_table6.len(),
+        if on_both.is_empty() { "none".to_string() } else { on_both.join(", ") }
+    );
+    let _ = writeln!(
+        w,
+        "On the board (White to move in every position; the pawn White's, on the a-file):\n\n\
+         ![our best net's misclassified a-file positions]({TABLE6_OURS_SVG})\n\n\
+         ![the paper's Table 6 positions]({TABLE6_PAPER_SVG})\n"
+    );
+}

@@ -1,0 +1,122 @@
+use super::figures::{figure3, nn6_chart};
+use super::*;
+use crate::experiment::Side;
+use crate::paper::tables;
+
+fn summary(row: &Table5Row) -> Summary {
+    Summary {
+        name: format!("trial{:02}", row.trial),
+        side: if row.side == "wtm" { Side::Wtm } else { Side::Btm },
+        training_set: row.train_set.clone(),
+        testing_set: row.test_acc_pct.map(|_| "S1".into()),
+        topology: row.topology.clone(),
+        weights: row.weights,
+        bits: row.bits,
+        comp: row.comp,
+        epochs: row.epochs + 7,
+        max_epochs: 10_000,
+        best_epoch: row.epochs,
+        stop_reason: crate::train::StopReason::NoImprovement,
+        train_positions: 20_643,
+        train_accuracy_pct: row.train_acc_pct - 0.25,
+        train_misclassified: 3,
+        train_accuracy_at_margin_pct: (row.nn == 6).then_some(row.train_acc_pct - 1.0),
+        test_positions: row.test_acc_pct.map(|_| 125),
+        test_accuracy_pct: row.test_acc_pct.map(|t| t + 1.0),
+        e1: 0.01,
+        e2: 0.2,
+        seed: row.trial as u64,
+        weights_file: "weights.json".into(),
+    }
+}
+
+/// Figure 3 and the NN6 chart read accuracy at m = 0 (section 4.3's plain rule, as their
+/// labels and the kept-state markers say), not at the stopping condition's margin 0.4.
+#[test]
+fn summary_charts_plot_accuracy_at_m0() {
+    let paper = tables::table5();
+    let row = |epoch: usize| EpochMetrics {
+        epoch,
+        e1: 0.1,
+        e2: 0.9,
+        correct: 16_667,
+        misclassified: 9,
+        undecided: 3_967,
+        total: 20_643,
+        train_accuracy_pct: 80.0 + epoch as f64,
+        train_accuracy_m0_pct: Some(97.0 + epoch as f64 / 10.0),
+        test_accuracy_pct: None,
+        wall_seconds: 0.0,
+    };
+    let rows: Vec<EpochMetrics> = (1..=3).map(row).collect();
+    let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
+    let chart = figure3(&paper, &Some((&s39, &rows)), &None);
+    let ours = chart.series.iter().find(|s| s.label == "trial 39, ours").unwrap();
+    for (point, r) in ours.points.iter().zip(&rows) {
+        assert!((point.1 - (100.0 - r.train_accuracy_m0_pct.unwrap())).abs() < 1e-12);
+    }
+    let nn6 = nn6_chart(std::slice::from_ref(&s39), std::slice::from_ref(&rows));
+    for (point, r) in nn6.series[0].points.iter().zip(&rows) {
+        assert_eq!(point.1, r.train_accuracy_m0_pct.unwrap());
+    }
+}
+
+fn misclassified(n: usize, wk: &str, bk: &str, wp: &str) -> MisclassifiedRow {
+    MisclassifiedRow {
+        n,
+        wk: wk.into(),
+        bk: bk.into(),
+        wp: wp.into(),
+        to_move: "w".into(),
+        result_wtm: "w".into(),
+        result_btm: "d".into(),
+        target_o1: 1.0,
+        target_o2: Some(0.0),
+        actual_o1: 0.2,
+        actual_o2: Some(0.8),
+        set: "T4".into(),
+    }
+}
+
+#[test]
+fn the_report_has_one_row_per_trial_and_compares_table6() {
+    let rows = tables::table5();
+    let trials: Vec<Summary> = rows.iter().map(summary).collect();
+    let table6 = tables::table6();
+    // One of ours is the paper's row 2 (c6 c8 a6), the other is not in the paper's list.
+    let ours = [misclassified(1, "c6", "c8", "a6"), misclassified(2, "h1", "h3", "a2")];
+    let figures = [("Figure 3".to_string(), "figure3.png".to_string())];
+    let md = render(&Reproduction {
+        trials: &trials,
+        paper: &rows,
+        best: &trials[39],
+        best_misclassified: &ours,
+        paper_table6: &table6,
+        figures: &figures,
+        metrics: &[],
+        replicated: &[],
+        claims: &[],
+        readings: &[],
+        continued: None,
+        t40_misclassified: &[],
+        matched: None,
+    });
+    for t in 1..=41 {
+        let table5_rows = md
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {t} | wtm |")) || l.starts_with(&format!("| {t} | btm |")));
+        assert_eq!(table5_rows.count(), 1, "trial {t}");
+    }
+    // Trial 40: paper 99.8, ours 99.55 -> below; epochs 6285 run 6292.
+    let row40 = md.lines().find(|l| l.starts_with("| 40 | ")).unwrap();
+    assert!(row40.contains("| 6285 | 6292 (6285) | 99.8 | 99.55 | 98.80 |"), "{row40}");
+    assert!(md.contains("**Trial 40 (T4, all 20643 positions):** training accuracy 99.55 % against the paper's 99.8 % — **below the paper's**"));
+    assert!(md.contains("It misclassifies **2** of the 20643"));
+    assert!(md.contains("**1** positions are on both lists"));
+    assert!(md.contains("| 1 | c6 | c8 | a6 | w | d | 1 | 0 | 0.200 | 0.800 | 2 |"));
+    assert!(md.contains("| 2 | h1 | h3 | a2 | w | d | 1 | 0 | 0.200 | 0.800 | — |"));
+    assert!(md.contains(
+        "classifies 50 of the paper's 51 positions correctly; the paper's rows it still gets wrong: #2."
+    ));
+    assert!(md.contains("![Figure 3](figure3.png)"));
+}
