@@ -59,9 +59,5 @@ fn one_output_online_measurement_equals_one_position_at_a_time_on_all_of_t3() {
 
 #[test]
 fn two_output_adam_measurement_with_margin_equals_one_position_at_a_time_on_all_of_t3() {
-    check(
-        &[32, 10, 2],
-        OutputCoding::Two { margin: 0.4 },
-        Optimiser::Adam { learning_rate: 0.01, batch_size: 256, beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
-    );
+    check(&[32, 10, 2], OutputCoding::Two { margin: 0.4 }, Optimiser::adam(0.01, 256));
 }

@@ -52,7 +52,7 @@ fn same_config_and_seed_give_bit_identical_weights() {
             anneal: Anneal::Exponential { factor: 0.95 },
             reshuffle: true,
         },
-        Optimiser::Adam { learning_rate: 0.01, batch_size: 32, beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
+        Optimiser::adam(0.01, 32),
     ];
     for optimiser in optimisers {
         let cfg = TrainConfig { optimiser, max_epochs: 15, window: 100, seed: 11, ..TrainConfig::default() };
@@ -163,26 +163,8 @@ fn data_that_does_not_fit_is_rejected() {
     let two = TrainConfig { output: OutputCoding::Two { margin: 0.0 }, ..cfg.clone() };
     assert!(train(net(), &ok, None, &two, &mut |_| {}).is_err(), "one-output net, two-output coding");
     // A batch larger than the set is the whole set (and allocates no more).
-    let huge = TrainConfig {
-        optimiser: Optimiser::Adam {
-            learning_rate: 0.01,
-            batch_size: usize::MAX / 2,
-            beta1: 0.9,
-            beta2: 0.999,
-            epsilon: 1e-8,
-        },
-        ..cfg.clone()
-    };
-    let whole = TrainConfig {
-        optimiser: Optimiser::Adam {
-            learning_rate: 0.01,
-            batch_size: 50,
-            beta1: 0.9,
-            beta2: 0.999,
-            epsilon: 1e-8,
-        },
-        ..cfg.clone()
-    };
+    let huge = TrainConfig { optimiser: Optimiser::adam(0.01, usize::MAX / 2), ..cfg.clone() };
+    let whole = TrainConfig { optimiser: Optimiser::adam(0.01, 50), ..cfg.clone() };
     let a = train(net(), &ok, None, &huge, &mut |_| {}).unwrap();
     let b = train(net(), &ok, None, &whole, &mut |_| {}).unwrap();
     assert_eq!(bits(&a.net), bits(&b.net));

@@ -114,13 +114,7 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
         });
     }
     if what.adam {
-        let cfg = one_epoch(Optimiser::Adam {
-            learning_rate: 1e-3,
-            batch_size: 256,
-            beta1: 0.9,
-            beta2: 0.999,
-            epsilon: 1e-8,
-        });
+        let cfg = one_epoch(Optimiser::adam(1e-3, 256));
         measure("kpk::train::train, one Adam epoch, batch 256, incl. end-of-epoch measurement", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
         });

@@ -4,12 +4,17 @@ pub use crate::dataset::{SetName, Side};
 use crate::error::{Error, Result};
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
-use crate::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, StopRule, TrainConfig};
+use crate::train::{
+    Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, StopRule, TrainConfig, default_window,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
 /// Output coding as written in a config (section 4.3): one output neuron, or two with a margin.
+/// A config is flat, one key per column of the paper's Table 5, so it names the kind here and gives
+/// the margin in its own key; [`TrialConfig::output`] makes the trainer's [`OutputCoding`]. Both
+/// keys are required: there is no default to disagree with the trainer's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutputName {
@@ -17,7 +22,9 @@ pub enum OutputName {
     Two,
 }
 
-/// Optimiser as written in a config: the paper's online gradient descent, or Adam.
+/// Optimiser as written in a config: the paper's online gradient descent, or Adam. The rate,
+/// momentum, annealing and batch size are keys of their own; [`Trial::train_config`] makes the
+/// trainer's [`Optimiser`] (Adam's β1, β2 and ε are the trainer's defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OptimiserName {
@@ -33,10 +40,6 @@ pub const DEFAULT_PATIENCE: usize = 100;
 
 fn default_patience() -> usize {
     DEFAULT_PATIENCE
-}
-
-fn default_window() -> usize {
-    20
 }
 
 fn is_constant(a: &Anneal) -> bool {
@@ -362,13 +365,7 @@ impl Trial {
                     anneal: c.anneal,
                     reshuffle: false,
                 },
-                OptimiserName::Adam => Optimiser::Adam {
-                    learning_rate: c.learning_rate,
-                    batch_size: c.batch_size,
-                    beta1: 0.9,
-                    beta2: 0.999,
-                    epsilon: 1e-8,
-                },
+                OptimiserName::Adam => Optimiser::adam(c.learning_rate, c.batch_size),
             },
             max_epochs: c.max_epochs,
             window: c.window,

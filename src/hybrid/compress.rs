@@ -221,13 +221,7 @@ fn candidate(
             error_function: ErrorFunction::E1,
             error_target: 0.0, // never "reached": every stage runs its epochs
             output: OutputCoding::One,
-            optimiser: Optimiser::Adam {
-                learning_rate: stage.learning_rate,
-                batch_size: cfg.batch_size,
-                beta1: 0.9,
-                beta2: 0.999,
-                epsilon: 1e-8,
-            },
+            optimiser: Optimiser::adam(stage.learning_rate, cfg.batch_size),
             max_epochs: stage.epochs,
             window: stage.epochs, // the no-improvement rule cannot cut a stage short
             seed: seed.wrapping_mul(31).wrapping_add(s as u64),

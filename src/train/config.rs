@@ -185,6 +185,17 @@ impl Optimiser {
     pub fn online(learning_rate: f64) -> Optimiser {
         Optimiser::Online { learning_rate, momentum: 0.0, anneal: Anneal::None, reshuffle: false }
     }
+
+    /// Adam with Kingma and Ba's β1, β2 and ε.
+    pub fn adam(learning_rate: f64, batch_size: usize) -> Optimiser {
+        Optimiser::Adam {
+            learning_rate,
+            batch_size,
+            beta1: default_beta1(),
+            beta2: default_beta2(),
+            epsilon: default_epsilon(),
+        }
+    }
 }
 
 /// The paper's online learning rate as chosen for kpk (the paper does not state η): see
@@ -218,8 +229,12 @@ pub struct TrainConfig {
     pub patience: Option<usize>,
 }
 
-fn default_window() -> usize {
-    20
+/// Section 4.5's look-back: "for the last 20 epochs of training".
+pub const DEFAULT_WINDOW: usize = 20;
+
+/// The serde default of a window (a function, as serde asks).
+pub fn default_window() -> usize {
+    DEFAULT_WINDOW
 }
 
 impl Default for TrainConfig {
