@@ -174,7 +174,7 @@ impl FromStr for SetName {
     fn from_str(s: &str) -> Result<SetName> {
         SetName::ALL.into_iter().find(|n| n.name().eq_ignore_ascii_case(s)).ok_or_else(|| {
             let allowed = SetName::ALL.map(SetName::name).join(", ");
-            Error::Invalid(format!("unknown set '{s}'; allowed: {allowed}"))
+            Error::UnknownName { what: "set", given: s.to_string(), allowed }
         })
     }
 }
@@ -221,14 +221,14 @@ impl Filter {
         if let Some(f) = self.pawn_file
             && !(1..=4).contains(&f)
         {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Argument(format!(
                 "pawn file {f} out of range: the pawn is on files 1-4 (a-d) in canonical orientation"
             )));
         }
         if let Some(r) = self.pawn_rank
             && !(2..=7).contains(&r)
         {
-            return Err(Error::Invalid(format!("pawn rank {r} out of range: a pawn stands on ranks 2-7")));
+            return Err(Error::Argument(format!("pawn rank {r} out of range: a pawn stands on ranks 2-7")));
         }
         Ok(())
     }

@@ -120,7 +120,7 @@ pub struct Trial {
 pub const MAX_EPOCHS_LIMIT: usize = 1_000_000;
 
 fn bad(key: &str, message: impl fmt::Display) -> Error {
-    Error::Invalid(format!("key `{key}`: {message}"))
+    Error::config(key, message)
 }
 
 impl TrialConfig {
@@ -131,13 +131,12 @@ impl TrialConfig {
             path: path.display().to_string(),
             message: "not UTF-8 text".into(),
         })?;
-        let in_file = |e: Error| Error::Format { path: path.display().to_string(), message: e.to_string() };
-        TrialConfig::parse(&text).map_err(in_file)?.check().map_err(in_file)
+        TrialConfig::parse(&text).and_then(TrialConfig::check).map_err(|e| e.in_file(path))
     }
 
     /// Parse TOML text. A syntax or type error becomes one line naming the line and key.
     pub fn parse(text: &str) -> Result<TrialConfig> {
-        toml::from_str(text).map_err(|e| Error::Invalid(one_line_toml_error(text, &e)))
+        toml::from_str(text).map_err(|e| Error::Toml(one_line_toml_error(text, &e)))
     }
 
     /// The config as TOML, every default made explicit.
@@ -247,7 +246,7 @@ impl TrialConfig {
             }
             _ => {}
         }
-        c.output().validate().map_err(|e| bad("margin", e))
+        c.output().validate()
     }
 
     /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.

@@ -13,7 +13,7 @@
 use super::{Trial, TrialRun, run_trial};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::Dataset;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::train::EpochMetrics;
 
 /// Offset between the weight seeds of successive replicates: larger than any trial's own seed
@@ -113,7 +113,7 @@ pub fn run_replicates(
                     let Some((i, id, trial)) = work.get(k) else { break };
                     let run = run_trial(trial, bb, &mut |_| {}).map_err(|e| {
                         failed.store(true, Ordering::Relaxed);
-                        Error::Invalid(format!("{} (seed {}): {e}", trial.name(), trial.config.seed))
+                        e.context(format!("{} (seed {})", trial.name(), trial.config.seed))
                     });
                     let run = run.map(|run| ReplicateRun { trial: *i, id: *id, run });
                     results.lock().expect("no worker panics while holding the lock")[k] = Some(run);

@@ -211,7 +211,7 @@ pub fn run_trials(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.clamp(1, trials.len().max(1)))
         .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {jobs} threads: {e}")))?;
+        .map_err(|e| Error::Unavailable(format!("cannot start {jobs} threads: {e}")))?;
     let failed = AtomicBool::new(false);
     // `par_bridge` hands the trials out one at a time in `order` as threads fall free.
     let mut results: Vec<(usize, Result<TrialRun>)> = pool.install(|| {
@@ -232,8 +232,5 @@ pub fn run_trials(
             .collect()
     });
     results.sort_by_key(|(i, _)| *i);
-    results
-        .into_iter()
-        .map(|(i, run)| run.map_err(|e| Error::Invalid(format!("{}: {e}", trials[i].name()))))
-        .collect()
+    results.into_iter().map(|(i, run)| run.map_err(|e| e.context(trials[i].name()))).collect()
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::Error;
 use crate::train::EpochMetrics;
 
 const GOOD: &str = r#"
@@ -123,4 +124,32 @@ fn values_are_checked_against_each_other() {
     let e = error_of(&format!("{two}\nmargin = 0.5"));
     assert!(e.contains("key `margin`"), "{e}");
     assert!(TrialConfig::parse(&format!("{two}\nmargin = 0.4")).unwrap().check().is_ok());
+}
+
+#[test]
+fn config_errors_carry_the_file_and_the_key() {
+    let scratch = crate::scratch::Scratch::new("config-error");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/table5/trial39.toml"))
+            .unwrap()
+            .replace("margin = 0.4", "margin = 0.7");
+    let path = scratch.join("m.toml");
+    std::fs::write(&path, text).unwrap();
+    match TrialConfig::load(&path) {
+        Err(Error::Config { path: p, key, reason }) => {
+            assert_eq!((p.as_str(), key.as_str()), (path.display().to_string().as_str(), "margin"));
+            assert!(reason.contains("0.7"), "{reason}");
+        }
+        other => panic!("expected a config error on `margin`, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_wrapped_error_keeps_its_kind() {
+    let e = Error::Diverged { epoch: 7 }.context("trial39 (seed 39)");
+    assert!(matches!(e.root(), Error::Diverged { epoch: 7 }));
+    assert_eq!(
+        e.to_string(),
+        "trial39 (seed 39): training diverged at epoch 7: weights are no longer finite"
+    );
 }

@@ -79,32 +79,35 @@ pub struct CandidateSpec {
 impl CompressConfig {
     /// Check every value once.
     pub fn validate(&self) -> Result<BTreeMap<String, InputFunction>> {
-        let bad = |m: String| Err(Error::Invalid(m));
+        let bad = |key: &str, m: String| Err(Error::config(key, m));
         if self.candidates.is_empty() || self.stages.is_empty() {
-            return bad("compress: the config needs at least one candidate and one stage".into());
+            return bad("candidate", "the config needs at least one candidate and one stage".into());
         }
         let widths = |c: &CandidateSpec| c.hidden.iter().all(|&w| (1..=super::quant::MAX_WIDTH).contains(&w));
         if let Some(c) = self.candidates.iter().find(|c| c.hidden.is_empty() || !widths(c)) {
-            return bad(format!(
-                "compress: candidate {c:?} needs 1..={} neurons in each hidden layer",
-                super::quant::MAX_WIDTH
-            ));
+            return bad(
+                "candidate",
+                format!("candidate {c:?} needs 1..={} neurons in each hidden layer", super::quant::MAX_WIDTH),
+            );
         }
         if let Some(c) = self.candidates.iter().find(|c| c.hidden.len() + 1 > super::format::MAX_LAYERS) {
-            return bad(format!("compress: candidate {c:?} has too many layers"));
+            return bad("candidate", format!("candidate {c:?} has too many layers"));
         }
         if let Some(c) = self.candidates.iter().find(|c| !self.inputs.contains_key(&c.inputs)) {
-            return bad(format!("compress: candidate {c:?} names an input set the config does not define"));
+            return bad(
+                "candidate",
+                format!("candidate {c:?} names an input set the config does not define"),
+            );
         }
         if let Some(s) = self
             .stages
             .iter()
             .find(|s| s.epochs == 0 || !(s.learning_rate.is_finite() && s.learning_rate > 0.0))
         {
-            return bad(format!("compress: stage {s:?} needs epochs >= 1 and a positive learning rate"));
+            return bad("stage", format!("stage {s:?} needs epochs >= 1 and a positive learning rate"));
         }
         if self.batch_size == 0 || !(self.slope > 0.0 && self.slope.is_finite()) {
-            return bad("compress: batch size and slope must be positive".into());
+            return bad("batch_size", "batch size and slope must be positive".into());
         }
         self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
     }
@@ -163,10 +166,10 @@ fn inputs(input: InputFunction, bb: &Bitbase) -> Result<Inputs> {
         let mean = col.sum() / n;
         let sd = (col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
         if sd == 0.0 {
-            return Err(Error::Invalid(format!(
-                "compress: input {} is constant on legal positions",
-                input.name(j)
-            )));
+            return Err(Error::config(
+                "inputs",
+                format!("input {} is constant on legal positions", input.name(j)),
+            ));
         }
         col.mapv_inplace(|v| (v - mean) / sd);
         scale.push(1.0 / sd);
@@ -311,8 +314,7 @@ fn best_quantisation(
         }
     };
     let mut shifts = vec![6i8; net.layers().len()];
-    let mut best =
-        build(&shifts)?.ok_or_else(|| Error::Invalid("compress: the net cannot be quantised".into()))?;
+    let mut best = build(&shifts)?.ok_or_else(|| Error::Quantise("the net cannot be quantised".into()))?;
     loop {
         let mut changed = false;
         for l in 0..shifts.len() {
@@ -360,7 +362,7 @@ fn best_quantisation(
     }
     // The fast path above must agree with the product's own path.
     if !hybrid.disagreements(bb).is_empty() || hybrid.net_errors(bb) != hybrid.exceptions().indices() {
-        return Err(Error::Invalid("compress: the hybrid disagrees with the bitbase (a bug)".into()));
+        return Err(Error::Internal("compress: the hybrid disagrees with the bitbase".into()));
     }
     Ok((shifts, hybrid, sizes, stats))
 }

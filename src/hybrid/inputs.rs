@@ -28,14 +28,17 @@ impl InputFunction {
         let mut mask = 0u64;
         for &x in xs {
             if !(1..=SIDE_TO_MOVE).contains(&x) || mask >> (x - 1) & 1 == 1 {
-                return Err(crate::Error::Invalid(format!(
-                    "input x{x} is repeated or not in 1..={SIDE_TO_MOVE} (x{SIDE_TO_MOVE} = side to move)"
-                )));
+                return Err(crate::Error::config(
+                    "inputs",
+                    format!(
+                        "input x{x} is repeated or not in 1..={SIDE_TO_MOVE} (x{SIDE_TO_MOVE} = side to move)"
+                    ),
+                ));
             }
             mask |= 1 << (x - 1);
         }
         if mask == 0 {
-            return Err(crate::Error::Invalid("a net needs at least one input".into()));
+            return Err(crate::Error::config("inputs", "a net needs at least one input"));
         }
         Ok(InputFunction::Features { mask })
     }

@@ -68,7 +68,7 @@ impl Hybrid {
     /// Put a net and an exception table together; the net must take `input`'s width.
     pub fn new(input: InputFunction, net: QuantNet, exceptions: ExceptionSet) -> Result<Hybrid> {
         if net.n_inputs() != input.width() || input.width() > MAX_INPUTS {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Model(format!(
                 "the net takes {} inputs, its input function gives {}",
                 net.n_inputs(),
                 input.width()
@@ -77,7 +77,7 @@ impl Hybrid {
         net.check_bounds(input.bound())?;
         let probe =
             kpk_probe::Model::new(input.probe(), net.evaluator().clone(), exceptions.indices().to_vec())
-                .map_err(|e| Error::Invalid(e.to_string()))?;
+                .map_err(|e| Error::Model(e.to_string()))?;
         Ok(Hybrid { input, net, exceptions, probe })
     }
 

@@ -64,7 +64,7 @@ impl QuantNet {
                 .collect(),
             input_bound,
         )
-        .map_err(|e| Error::Invalid(e.to_string()))?;
+        .map_err(|e| Error::Model(e.to_string()))?;
         Ok(QuantNet { layers, eval })
     }
 
@@ -117,7 +117,7 @@ impl QuantNet {
 }
 
 fn check_shapes(layers: &[QuantLayer]) -> Result<()> {
-    let bad = |m: String| Err(Error::Invalid(m));
+    let bad = |m: String| Err(Error::Model(m));
     let Some(last) = layers.last() else { return bad("a net needs at least one layer".into()) };
     if last.n_out != 1 {
         return bad(format!("the output layer has {} neurons, expected 1", last.n_out));
@@ -155,7 +155,7 @@ fn check_bounds(layers: &[QuantLayer], input_bound: i32) -> Result<()> {
                 + row.iter().map(|&w| i64::from(w).abs() * bound).sum::<i64>();
             // Room for the rounding term added before the shift.
             if worst + (1i64 << layer.shift.max(0)) >= i64::from(i32::MAX) {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Model(format!(
                     "layer {l} neuron {i} could overflow a 32-bit accumulator"
                 )));
             }
@@ -180,12 +180,12 @@ pub fn quantise(
     input_bound: i32,
 ) -> Result<QuantNet> {
     if layers.is_empty() || shifts.len() != layers.len() {
-        return Err(Error::Invalid("quantise: one shift per layer is needed".into()));
+        return Err(Error::Quantise("one shift per layer is needed".into()));
     }
     let n0 = layers[0].ncols() - 1;
     if scale.len() != n0 || offset.len() != n0 {
-        return Err(Error::Invalid(format!(
-            "quantise: the first layer takes {n0} inputs, the coding gives {}",
+        return Err(Error::Quantise(format!(
+            "the first layer takes {n0} inputs, the coding gives {}",
             scale.len()
         )));
     }
@@ -194,7 +194,7 @@ pub fn quantise(
     for (l, (w, &shift)) in layers.iter().zip(shifts).enumerate() {
         let (n_out, n_in) = (w.nrows(), w.ncols() - 1);
         if !SHIFTS.contains(&shift) {
-            return Err(Error::Invalid(format!("quantise: shift {shift} is outside {SHIFTS:?}")));
+            return Err(Error::Quantise(format!("shift {shift} is outside {SHIFTS:?}")));
         }
         let f = k * 2f64.powi(i32::from(shift));
         let mut weights = Vec::with_capacity(n_out * n_in);
@@ -207,7 +207,7 @@ pub fn quantise(
                 bias += w[[i, j + 1]] * c;
                 let v = to_int(w[[i, j + 1]] * m * f)?;
                 weights.push(i16::try_from(v).map_err(|_| {
-                    Error::Invalid(format!("quantise: weight {v} does not fit 16 bits at shift {shift}"))
+                    Error::Quantise(format!("weight {v} does not fit 16 bits at shift {shift}"))
                 })?);
             }
             biases.push(to_int(bias * f)?);
@@ -220,7 +220,7 @@ pub fn quantise(
 fn to_int(v: f64) -> Result<i32> {
     let r = v.round();
     if !r.is_finite() || r.abs() > MAX_MAGNITUDE as f64 {
-        return Err(Error::Invalid(format!("quantise: value {v} does not fit the stored range")));
+        return Err(Error::Quantise(format!("value {v} does not fit the stored range")));
     }
     Ok(r as i32)
 }

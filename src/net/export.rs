@@ -29,7 +29,7 @@ fn join(parts: Vec<(Array2<f64>, Array1<f64>)>, slope: f64) -> Result<Mlp> {
     let mut layers = Vec::with_capacity(parts.len());
     for (k, (w, b)) in parts.into_iter().enumerate() {
         if b.len() != w.nrows() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Shape(format!(
                 "layer{}: bias has {} values for {} neurons",
                 k + 1,
                 b.len(),
@@ -38,7 +38,7 @@ fn join(parts: Vec<(Array2<f64>, Array1<f64>)>, slope: f64) -> Result<Mlp> {
         }
         let bias = b.insert_axis(Axis(1));
         let layer =
-            concatenate(Axis(1), &[bias.view(), w.view()]).map_err(|e| Error::Invalid(e.to_string()))?;
+            concatenate(Axis(1), &[bias.view(), w.view()]).map_err(|e| Error::Shape(e.to_string()))?;
         layers.push(layer);
     }
     Mlp::from_layers(layers, slope)
@@ -61,7 +61,7 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
         .map(|(name, shape, bytes)| {
             TensorView::new(Dtype::F64, shape.clone(), bytes)
                 .map(|v| (name.clone(), v))
-                .map_err(|e| Error::Invalid(format!("{name}: {e}")))
+                .map_err(|e| Error::Internal(format!("{name}: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut info: HashMap<String, String> =
@@ -69,7 +69,7 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
     let topology = net.topology().iter().map(usize::to_string).collect::<Vec<_>>().join("-");
     info.insert("topology".into(), topology);
     info.insert("slope".into(), net.slope().to_string());
-    safetensors::serialize(views, Some(info)).map_err(|e| Error::Invalid(format!("safetensors: {e}")))
+    safetensors::serialize(views, Some(info)).map_err(|e| Error::Internal(format!("safetensors: {e}")))
 }
 
 /// Write the net as a safetensors file, atomically.

@@ -112,18 +112,18 @@ fn check_slope(slope: f64) -> Result<()> {
     if slope.is_finite() && slope > 0.0 {
         Ok(())
     } else {
-        Err(Error::Invalid(format!("sigmoid slope must be finite and > 0, got {slope}")))
+        Err(Error::Shape(format!("sigmoid slope must be finite and > 0, got {slope}")))
     }
 }
 
 fn check_topology(topology: &[usize]) -> Result<()> {
     if topology.len() < 2 {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Shape(format!(
             "a network needs at least an input and an output layer, got topology {topology:?}"
         )));
     }
     if topology.contains(&0) {
-        return Err(Error::Invalid(format!("topology {topology:?} has a layer of width 0")));
+        return Err(Error::Shape(format!("topology {topology:?} has a layer of width 0")));
     }
     Ok(())
 }
@@ -142,7 +142,7 @@ impl Mlp {
         check_slope(slope)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let uniform = Uniform::new_inclusive(-INIT_RANGE, INIT_RANGE)
-            .map_err(|e| Error::Invalid(format!("weight initialisation range: {e}")))?;
+            .map_err(|e| Error::Internal(format!("weight initialisation range: {e}")))?;
         let layers =
             topology.windows(2).map(|w| Array2::random_using((w[1], w[0] + 1), uniform, &mut rng)).collect();
         Ok(Mlp { topology: topology.to_vec(), slope, layers })
@@ -152,21 +152,20 @@ impl Mlp {
     /// match the previous layer's output width). Rejects non-finite weights.
     pub fn from_layers(layers: Vec<Array2<f64>>, slope: f64) -> Result<Mlp> {
         check_slope(slope)?;
-        let first = layers
-            .first()
-            .ok_or_else(|| Error::Invalid("a network needs at least one weight layer".into()))?;
+        let first =
+            layers.first().ok_or_else(|| Error::Shape("a network needs at least one weight layer".into()))?;
         let mut topology = vec![first.ncols().saturating_sub(1)];
         for (l, w) in layers.iter().enumerate() {
             let n_in = *topology.last().expect("topology is never empty");
             if w.ncols() != n_in + 1 {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Shape(format!(
                     "weight layer {l} has {} columns, expected {} (bias + {n_in} inputs)",
                     w.ncols(),
                     n_in + 1
                 )));
             }
             if let Some(bad) = w.iter().find(|v| !v.is_finite()) {
-                return Err(Error::Invalid(format!("weight layer {l} holds a non-finite weight {bad}")));
+                return Err(Error::Shape(format!("weight layer {l} holds a non-finite weight {bad}")));
             }
             topology.push(w.nrows());
         }

@@ -84,7 +84,7 @@ impl SavedNet {
             .iter()
             .map(|rows| {
                 let (r, c) = (rows.len(), rows.first().map_or(0, Vec::len));
-                Array2::from_shape_vec((r, c), rows.concat()).map_err(|e| Error::Invalid(e.to_string()))
+                Array2::from_shape_vec((r, c), rows.concat()).map_err(|e| Error::Model(e.to_string()))
             })
             .collect::<Result<Vec<_>>>()?;
         Mlp::from_layers(layers, self.slope)
@@ -94,7 +94,7 @@ impl SavedNet {
     pub fn save(&self, path: &Path) -> Result<()> {
         self.check()
             .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
-        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Invalid(e.to_string()))?;
+        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Internal(e.to_string()))?;
         crate::output::write_file(path, &json)
     }
 
@@ -113,7 +113,7 @@ impl SavedNet {
 
     /// Every consistency check of [`SavedNet::load`].
     pub fn check(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::Invalid(m));
+        let bad = |m: String| Err(Error::Model(m));
         if self.format_version != FORMAT_VERSION {
             return bad(format!(
                 "format version {} is not supported (this kpk reads version {FORMAT_VERSION})",

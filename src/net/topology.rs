@@ -21,20 +21,25 @@ impl Topology {
     pub fn new(widths: Vec<usize>) -> Result<Topology> {
         let text = || widths.iter().map(usize::to_string).collect::<Vec<_>>().join("-");
         if widths.len() < 2 {
-            return Err(Error::Invalid(format!("'{}' needs at least an input and an output layer", text())));
+            return Err(Error::Topology {
+                text: text(),
+                reason: "needs at least an input and an output layer".into(),
+            });
         }
         if widths.contains(&0) {
-            return Err(Error::Invalid(format!("'{}' has a layer of width 0", text())));
+            return Err(Error::Topology { text: text(), reason: "has a layer of width 0".into() });
         }
         let weights = widths.windows(2).try_fold(0usize, |sum, w| {
             w[0].checked_add(1).and_then(|fan_in| fan_in.checked_mul(w[1])).and_then(|n| sum.checked_add(n))
         });
         match weights {
             Some(n) if n <= MAX_WEIGHTS => Ok(Topology(widths)),
-            _ => Err(Error::Invalid(format!(
-                "'{}' has more than {MAX_WEIGHTS} weights, the most kpk trains (a net of Table 5 has at most 4,521)",
-                text()
-            ))),
+            _ => Err(Error::Topology {
+                text: text(),
+                reason: format!(
+                    "has more than {MAX_WEIGHTS} weights, the most kpk trains (a net of Table 5 has at most 4,521)"
+                ),
+            }),
         }
     }
 
@@ -75,10 +80,9 @@ impl FromStr for Topology {
             .split('-')
             .map(|w| w.trim().parse::<usize>().ok().filter(|&n| n > 0))
             .collect::<Option<Vec<usize>>>()
-            .ok_or_else(|| {
-                Error::Invalid(format!(
-                    "'{s}' is not positive layer widths joined by '-', e.g. \"32-10-10-1\""
-                ))
+            .ok_or_else(|| Error::Topology {
+                text: s.to_string(),
+                reason: "is not positive layer widths joined by '-', e.g. \"32-10-10-1\"".into(),
             })?;
         Topology::new(widths)
     }

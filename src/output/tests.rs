@@ -99,7 +99,7 @@ fn a_run_folder_is_replaced_all_or_nothing() {
     // A failing run leaves the previous folder untouched and nothing else behind.
     let failed = folder.write(&KIND, |d| {
         fill_run(b"second")(d)?;
-        Err(Error::Invalid("boom".into()))
+        Err(Error::Internal("boom".into()))
     });
     assert!(failed.is_err());
     assert_eq!(std::fs::read(s.join("run/a.txt")).unwrap(), b"first");

@@ -170,7 +170,7 @@ impl InputCoding {
     /// Errors name the first input that no encoding could have produced.
     pub fn decode(self, input: &[f64]) -> Result<[i8; N_FEATURES]> {
         if input.len() != self.width() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Shape(format!(
                 "{} coding has {} inputs, got {}",
                 self.name(),
                 self.width(),
@@ -178,7 +178,7 @@ impl InputCoding {
             )));
         }
         let bad = |at: usize, what: &str| {
-            Error::Invalid(format!("{} input {at} = {}: {what}", self.name(), input[at]))
+            Error::Shape(format!("{} input {at} = {}: {what}", self.name(), input[at]))
         };
         // An integer within i8, allowing for the rounding of the scaled coding.
         let integral = |v: f64| -> Option<i8> {
@@ -271,8 +271,10 @@ impl std::fmt::Display for InputCoding {
 impl std::str::FromStr for InputCoding {
     type Err = Error;
     fn from_str(s: &str) -> Result<InputCoding> {
-        InputCoding::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| {
-            Error::Invalid(format!("unknown input coding '{s}': use natural, scaled, binary or onehot"))
+        InputCoding::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| Error::UnknownName {
+            what: "input coding",
+            given: s.to_string(),
+            allowed: InputCoding::ALL.map(InputCoding::name).join(", "),
         })
     }
 }

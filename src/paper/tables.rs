@@ -65,10 +65,11 @@ pub struct Table6Row {
 impl Table6Row {
     /// The position (always White to move: Table 6 lists wtm positions).
     pub fn position(&self) -> Result<KpkPosition> {
-        let sq =
-            |s: &str| s.parse::<Square>().map_err(|e| Error::Invalid(format!("Table 6 row {}: {e}", self.n)));
+        let sq = |s: &str| {
+            s.parse::<Square>().map_err(|e| Error::Internal(format!("Table 6 row {}: {e}", self.n)))
+        };
         KpkPosition::new(sq(&self.wk)?, sq(&self.bk)?, sq(&self.wp)?, Color::White)
-            .map_err(|e| Error::Invalid(format!("Table 6 row {}: {e}", self.n)))
+            .map_err(|e| Error::Internal(format!("Table 6 row {}: {e}", self.n)))
     }
 }
 

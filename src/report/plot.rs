@@ -21,7 +21,7 @@ pub fn ensure_font() -> Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok =
         *REGISTERED.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
-    if ok { Ok(()) } else { Err(Error::Invalid("the bundled DejaVu Sans font failed to load".into())) }
+    if ok { Ok(()) } else { Err(Error::Unavailable("the bundled DejaVu Sans font failed to load".into())) }
 }
 
 /// Colours that stay distinct on white and in greyscale print, in the order series take them.

@@ -134,7 +134,7 @@ pub fn route(explorer: &Explorer, page: &str, method: &str, url: &str) -> Reply 
 /// Listen on 127.0.0.1:`port` (0: a free port). Only the loopback interface is ever bound.
 pub fn bind(port: u16) -> Result<tiny_http::Server> {
     tiny_http::Server::http(("127.0.0.1", port))
-        .map_err(|e| Error::Invalid(format!("cannot listen on 127.0.0.1:{port}: {e}")))
+        .map_err(|e| Error::Unavailable(format!("cannot listen on 127.0.0.1:{port}: {e}")))
 }
 
 /// The port a bound server listens on.

@@ -156,40 +156,40 @@ impl StudyConfig {
         config
             .expand(&base, replicates)
             .map(|trials| Study { config, base_shown, trials })
-            .map_err(|e| invalid(path, e))
+            .map_err(|e| e.in_file(path))
     }
 
     fn check(&self, replicates: usize) -> Result<()> {
-        let bad = |m: String| Err(Error::Invalid(m));
+        let bad = |key: &str, m: String| Err(Error::config(key, m));
         if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return bad(format!("key `name`: '{}' must be letters, digits and '_'", self.name));
+            return bad("name", format!("'{}' must be letters, digits and '_'", self.name));
         }
         if replicates == 0 {
-            return bad("key `replicates`: at least 1".into());
+            return bad("replicates", "at least 1".into());
         }
         if self.settings.is_empty() {
-            return bad("no [[setting]]: a study compares at least one setting".into());
+            return bad("setting", "no [[setting]]: a study compares at least one setting".into());
         }
         if self.measures.is_empty() {
-            return bad("key `measures`: name at least one of test, train, epochs".into());
+            return bad("measures", "name at least one of test, train, epochs".into());
         }
         for (i, s) in self.settings.iter().enumerate() {
             if self.settings[..i].iter().any(|t| t.label == s.label) {
-                return bad(format!("setting '{}' appears twice", s.label));
+                return bad("setting", format!("setting '{}' appears twice", s.label));
             }
             for key in ["name", "seed", "data_seed"] {
                 if s.overrides.contains_key(key) {
-                    return bad(format!(
-                        "setting '{}': key `{key}` is set by the study, not a setting",
-                        s.label
-                    ));
+                    return bad(key, format!("setting '{}' sets it, but the study sets it", s.label));
                 }
             }
         }
         if let Some(c) = &self.claim {
             for label in [&c.better, &c.than] {
                 if !self.settings.iter().any(|s| &s.label == label) {
-                    return bad(format!("claim names setting '{label}', which the study does not have"));
+                    return bad(
+                        "claim",
+                        format!("claim names setting '{label}', which the study does not have"),
+                    );
                 }
             }
         }
@@ -205,7 +205,7 @@ impl StudyConfig {
             t.get(key)
                 .and_then(toml::Value::as_integer)
                 .and_then(|v| u64::try_from(v).ok())
-                .ok_or_else(|| Error::Invalid(format!("base config: key `{key}` must be a whole number")))
+                .ok_or_else(|| Error::config(key, "must be a whole number").context("base config"))
         };
         let mut trials = Vec::with_capacity(self.settings.len() * replicates);
         for (s, setting) in self.settings.iter().enumerate() {
@@ -224,11 +224,10 @@ impl StudyConfig {
                 }
                 let config: TrialConfig =
                     toml::Value::Table(t).try_into().map_err(|e: toml::de::Error| {
-                        Error::Invalid(format!("setting '{}': {}", setting.label, e.message().trim()))
+                        Error::Toml(e.message().trim().to_string())
+                            .context(format!("setting '{}'", setting.label))
                     })?;
-                let trial = config
-                    .check()
-                    .map_err(|e| Error::Invalid(format!("setting '{}': {e}", setting.label)))?;
+                let trial = config.check().map_err(|e| e.context(format!("setting '{}'", setting.label)))?;
                 trials.push(trial);
             }
         }

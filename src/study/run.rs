@@ -3,7 +3,7 @@
 
 use super::config::{Measure, Study};
 use crate::chess::bitbase::Bitbase;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::experiment::{TrialRun, run_trial};
 use crate::report::stats::Interval;
 use crate::train::StopReason;
@@ -91,8 +91,7 @@ pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&TrialRun) + Syn
         .par_iter()
         .map(|&i| {
             let trial = &study.trials[i];
-            let run = run_trial(trial, bb, &mut |_| {})
-                .map_err(|e| Error::Invalid(format!("{}: {e}", trial.name())))?;
+            let run = run_trial(trial, bb, &mut |_| {}).map_err(|e| e.context(trial.name()))?;
             on_done(&run);
             Ok((i, Replicate::new(&run)))
         })

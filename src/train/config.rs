@@ -86,7 +86,7 @@ impl OutputCoding {
             OutputCoding::One => Ok(()),
             OutputCoding::Two { margin } if (0.0..0.5).contains(&margin) => Ok(()),
             OutputCoding::Two { margin } => {
-                Err(Error::Invalid(format!("output margin must be in [0, 0.5), got {margin}")))
+                Err(Error::config("margin", format!("output margin must be in [0, 0.5), got {margin}")))
             }
         }
     }
@@ -259,52 +259,58 @@ impl Default for TrainConfig {
 impl TrainConfig {
     /// Check every value once, with a message naming the bad one.
     pub fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::Invalid(m));
+        let bad = |key: &str, m: String| Err(Error::config(key, m));
         if !(self.error_target.is_finite() && self.error_target >= 0.0) {
-            return bad(format!("error target must be finite and >= 0, got {}", self.error_target));
+            return bad(
+                "error_target",
+                format!("error target must be finite and >= 0, got {}", self.error_target),
+            );
         }
         self.output.validate()?;
         if self.max_epochs == 0 {
-            return bad("max_epochs must be at least 1".into());
+            return bad("max_epochs", "max_epochs must be at least 1".into());
         }
         if self.window == 0 {
-            return bad("window must be at least 1".into());
+            return bad("window", "window must be at least 1".into());
         }
         if self.patience == Some(0) {
-            return bad("patience must be at least 1".into());
+            return bad("patience", "patience must be at least 1".into());
         }
-        let positive = |name: &str, v: f64| {
+        let positive = |key: &str, name: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                bad(format!("{name} must be finite and > 0, got {v}"))
+                bad(key, format!("{name} must be finite and > 0, got {v}"))
             }
         };
         match self.optimiser {
             Optimiser::Online { learning_rate, momentum, anneal, .. } => {
-                positive("learning rate", learning_rate)?;
+                positive("learning_rate", "learning rate", learning_rate)?;
                 if !(0.0..1.0).contains(&momentum) {
-                    return bad(format!("momentum must be in [0, 1), got {momentum}"));
+                    return bad("momentum", format!("momentum must be in [0, 1), got {momentum}"));
                 }
                 match anneal {
                     Anneal::None => {}
                     Anneal::Exponential { factor } => {
                         if !(factor > 0.0 && factor <= 1.0) {
-                            return bad(format!("annealing factor must be in (0, 1], got {factor}"));
+                            return bad(
+                                "anneal",
+                                format!("annealing factor must be in (0, 1], got {factor}"),
+                            );
                         }
                     }
-                    Anneal::Inverse { epochs } => positive("annealing epochs", epochs)?,
+                    Anneal::Inverse { epochs } => positive("anneal", "annealing epochs", epochs)?,
                 }
             }
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
-                positive("learning rate", learning_rate)?;
-                positive("Adam epsilon", epsilon)?;
+                positive("learning_rate", "learning rate", learning_rate)?;
+                positive("epsilon", "Adam epsilon", epsilon)?;
                 if batch_size == 0 {
-                    return bad("batch size must be at least 1".into());
+                    return bad("batch_size", "batch size must be at least 1".into());
                 }
                 for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
                     if !(0.0..1.0).contains(&b) {
-                        return bad(format!("Adam {name} must be in [0, 1), got {b}"));
+                        return bad(name, format!("Adam {name} must be in [0, 1), got {b}"));
                     }
                 }
             }

@@ -168,16 +168,16 @@ impl<'a> Prepared<'a> {
     fn new(data: &TrainData<'a>, net: &Mlp, output: OutputCoding, what: &str) -> Result<Prepared<'a>> {
         let (n, width) = data.inputs.dim();
         if n == 0 {
-            return Err(Error::Invalid(format!("the {what} set is empty")));
+            return Err(Error::Shape(format!("the {what} set is empty")));
         }
         if width != net.n_inputs() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Shape(format!(
                 "the {what} set has {width} inputs per position, the net takes {}",
                 net.n_inputs()
             )));
         }
         if data.wins.len() != n {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Shape(format!(
                 "the {what} set has {n} input rows but {} outcomes",
                 data.wins.len()
             )));
@@ -189,7 +189,7 @@ impl<'a> Prepared<'a> {
                 .indexed_iter()
                 .find(|(_, v)| !v.is_finite())
                 .expect("a non-finite input was seen");
-            return Err(Error::Invalid(format!(
+            return Err(Error::Shape(format!(
                 "the {what} set has a non-finite input {v} at row {i}, column {j}"
             )));
         }
@@ -265,7 +265,7 @@ pub fn train(
 ) -> Result<TrainResult> {
     cfg.validate()?;
     if net.n_outputs() != cfg.output.width() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Shape(format!(
             "the net has {} outputs but the output coding {:?} needs {}",
             net.n_outputs(),
             cfg.output,
@@ -296,9 +296,7 @@ pub fn train(
         stepper.epoch(&mut net, &mut ws, &data, &mut order, &mut rng, epoch);
         let ev = evaluate(&net, &mut sweep, &data, cfg.output);
         if !(ev.e1.is_finite() && net.layers().iter().all(|w| w.iter().all(|v| v.is_finite()))) {
-            return Err(Error::Invalid(format!(
-                "training diverged at epoch {epoch}: weights are no longer finite"
-            )));
+            return Err(Error::Diverged { epoch });
         }
         let test_accuracy_pct = test.as_ref().map(|t| {
             let e = evaluate(&net, &mut sweep, t, cfg.output);

@@ -132,7 +132,7 @@ pub fn check_destinations(out: &Path) -> Result<()> {
 /// folders there. Returns the report's path.
 pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> {
     let info = RunInfo { trials: summaries.iter().map(|s| s.name.clone()).collect() };
-    let json = serde_json::to_string_pretty(&info).map_err(|e| Error::Invalid(e.to_string()))?;
+    let json = serde_json::to_string_pretty(&info).map_err(|e| Error::Internal(e.to_string()))?;
     crate::output::write_file(&out.join(REPRODUCE_JSON), (json + "\n").as_bytes())?;
     write_reproduction_from_folders(out)
 }
@@ -197,8 +197,9 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         .iter()
         .filter(|s| s.training_set == "T4")
         .max_by(|a, b| a.train_accuracy_pct.total_cmp(&b.train_accuracy_pct))
-        .ok_or_else(|| {
-            Error::Invalid(format!("{}: no trial trained on T4 to compare with Table 6", out.display()))
+        .ok_or_else(|| Error::Format {
+            path: out.display().to_string(),
+            message: "no trial trained on T4 to compare with Table 6".into(),
         })?;
     let best_misclassified =
         experiment::read_misclassified(&out.join(&best.name).join(experiment::MISCLASSIFIED_CSV))?;

@@ -38,10 +38,7 @@ pub const REPLICATES_CSV: &str = "replicates.csv";
 pub fn prose(name: &str) -> Result<&'static str> {
     PROSE.iter().find(|(n, _)| *n == name).map(|(_, p)| *p).ok_or_else(|| {
         let known: Vec<&str> = PROSE.iter().map(|(n, _)| *n).collect();
-        Error::Invalid(format!(
-            "key `name`: no study '{name}' has a report section; known: {}",
-            known.join(", ")
-        ))
+        Error::config("name", format!("no study '{name}' has a report section; known: {}", known.join(", ")))
     })
 }
 
