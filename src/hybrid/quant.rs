@@ -24,18 +24,10 @@ pub const MAX_MAGNITUDE: i64 = 1 << 24;
 /// table as data, since it is part of the format).
 pub use kpk_probe::net::{SIGMOID, activation, shift_round};
 
-/// One integer layer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuantLayer {
-    pub n_in: usize,
-    pub n_out: usize,
-    /// Shift of the accumulator before the table lookup (ignored by the output layer).
-    pub shift: i8,
-    /// Row-major `n_out × n_in`. Weights and activations are 16-bit so that the dot products
-    /// use the processor's 16 × 16 → 32-bit multiply-add; the sums are 32-bit.
-    pub weights: Vec<i16>,
-    pub biases: Vec<i32>,
-}
+/// One integer layer: the probe crate's, so the file, kpk and the embeddable probe share one
+/// definition. Weights and activations are 16-bit so that the dot products use the processor's
+/// 16 × 16 → 32-bit multiply-add; the sums are 32-bit; the output layer's shift is ignored.
+pub use kpk_probe::net::Layer as QuantLayer;
 
 /// An integer MLP with one output; see the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,20 +43,8 @@ impl QuantNet {
     pub fn new(layers: Vec<QuantLayer>, input_bound: i32) -> Result<QuantNet> {
         check_shapes(&layers)?;
         check_bounds(&layers, input_bound)?;
-        let eval = kpk_probe::net::Net::new(
-            layers
-                .iter()
-                .map(|l| kpk_probe::net::Layer {
-                    n_in: l.n_in,
-                    n_out: l.n_out,
-                    shift: l.shift,
-                    weights: l.weights.clone(),
-                    biases: l.biases.clone(),
-                })
-                .collect(),
-            input_bound,
-        )
-        .map_err(|e| Error::Model(e.to_string()))?;
+        let eval =
+            kpk_probe::net::Net::new(layers.clone(), input_bound).map_err(|e| Error::Model(e.to_string()))?;
         Ok(QuantNet { layers, eval })
     }
 

@@ -208,16 +208,20 @@ fn input_width(coding: InputCoding, features: &[String]) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn sample() -> (Mlp, SavedNet) {
-        let net = Mlp::new(&[32, 32, 5, 2], 1.0, 39).unwrap();
-        let saved = SavedNet::new(
-            &net,
+    fn saved(net: &Mlp) -> SavedNet {
+        SavedNet::new(
+            net,
             InputCoding::Natural,
             SavedNet::all_features(),
             OutputCoding::Two { margin: 0.4 },
             39,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    fn sample() -> (Mlp, SavedNet) {
+        let net = Mlp::new(&[32, 32, 5, 2], 1.0, 39).unwrap();
+        let saved = saved(&net);
         (net, saved)
     }
 
@@ -232,14 +236,7 @@ mod tests {
                 *v = (k * 0.123_456_789).sin() * 10f64.powi((k as i32 % 40) - 20) / 3.0;
             }
         }
-        let saved = SavedNet::new(
-            &net,
-            InputCoding::Natural,
-            SavedNet::all_features(),
-            OutputCoding::Two { margin: 0.4 },
-            39,
-        )
-        .unwrap();
+        let saved = saved(&net);
         let scratch = crate::scratch::Scratch::new("model");
         let path = scratch.join("round-trip.json");
         saved.save(&path).unwrap();
