@@ -16,12 +16,17 @@
 //!                 │                   │
 //! experiment/     └──► experiment ◄───┘                Table 5's trials as TOML configs → runs
 //!                          │
-//! report/                  └─► reproduction, plot      REPRODUCTION.md and its figures
+//! report/                  ├─► reproduction        REPRODUCTION.md: Tables 2, 3, 5, 6, Figure 3
+//!                          │   (domain, table5, table6, section51, findings, plot, diagram)
+//! study/                   └─► study ─► report/studies   section 6's questions: STUDIES.md
 //!
-//! hybrid/   net + residual exceptions, exact            uses paper/, net/, train/, chess/
+//! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/
+//! play/     players, matches, the play model ─► report/play          uses hybrid/, chess/
+//! serve/    the explorer on 127.0.0.1         uses chess/, paper/, hybrid/, report/diagram
 //! ```
 //!
-//! `io` holds atomic writes and CRC-32; `error` the typed errors. The library never prints; the
+//! `io` holds file reads and CRC-32; `output` the output policy (what kpk may replace, atomic
+//! writes, temporaries); `error` the typed errors. The library never prints; the
 //! `kpk` binary (`src/cli/`) is the only place that does.
 
 pub mod chess;

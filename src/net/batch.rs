@@ -1,7 +1,7 @@
 //! The net's passes over a batch of positions as matrix products (ndarray's matrixmultiply
 //! kernels), for minibatch training: Z = A·Wᵀ forward, G = Δᵀ·A and Δ' = (Δ·W) ∘ f′ backward.
 //! The kernels are chosen by the CPU, so batch results are bit-identical on one machine but may
-//! differ in the last bits across CPUs; the online passes ([`super::backprop`]) have no such
+//! differ in the last bits across CPUs; the online passes (`net/backprop.rs`) have no such
 //! dependency.
 
 use super::mlp::{Mlp, sigmoid};

@@ -21,12 +21,12 @@
 //!
 //! # Determinism
 //!
-//! Every sum is taken in an order fixed by [`super::kernels`] (dot products use four interleaved
+//! Every sum is taken in an order fixed by `net/kernels.rs` (dot products use four interleaved
 //! partial sums, combined in a fixed tree), so the same weights and inputs give bit-identical
-//! outputs and updates however wide the machine's vector unit is ([`super::simd`]); Rust never
+//! outputs and updates however wide the machine's vector unit is (`net/simd.rs`); Rust never
 //! fuses a multiply and an add on its own.
 //!
-//! The backward pass and the online update are in [`super::backprop`], the batch passes of
+//! The backward pass and the online update are in `net/backprop.rs`, the batch passes of
 //! minibatch training in [`super::batch`].
 
 use super::kernels::gemv;

@@ -1,6 +1,6 @@
 //! The forward pass over a whole set of positions, as the end-of-epoch measurement needs it (section
 //! 4.5: E1, E2 and the correct count "at the end of an epoch", section 4.3): blocks of positions go
-//! through each layer as one matrix product ([`super::kernels::block_product`]). Every output is the
+//! through each layer as one matrix product (`kernels::block_product`). Every output is the
 //! same sum, in the same order, as in the single-position pass ([`Mlp::forward_with`]), so the two
 //! agree bit for bit on every machine; blocking only lets one load of a weight serve several
 //! positions and one vector of sigmoids serve several neurons.
@@ -12,7 +12,7 @@ use super::simd::vectorised;
 /// Positions per block: the activations of a block of 32-64-20-1 stay in the first-level cache.
 const BLOCK: usize = 32;
 
-/// Buffers for [`Mlp::forward_each`]: the weights transposed for [`block_product`], and one block
+/// Buffers for [`Mlp::forward_each`]: the weights transposed for `block_product`, and one block
 /// of activations per layer.
 #[derive(Clone, Debug, Default)]
 pub struct Sweep {

@@ -1,7 +1,7 @@
 //! The match of section 6's question: a player against perfect play from every position of a
 //! result. As the pawn side it starts from every won position (both sides to move) and must
 //! convert; as the lone king it starts from every drawn position and must hold. A game ends as
-//! [`play`](super::game::play) says, after at most [`MAX_PLIES`] plies.
+//! [`super::game::play`] says, after at most [`MAX_PLIES`] plies.
 
 use super::game::{End, Player, play};
 use crate::chess::bitbase::{Bitbase, MAX_DTC};

@@ -52,7 +52,7 @@ pub struct PlayModel {
     ordinals: Vec<u8>,
 }
 
-/// Up to [`MAX_MOVES`] moves, ranked.
+/// Up to `MAX_MOVES` (the most legal moves a KPK position has) moves, ranked.
 pub struct Ranked {
     moves: [Move; MAX_MOVES],
     len: usize,

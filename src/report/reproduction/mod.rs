@@ -25,8 +25,8 @@ mod tests;
 
 pub use render::render;
 
-/// The training accuracy the issue asks our NN6 trials to reach where our set-up matches the
-/// paper's (whole sets T3-T5): the paper's own figure for each of trials 38-41.
+/// Table 5's NN6 trials on the whole sets T3-T5, where our set-up is closest to the paper's: the
+/// report compares their training accuracy with the paper's own figure for each.
 pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
 
 /// Everything the report shows.
