@@ -10,7 +10,6 @@ use kpk::paper::coding::InputCoding;
 use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train};
 use ndarray::Array2;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// T3 of section 4.5, the 81,664 White-to-move positions, with the 32 characteristics of Table 4
 /// in the paper's natural coding.
@@ -20,29 +19,9 @@ fn workload() -> anyhow::Result<(Array2<f64>, Vec<bool>)> {
     Ok((t3.inputs(InputCoding::Natural), t3.wins()))
 }
 
-/// CPU time of the calling thread: on a machine shared with other jobs it is far steadier than wall
-/// time, which also counts the time the scheduler gives to others.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
 /// Time `f` (after one warm-up run) by wall clock and by thread CPU time; print min and median.
-fn measure<T>(what: &str, runs: usize, mut f: impl FnMut() -> T) {
-    std::hint::black_box(f());
-    let mut wall = Vec::new();
-    let mut cpu = Vec::new();
-    for _ in 0..runs.max(1) {
-        let (t, c) = (Instant::now(), thread_cpu_seconds());
-        std::hint::black_box(f());
-        cpu.push(thread_cpu_seconds() - c);
-        wall.push(t.elapsed().as_secs_f64());
-    }
-    for v in [&mut wall, &mut cpu] {
-        v.sort_by(f64::total_cmp);
-    }
+fn measure<T>(what: &str, runs: usize, f: impl FnMut() -> T) {
+    let (wall, cpu) = super::bench::timed(1, runs, f);
     let ms = |v: &[f64], i: usize| v[i] * 1e3;
     println!(
         "{what}: CPU min {:.1} ms, median {:.1} ms; wall min {:.1} ms, median {:.1} ms ({} runs)",
