@@ -37,6 +37,7 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics]) -> LineChart {
         y_range: ((low / 10.0).floor() * 10.0, 100.0),
         y2: Some(("error (E1, E2)".into(), (0.0, 1.0))),
         log_x: false,
+        log_y: false,
         legend_top: false,
         x_range: Some((1.0, rows.last().map_or(1, |r| r.epoch).max(2) as f64)),
         series,
