@@ -256,7 +256,15 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
         name.unwrap_or_else(|| "training".into())
     });
-    experiment::accuracy_chart(&title, &rows).save_to(&out, format, (900, 520))?;
+    // A trial folder's config and summary, where present beside the metrics, add the margin, the
+    // error target and the kept epoch to the chart.
+    let config = experiment::TrialConfig::load(&folder.join(experiment::CONFIG_TOML)).ok();
+    let summary: Option<experiment::Summary> = std::fs::read(folder.join(experiment::SUMMARY_JSON))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let marks =
+        config.map_or_else(Default::default, |t| experiment::ChartMarks::of(&t.config, summary.as_ref()));
+    experiment::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

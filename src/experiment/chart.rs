@@ -1,19 +1,45 @@
-//! A trial's chart `accuracy.png`.
+//! A trial's chart `accuracy.png` (and `accuracy.svg`).
 
+use super::config::TrialConfig;
+use super::rows::Summary;
 use crate::report::plot::{LineChart, Series};
 use crate::train::EpochMetrics;
 
+/// What a trial's chart marks beside its curves, where known: the margin m of section 4.3, the
+/// error target of section 4.5 and the kept epoch.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ChartMarks {
+    pub margin: Option<f64>,
+    pub error_target: Option<f64>,
+    pub kept_epoch: Option<usize>,
+}
+
+impl ChartMarks {
+    /// The marks of a trial run from its config and its summary.
+    pub fn of(config: &TrialConfig, summary: Option<&Summary>) -> ChartMarks {
+        ChartMarks {
+            margin: (config.output().width() == 2).then_some(config.margin),
+            error_target: Some(config.error_target),
+            kept_epoch: summary.map(|s| s.best_epoch),
+        }
+    }
+}
+
 /// The chart `accuracy.png`: training (and testing) accuracy on the left axis, E1 and E2 on the
-/// right, by epoch.
-pub fn accuracy_chart(title: &str, rows: &[EpochMetrics]) -> LineChart {
+/// right, by epoch; the error target as a line on the right axis and the kept epoch as a point.
+pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) -> LineChart {
     let points = |f: &dyn Fn(&EpochMetrics) -> Option<f64>| -> Vec<(f64, f64)> {
         rows.iter().filter_map(|r| f(r).map(|v| (r.epoch as f64, v))).collect()
     };
     let differs = rows.iter().any(|r| r.train_accuracy_m0_pct.is_some_and(|a| a != r.train_accuracy_pct));
+    let at_margin = match marks.margin {
+        Some(m) => format!("training accuracy at the margin m = {m}"),
+        None => "training accuracy at the margin".into(),
+    };
     let mut series = if differs {
         vec![
             Series::new("training accuracy, m = 0", points(&|r| r.train_accuracy_m0_pct), 0),
-            Series::new("training accuracy at the margin", points(&|r| Some(r.train_accuracy_pct)), 4),
+            Series::new(at_margin, points(&|r| Some(r.train_accuracy_pct)), 4),
         ]
     } else {
         vec![Series::new("training accuracy", points(&|r| Some(r.train_accuracy_pct)), 0)]
@@ -24,21 +50,39 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics]) -> LineChart {
     }
     series.push(Series::new("E1", points(&|r| Some(r.e1)), 1).on_right_axis().dashed());
     series.push(Series::new("E2", points(&|r| Some(r.e2)), 3).on_right_axis().dashed());
+    let last = rows.last().map_or(1, |r| r.epoch).max(2) as f64;
+    if let Some(target) = marks.error_target {
+        series.push(
+            Series::reference(format!("error target {target}"), target, (1.0, last), 7).on_right_axis(),
+        );
+    }
+    if let Some(kept) = marks.kept_epoch.and_then(|e| rows.iter().find(|r| r.epoch == e)) {
+        series.push(
+            Series::new(
+                format!("kept epoch {}", kept.epoch),
+                vec![(kept.epoch as f64, kept.accuracy_m0_pct())],
+                5,
+            )
+            .points_only(),
+        );
+    }
     let low = rows
         .iter()
-        .flat_map(|r| [Some(r.train_accuracy_pct), r.test_accuracy_pct])
+        .flat_map(|r| [Some(r.train_accuracy_pct), r.train_accuracy_m0_pct, r.test_accuracy_pct])
         .flatten()
         .fold(100.0f64, f64::min);
     LineChart {
         title: title.to_string(),
         x_label: "epoch".into(),
         y_label: "accuracy, %".into(),
-        // From the nearest 10% below the worst accuracy, so late progress stays visible.
-        y_range: ((low / 10.0).floor() * 10.0, 100.0),
-        y2: Some(("error (E1, E2)".into(), (0.0, 1.0))),
+        // From the nearest 10% below the worst accuracy, so late progress stays visible; room
+        // above 100 % so that a curve at 100 % is not drawn on the frame.
+        y_range: ((low / 10.0).floor() * 10.0, 100.5),
+        y2: Some(("error measure (E1, E2), |y − d|".into(), (0.0, 1.0))),
         log_x: false,
+        log_y: false,
         legend_top: false,
-        x_range: Some((1.0, rows.last().map_or(1, |r| r.epoch).max(2) as f64)),
+        x_range: Some((1.0, last)),
         series,
     }
 }

@@ -1,6 +1,6 @@
 //! A trial's report folder `reports/<name>/`: its files, written all or nothing, and the export of its net.
 
-use super::chart::accuracy_chart;
+use super::chart::{ChartMarks, accuracy_chart};
 use super::config::output_name;
 use super::config::{Trial, TrialConfig};
 use super::rows::{write_metrics, write_misclassified};
@@ -21,6 +21,7 @@ pub const WEIGHTS_JSON: &str = "weights.json";
 pub const WEIGHTS_SAFETENSORS: &str = "weights.safetensors";
 pub const WEIGHTS_NPY_DIR: &str = "npy";
 pub const ACCURACY_PNG: &str = "accuracy.png";
+pub const ACCURACY_SVG: &str = "accuracy.svg";
 pub const MISCLASSIFIED_CSV: &str = "misclassified.csv";
 
 /// What makes a folder a kpk trial folder ([`crate::output::RunFolder`]): only the entries
@@ -34,6 +35,7 @@ pub const TRIAL_FOLDER: RunFolderKind = RunFolderKind {
         WEIGHTS_SAFETENSORS,
         WEIGHTS_NPY_DIR,
         ACCURACY_PNG,
+        ACCURACY_SVG,
         MISCLASSIFIED_CSV,
     ],
     is_ours: summary_names_folder,
@@ -72,7 +74,10 @@ pub fn write_trial(folder: &RunFolder, run: &TrialRun) -> Result<()> {
         std::fs::create_dir(&npy).map_err(io(&npy))?;
         export::write_npy(&npy, &run.net)?;
         let title = format!("{}: {} on {}, {}", c.name, c.topology, c.training_set, error_label(c));
-        accuracy_chart(&title, &run.metrics).save(&tmp.join(ACCURACY_PNG), (900, 520))?;
+        let chart = accuracy_chart(&title, &run.metrics, &ChartMarks::of(c, Some(&run.summary)));
+        for file in [ACCURACY_PNG, ACCURACY_SVG] {
+            chart.save(&tmp.join(file), (900, 520))?;
+        }
         write_misclassified(&tmp.join(MISCLASSIFIED_CSV), &run.misclassified)
     })
 }

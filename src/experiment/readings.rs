@@ -268,6 +268,7 @@ pub fn sweep_chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
         y2: None,
         x_range: Some((lo / 1.5, hi * 1.5)),
         log_x: true,
+        log_y: false,
         legend_top: true,
         series: vec![
             series("distance = epochs + train / 2", &|r| r.distance, 0),

@@ -60,7 +60,7 @@ fn metrics_round_trip_through_csv() {
     let path = dir.join("metrics.csv");
     write_metrics(&path, &rows).unwrap();
     assert_eq!(read_metrics(&path).unwrap(), rows);
-    accuracy_chart("t", &rows).save(&dir.join("accuracy.png"), (400, 300)).unwrap();
+    accuracy_chart("t", &rows, &ChartMarks::default()).save(&dir.join("accuracy.png"), (400, 300)).unwrap();
     std::fs::write(&path, "epoch,e1\n1,x\n").unwrap();
     assert!(read_metrics(&path).unwrap_err().to_string().contains("metrics.csv"));
 }

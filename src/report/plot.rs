@@ -48,11 +48,39 @@ pub struct Series {
     /// Mark each point (for sparse data such as one value per trial).
     pub markers: bool,
     pub dashed: bool,
+    /// Join the points by a line; off for values of unrelated things (one point per trial).
+    pub line: bool,
+    /// Vertical error bars (x, low, high), e.g. 95% intervals over replicates.
+    pub error_bars: Vec<(f64, f64, f64)>,
 }
 
 impl Series {
     pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Series {
-        Series { label: label.into(), points, colour, secondary: false, markers: false, dashed: false }
+        Series {
+            label: label.into(),
+            points,
+            colour,
+            secondary: false,
+            markers: false,
+            dashed: false,
+            line: true,
+            error_bars: Vec::new(),
+        }
+    }
+    /// Points only: markers, no line between them.
+    pub fn points_only(mut self) -> Series {
+        self.markers = true;
+        self.line = false;
+        self
+    }
+    /// Draw these (x, low, high) bars in the series' colour.
+    pub fn with_error_bars(mut self, bars: Vec<(f64, f64, f64)>) -> Series {
+        self.error_bars = bars;
+        self
+    }
+    /// A horizontal reference line at `y` across `x0..x1`, dashed.
+    pub fn reference(label: impl Into<String>, y: f64, (x0, x1): (f64, f64), colour: usize) -> Series {
+        Series::new(label, vec![(x0, y), (x1, y)], colour).dashed()
     }
     pub fn on_right_axis(mut self) -> Series {
         self.secondary = true;
@@ -81,6 +109,9 @@ pub struct LineChart {
     pub x_range: Option<(f64, f64)>,
     /// A logarithmic x axis (for epochs spanning 1 to thousands); needs a positive range.
     pub log_x: bool,
+    /// A logarithmic left y axis (for counts spanning decades); needs a positive range. Points at
+    /// or below zero are not drawn on it.
+    pub log_y: bool,
     /// Put the legend in the upper right corner (for falling curves) instead of the lower right.
     pub legend_top: bool,
     pub series: Vec<Series>,
@@ -169,25 +200,29 @@ impl LineChart {
         root: &DrawingArea<DB, Shift>,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let (x0, x1) = self.x_span();
-        if self.log_x && x0 > 0.0 {
-            self.draw_in(root, (x0..x1).log_scale())
-        } else {
-            self.draw_in(root, x0..x1)
+        let (y0, y1) = self.y_range;
+        match (self.log_x && x0 > 0.0, self.log_y && y0 > 0.0) {
+            (true, true) => self.draw_in(root, (x0..x1).log_scale(), (y0..y1).log_scale()),
+            (true, false) => self.draw_in(root, (x0..x1).log_scale(), y0..y1),
+            (false, true) => self.draw_in(root, x0..x1, (y0..y1).log_scale()),
+            (false, false) => self.draw_in(root, x0..x1, y0..y1),
         }
     }
 
-    fn draw_in<DB, X>(
+    fn draw_in<DB, X, Y>(
         &self,
         root: &DrawingArea<DB, Shift>,
         x: X,
+        y: Y,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
     where
         DB: DrawingBackend,
         X: AsRangedCoord<Value = f64> + Clone,
         X::CoordDescType: ValueFormatter<f64>,
+        Y: AsRangedCoord<Value = f64>,
+        Y::CoordDescType: ValueFormatter<f64>,
     {
         root.fill(&WHITE)?;
-        let (y0, y1) = self.y_range;
         let mut builder = ChartBuilder::on(root);
         builder
             .caption(&self.title, (FAMILY, 20))
@@ -195,7 +230,7 @@ impl LineChart {
             .x_label_area_size(40)
             .y_label_area_size(60)
             .right_y_label_area_size(if self.y2.is_some() { 60 } else { 10 });
-        let chart = builder.build_cartesian_2d(x.clone(), y0..y1)?;
+        let chart = builder.build_cartesian_2d(x.clone(), y)?;
         let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
         let mut chart = chart.set_secondary_coord(x, z0..z1);
         chart
@@ -217,32 +252,61 @@ impl LineChart {
                 .y_label_formatter(&|y| tick(*y))
                 .draw()?;
         }
+        let (y0, y1) = self.y_range;
         for s in &self.series {
             let colour = PALETTE[s.colour % PALETTE.len()];
-            let style = colour.stroke_width(2);
-            let points = s.points.iter().copied();
-            let anno = if s.dashed {
-                let line = DashedLineSeries::new(points, 6, 4, style);
+            // A thick stroke is drawn as a polygon whose mitred corners overshoot at sharp turns:
+            // a dense curve (one point per epoch) gets a thin stroke, so it never leaves its values.
+            let style = colour.stroke_width(if s.points.len() > 60 { 1 } else { 2 });
+            // On a log axis a value at or below zero has no place; inside the frame, every other
+            // value is drawn (clamped to the frame so a line never leaves it).
+            let keep = |p: &(f64, f64)| !(self.log_y && !s.secondary && p.1 <= 0.0);
+            let clamp = |(x, v): (f64, f64)| if s.secondary { (x, v) } else { (x, v.clamp(y0, y1)) };
+            let points: Vec<(f64, f64)> = s.points.iter().copied().filter(keep).map(clamp).collect();
+            let anno = if !s.line {
+                let dots = points.iter().map(|&p| Circle::new(p, 4, colour.filled()));
+                if s.secondary { chart.draw_secondary_series(dots)? } else { chart.draw_series(dots)? }
+            } else if s.dashed {
+                let line = DashedLineSeries::new(points.iter().copied(), 6, 4, style);
                 if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
             } else {
-                let line = LineSeries::new(points, style).point_size(if s.markers { 3 } else { 0 });
+                let line =
+                    LineSeries::new(points.iter().copied(), style).point_size(if s.markers { 3 } else { 0 });
                 if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
             };
-            // A dashed series gets a dashed legend sample: the middle third is left out.
-            let gap = if s.dashed { colour.mix(0.0) } else { colour.mix(1.0) };
+            // The legend sample: a dot for points, a dashed stroke (middle third left out) for a
+            // dashed line, a full stroke otherwise.
+            let (line, dashed) = (s.line, s.dashed);
+            let gap = if dashed { colour.mix(0.0) } else { colour.mix(1.0) };
             anno.label(s.label.clone()).legend(move |(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
-                    + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
-                    + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+                if line {
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
+                        + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
+                        + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+                        + Circle::new((10, 0), 0, colour.filled())
+                } else {
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                        + Circle::new((10, 0), 4, colour.filled())
+                }
             });
-            if s.dashed && s.markers {
-                let dots = s.points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
+            if s.line && s.dashed && s.markers {
+                let dots = points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
                 if s.secondary {
                     chart.draw_secondary_series(dots)?
                 } else {
                     chart.draw_series(dots)?
                 };
+            }
+            if !s.error_bars.is_empty() {
+                let bars = s.error_bars.iter().map(|&(x, lo, hi)| {
+                    let (lo, hi) = (lo.clamp(y0, y1), hi.clamp(y0, y1));
+                    PathElement::new(vec![(x, lo), (x, hi)], colour.stroke_width(2))
+                });
+                chart.draw_series(bars)?;
             }
         }
         chart
@@ -276,6 +340,7 @@ mod tests {
             y2: Some(("error".into(), (0.0, 1.0))),
             x_range: None,
             log_x: false,
+            log_y: false,
             legend_top: false,
             series: vec![
                 Series::new("train", vec![(1.0, 50.0), (2.0, 80.0), (3.0, 95.0)], 0),
@@ -293,5 +358,33 @@ mod tests {
         let e = chart.save(&scratch.join("chart.jpg"), (640, 400)).unwrap_err().to_string();
         assert!(e.contains(".png or .svg"), "{e}");
         assert_eq!(scratch.names(), ["chart.png", "chart.svg"]);
+    }
+
+    #[test]
+    fn log_axes_points_and_error_bars_are_drawn() {
+        let scratch = crate::scratch::Scratch::new("plot-log");
+        let chart = LineChart {
+            title: "log".into(),
+            x_label: "epoch (log scale)".into(),
+            y_label: "positions (log scale)".into(),
+            y_range: (1.0, 1000.0),
+            y2: None,
+            x_range: Some((1.0, 10_000.0)),
+            log_x: true,
+            log_y: true,
+            legend_top: true,
+            series: vec![
+                // The zero has no place on a log axis and is left out, not drawn at the frame.
+                Series::new("run", vec![(1.0, 500.0), (10.0, 40.0), (100.0, 0.0), (6285.0, 2.0)], 0),
+                Series::new("kept", vec![(10.0, 40.0)], 1)
+                    .points_only()
+                    .with_error_bars(vec![(10.0, 30.0, 50.0)]),
+                Series::reference("51", 51.0, (1.0, 10_000.0), 2),
+            ],
+        };
+        for name in ["log.png", "log.svg"] {
+            chart.save(&scratch.join(name), (640, 400)).unwrap();
+        }
+        assert_eq!(scratch.names(), ["log.png", "log.svg"]);
     }
 }

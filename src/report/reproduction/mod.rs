@@ -9,7 +9,7 @@ use crate::experiment::{self, MisclassifiedRow, Summary};
 use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
 use crate::report::findings::ExtraRun;
-use crate::report::plot::{ImageFormat, LineChart, Series};
+use crate::report::plot::{ImageFormat, LineChart};
 use crate::report::section51::Claim;
 use crate::report::table5::{self, Table5Stat};
 use crate::report::table6::{self, Matched};
@@ -125,6 +125,9 @@ pub fn check_destinations(out: &Path) -> Result<()> {
     ] {
         FileOut::check_in_own_folder(&out.join(file))?;
     }
+    for png in [FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
+        FileOut::check_in_own_folder(&out.join(Path::new(png).with_extension("svg")))?;
+    }
     Ok(())
 }
 
@@ -214,15 +217,19 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
             .write(crate::report::diagram::grid_svg(&diagrams, 6).as_bytes())?;
     }
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
-    let save = |chart: LineChart, file: &str| {
-        chart.save_to(&FileOut::check_in_own_folder(&out.join(file))?, ImageFormat::Png, (900, 520))
+    // Each figure as PNG (shown in the report) and SVG (for print), beside each other.
+    let save = |chart: LineChart, png: &str| -> Result<()> {
+        chart.save_to(&FileOut::check_in_own_folder(&out.join(png))?, ImageFormat::Png, (900, 540))?;
+        let svg = Path::new(png).with_extension("svg");
+        chart.save_to(&FileOut::check_in_own_folder(&out.join(svg))?, ImageFormat::Svg, (900, 540))
     };
-    save(figures::figure3(&paper, &by_trial(39), &by_trial(40)), FIGURE3_PNG)?;
+    save(figures::figure3(&paper, &by_trial(39), &by_trial(40), continued.as_ref()), FIGURE3_PNG)?;
     save(figures::nn6_chart(&summaries, &metrics), NN6_PNG)?;
-    save(figures::table5_chart(&paper, &summaries), TABLE5_PNG)?;
+    save(figures::table5_chart(&paper, &replicated), TABLE5_PNG)?;
     let figures = [
         (
-            "Figure 3 (ours): residual inaccuracy on the a-file wtm positions by epoch, trials 39 and 40"
+            "Figure 3 (ours): misclassified a-file wtm positions by epoch, trials 39 and 40 and trial 39 \
+             trained on to 6,285 epochs, beside the paper's end points and its 51"
                 .to_string(),
             FIGURE3_PNG.to_string(),
         ),
@@ -231,7 +238,9 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
             NN6_PNG.to_string(),
         ),
         (
-            "Table 5 at a glance: training and testing accuracy per trial, the paper's and ours".to_string(),
+            "Table 5 at a glance: training and testing accuracy per trial, the paper's and our mean over \
+             the replicates with its 95% interval"
+                .to_string(),
             TABLE5_PNG.to_string(),
         ),
     ];
