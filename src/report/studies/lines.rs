@@ -62,6 +62,7 @@ fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
         y2: None,
         x_range: None,
         log_x,
+        log_y: false,
         legend_top: false,
         series,
     }
@@ -107,6 +108,7 @@ fn epochs(run: &StudyRun) -> LineChart {
         y2: None,
         x_range: None,
         log_x: true,
+        log_y: false,
         legend_top: false,
         series,
     }
