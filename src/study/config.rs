@@ -29,7 +29,57 @@ pub enum Measure {
     Train,
     /// Epochs run until the stopping rule (or the budget) ended training.
     Epochs,
+    /// The epoch of the state the setting reports (see [`State`]).
+    Epoch,
 }
+
+/// Which end-of-epoch state of a run a setting reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// The state the trial's `keep` rule kept (what Table 5 reports).
+    #[default]
+    Kept,
+    /// The epoch with the highest testing accuracy (the first such): what early stopping on the
+    /// testing set would have kept.
+    PeakTest,
+    /// The last epoch run.
+    Last,
+}
+
+/// How a study's figure is drawn.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum Figure {
+    /// Each setting's mean and interval of every measure, settings along the x axis.
+    #[default]
+    Settings,
+    /// The first measure against each setting's `x`, one line per `series`.
+    Line {
+        x_label: String,
+        #[serde(default)]
+        log_x: bool,
+    },
+    /// Training and testing accuracy per epoch, mean over replicates, one panel per setting
+    /// whose state is the kept one.
+    Epochs,
+}
+
+/// Keys a setting may give besides trial keys: what the study layer does around the trial.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingKeys {
+    /// Which end-of-epoch state the replicate reports.
+    #[serde(default)]
+    pub state: State,
+    /// The setting's place on a line figure's x axis.
+    pub x: Option<f64>,
+    /// The line a setting belongs to in a line figure.
+    pub series: Option<String>,
+}
+
+/// The names of [`SettingKeys`]' fields: taken out of a setting before its trial keys are read.
+pub const SETTING_KEYS: &[&str] = &["state", "x", "series"];
 
 impl Measure {
     /// Column stem in `results.csv` and words for the answer.
@@ -38,18 +88,19 @@ impl Measure {
             Measure::Test => "test accuracy",
             Measure::Train => "training accuracy",
             Measure::Epochs => "epochs",
+            Measure::Epoch => "epoch of the state",
         }
     }
 
     /// Whether more is better (accuracy) or less (epochs).
     pub fn higher_is_better(self) -> bool {
-        !matches!(self, Measure::Epochs)
+        !matches!(self, Measure::Epochs | Measure::Epoch)
     }
 
     /// The unit the answer writes after a value.
     pub fn unit(self) -> &'static str {
         match self {
-            Measure::Epochs => " epochs",
+            Measure::Epochs | Measure::Epoch => " epochs",
             _ => "%",
         }
     }
@@ -57,7 +108,7 @@ impl Measure {
     /// A difference's unit.
     pub fn difference_unit(self) -> &'static str {
         match self {
-            Measure::Epochs => " epochs",
+            Measure::Epochs | Measure::Epoch => " epochs",
             _ => " points",
         }
     }
@@ -102,6 +153,13 @@ pub struct StudyConfig {
     /// The paper's claim under test, if the study tests one.
     #[serde(default)]
     pub claim: Option<Claim>,
+    /// Pairs of settings whose difference on the first measure the answer states: `[a, b]`
+    /// gives a − b with Welch's 95% interval.
+    #[serde(default)]
+    pub compare: Vec<[String; 2]>,
+    /// How the figure is drawn (default: settings along the x axis).
+    #[serde(default)]
+    pub figure: Figure,
     #[serde(rename = "setting")]
     pub settings: Vec<Setting>,
 }
@@ -114,6 +172,8 @@ pub struct Study {
     pub base_shown: String,
     /// `trials[s * replicates + r]` is replicate r of setting s.
     pub trials: Vec<Trial>,
+    /// Each setting's study-layer keys, in the config's order.
+    pub keys: Vec<SettingKeys>,
 }
 
 /// The fewest replicates `kpk study` accepts for a study's own count; `--replicates` may lower it
@@ -153,9 +213,10 @@ impl StudyConfig {
         let base: toml::Table =
             toml::from_str(&base_text).map_err(|e| invalid(&base_path, e.message().trim()))?;
         let base_shown = lexical(&path.parent().unwrap_or(Path::new(".")).join(&config.base));
+        let keys = config.setting_keys().map_err(|e| e.in_file(path))?;
         config
             .expand(&base, replicates)
-            .map(|trials| Study { config, base_shown, trials })
+            .map(|trials| Study { config, base_shown, trials, keys })
             .map_err(|e| e.in_file(path))
     }
 
@@ -183,17 +244,32 @@ impl StudyConfig {
                 }
             }
         }
-        if let Some(c) = &self.claim {
-            for label in [&c.better, &c.than] {
-                if !self.settings.iter().any(|s| &s.label == label) {
-                    return bad(
-                        "claim",
-                        format!("claim names setting '{label}', which the study does not have"),
-                    );
-                }
+        let claimed = self.claim.iter().flat_map(|c| [("claim", &c.better), ("claim", &c.than)]);
+        let compared = self.compare.iter().flatten().map(|l| ("compare", l));
+        for (key, label) in claimed.chain(compared) {
+            if !self.settings.iter().any(|s| &s.label == label) {
+                return bad(key, format!("'{label}' is not a setting of the study"));
             }
         }
         Ok(())
+    }
+
+    /// Each setting's study-layer keys, read from its table.
+    fn setting_keys(&self) -> Result<Vec<SettingKeys>> {
+        self.settings
+            .iter()
+            .map(|s| {
+                let own: toml::Table = s
+                    .overrides
+                    .iter()
+                    .filter(|(k, _)| SETTING_KEYS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                toml::Value::Table(own).try_into().map_err(|e: toml::de::Error| {
+                    Error::Toml(e.message().trim().to_string()).context(format!("setting '{}'", s.label))
+                })
+            })
+            .collect()
     }
 
     /// Every trial: the base with the setting's keys, named `<study>-s<setting>-r<replicate>`, its
@@ -210,7 +286,7 @@ impl StudyConfig {
         let mut trials = Vec::with_capacity(self.settings.len() * replicates);
         for (s, setting) in self.settings.iter().enumerate() {
             let mut table = base.clone();
-            for (k, v) in &setting.overrides {
+            for (k, v) in setting.overrides.iter().filter(|(k, _)| !SETTING_KEYS.contains(&k.as_str())) {
                 table.insert(k.clone(), v.clone());
             }
             let (seed, data_seed) = (seed_of(&table, "seed")?, seed_of(&table, "data_seed")?);

@@ -1,7 +1,7 @@
 //! Running a study: every trial of the grid on all cores (rayon), each one exactly as `kpk run`
 //! would train it ([`run_trial`]), then the replicates of each setting summarised.
 
-use super::config::{Measure, Study};
+use super::config::{Measure, SettingKeys, State, Study};
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
 use crate::experiment::{TrialRun, run_trial};
@@ -16,6 +16,8 @@ pub struct Replicate {
     pub test_accuracy_pct: Option<f64>,
     pub epochs: usize,
     pub kept_epoch: usize,
+    /// The epoch of the state reported (the kept one unless the setting's `state` says else).
+    pub state_epoch: usize,
     /// The stopping rule's reason, as `summary.json` spells it.
     pub stop_reason: StopReason,
     /// Per epoch: (training accuracy at m = 0, testing accuracy), %.
@@ -23,20 +25,40 @@ pub struct Replicate {
 }
 
 impl Replicate {
-    fn new(run: &TrialRun) -> Replicate {
+    /// What the study keeps of `run`, reporting the state `keys.state` names.
+    pub fn new(run: &TrialRun, keys: &SettingKeys) -> Replicate {
         let s = &run.summary;
-        Replicate {
+        let curve: Vec<(f64, Option<f64>)> =
+            run.metrics.iter().map(|m| (m.accuracy_m0_pct(), m.test_accuracy_pct)).collect();
+        let mut r = Replicate {
             train_accuracy_pct: s.train_accuracy_pct,
             test_accuracy_pct: s.test_accuracy_pct,
             epochs: s.epochs,
             kept_epoch: s.best_epoch,
+            state_epoch: s.best_epoch,
             stop_reason: s.stop_reason,
-            curve: run
-                .metrics
+            curve,
+        };
+        let epoch = match keys.state {
+            State::Kept => None,
+            State::Last => Some(r.curve.len()),
+            // The first epoch of the highest testing accuracy.
+            State::PeakTest => r
+                .curve
                 .iter()
-                .map(|m| (m.train_accuracy_m0_pct.unwrap_or(m.train_accuracy_pct), m.test_accuracy_pct))
-                .collect(),
+                .enumerate()
+                .filter_map(|(i, c)| c.1.map(|t| (i + 1, t)))
+                .fold(None, |best: Option<(usize, f64)>, (e, t)| match best {
+                    Some((_, b)) if b >= t => best,
+                    _ => Some((e, t)),
+                })
+                .map(|(e, _)| e),
+        };
+        if let Some(e) = epoch.filter(|&e| e >= 1) {
+            (r.train_accuracy_pct, r.test_accuracy_pct) = r.curve[e - 1];
+            r.state_epoch = e;
         }
+        r
     }
 
     /// The replicate's value of `measure`; `None` for test accuracy without a testing set.
@@ -45,6 +67,7 @@ impl Replicate {
             Measure::Test => self.test_accuracy_pct,
             Measure::Train => Some(self.train_accuracy_pct),
             Measure::Epochs => Some(self.epochs as f64),
+            Measure::Epoch => Some(self.state_epoch as f64),
         }
     }
 }
@@ -93,7 +116,7 @@ pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&TrialRun) + Syn
             let trial = &study.trials[i];
             let run = run_trial(trial, bb, &mut |_| {}).map_err(|e| e.context(trial.name()))?;
             on_done(&run);
-            Ok((i, Replicate::new(&run)))
+            Ok((i, Replicate::new(&run, &study.keys[i / study.replicates()])))
         })
         .collect::<Result<_>>()?;
     done.sort_by_key(|(i, _)| *i);

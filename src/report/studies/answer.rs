@@ -87,8 +87,10 @@ fn trade_off(run: &StudyRun, m: Measure) -> Option<String> {
     if std::ptr::eq(best, reference) {
         return None;
     }
+    // The epoch of a reported state is not a cost: it is where the state lies.
     let parts: Vec<String> = run.study.config.measures[1..]
         .iter()
+        .filter(|&&o| o != Measure::Epoch)
         .filter_map(|&o| {
             let (d, sign) = favour(o, best, reference)?;
             let word = match sign {
@@ -103,12 +105,29 @@ fn trade_off(run: &StudyRun, m: Measure) -> Option<String> {
         .then(|| format!("Against *{}*, *{}* is {}.", reference.label, best.label, parts.join("; ")))
 }
 
+/// The comparisons the config asks for, on the first measure.
+fn comparisons(run: &StudyRun, m: Measure) -> Option<String> {
+    let find = |label: &str| run.settings.iter().find(|s| s.label == label);
+    let parts: Vec<String> = run
+        .study
+        .config
+        .compare
+        .iter()
+        .filter_map(|[a, b]| {
+            let (d, _) = favour(m, find(a)?, find(b)?)?;
+            let verdict = if d.lo > 0.0 || d.hi < 0.0 { "excludes 0" } else { "includes 0" };
+            Some(format!("*{a}* minus *{b}*: {} ({verdict})", gap(m, d)))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("Differences on {}: {}.", m.name(), parts.join("; ")))
+}
+
 /// The answer: the ranking on the study's first measure, what the winner trades on the others
 /// against the reference, then the paper's claim if any.
 pub fn answer(run: &StudyRun) -> String {
     let m = run.study.config.measures[0];
     let mut s = ranking(run, m);
-    for extra in [trade_off(run, m), claim(run)].into_iter().flatten() {
+    for extra in [trade_off(run, m), comparisons(run, m), claim(run)].into_iter().flatten() {
         s.push(' ');
         s.push_str(&extra);
     }

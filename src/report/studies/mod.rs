@@ -5,6 +5,7 @@
 
 mod answer;
 mod figure;
+mod lines;
 
 pub use answer::answer;
 
@@ -13,7 +14,7 @@ use crate::output::FileOut;
 use crate::report::plot::ImageFormat;
 use crate::report::stats::Interval;
 use crate::report::template;
-use crate::study::{Measure, StudyRun, Vary};
+use crate::study::{Figure, Measure, State, StudyRun, Vary};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,9 @@ const SECTION: &str = include_str!("section.md");
 /// STUDIES.md lists them (section 6's order, then section 2's).
 const PROSE: &[(&str, &str)] = &[
     ("layers", include_str!("layers.md")),
+    ("layers_whole", include_str!("layers_whole.md")),
     ("codings", include_str!("codings.md")),
+    ("overtraining", include_str!("overtraining.md")),
     ("momentum_annealing", include_str!("momentum_annealing.md")),
     ("side_to_move", include_str!("side_to_move.md")),
     ("e1_vs_e2", include_str!("e1_vs_e2.md")),
@@ -83,10 +86,10 @@ fn cell(i: Option<Interval>) -> [String; 3] {
 pub fn results_csv(run: &StudyRun) -> String {
     let mut s = String::from(
         "setting,label,replicates,train_pct_mean,train_pct_lo,train_pct_hi,test_pct_mean,test_pct_lo,test_pct_hi,\
-         epochs_mean,epochs_lo,epochs_hi,reached_target\n",
+         epochs_mean,epochs_lo,epochs_hi,state_epoch_mean,state_epoch_lo,state_epoch_hi,reached_target\n",
     );
     for (i, r) in run.settings.iter().enumerate() {
-        let cells: Vec<String> = [Measure::Train, Measure::Test, Measure::Epochs]
+        let cells: Vec<String> = [Measure::Train, Measure::Test, Measure::Epochs, Measure::Epoch]
             .into_iter()
             .flat_map(|m| cell(r.interval(m)))
             .collect();
@@ -105,18 +108,20 @@ pub fn results_csv(run: &StudyRun) -> String {
 
 /// `replicates.csv`: one row per trial, the values the intervals summarise.
 pub fn replicates_csv(run: &StudyRun) -> String {
-    let mut s = String::from("setting,replicate,train_pct,test_pct,epochs,kept_epoch,stop_reason\n");
+    let mut s =
+        String::from("setting,replicate,train_pct,test_pct,epochs,kept_epoch,state_epoch,stop_reason\n");
     for (i, r) in run.settings.iter().enumerate() {
         for (j, rep) in r.replicates.iter().enumerate() {
             let test = rep.test_accuracy_pct.map_or_else(String::new, |t| format!("{t:.4}"));
             let _ = writeln!(
                 s,
-                "{},{},{:.4},{test},{},{},{}",
+                "{},{},{:.4},{test},{},{},{},{}",
                 i + 1,
                 j + 1,
                 rep.train_accuracy_pct,
                 rep.epochs,
                 rep.kept_epoch,
+                rep.state_epoch,
                 rep.stop_reason.name()
             );
         }
@@ -128,8 +133,17 @@ pub fn replicates_csv(run: &StudyRun) -> String {
 pub fn write_study(run: &StudyRun, dest: &Destinations) -> Result<()> {
     dest.results.write(results_csv(run).as_bytes())?;
     dest.replicates.write(replicates_csv(run).as_bytes())?;
-    figure::save(run, &dest.png, ImageFormat::Png)?;
-    figure::save(run, &dest.svg, ImageFormat::Svg)
+    match &run.study.config.figure {
+        Figure::Settings => {
+            figure::save(run, &dest.png, ImageFormat::Png)?;
+            figure::save(run, &dest.svg, ImageFormat::Svg)
+        }
+        other => {
+            let chart = lines::chart(run, other);
+            chart.save_to(&dest.png, ImageFormat::Png, lines::SIZE)?;
+            chart.save_to(&dest.svg, ImageFormat::Svg, lines::SIZE)
+        }
+    }
 }
 
 fn show(i: Option<Interval>, digits: usize) -> String {
@@ -168,13 +182,16 @@ fn setup(run: &StudyRun) -> String {
 
 /// The table of STUDIES.md: one row per setting.
 fn table(run: &StudyRun) -> String {
-    let mut s = String::from(
-        "| setting | training accuracy, % | test accuracy, % | epochs run | stopped on the error target |\n|---|---|---|---|---|\n",
-    );
+    let state = run.study.keys.iter().any(|k| k.state != State::Kept);
+    let mut s = String::from("| setting | training accuracy, % | test accuracy, % | epochs run |");
+    s.push_str(if state { " epoch of the state |" } else { "" });
+    s.push_str(" stopped on the error target |\n|---|---|---|---|---|");
+    s.push_str(if state { "---|\n" } else { "\n" });
     for r in &run.settings {
+        let epoch = if state { format!(" {} |", show(r.interval(Measure::Epoch), 0)) } else { String::new() };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} of {} |",
+            "| {} | {} | {} | {} |{epoch} {} of {} |",
             r.label,
             show(r.interval(Measure::Train), 2),
             show(r.interval(Measure::Test), 2),

@@ -1,0 +1,123 @@
+//! A study's line figures: the first measure against each setting's `x`, one line per `series`
+//! ([`Figure::Line`]), or training and testing accuracy per epoch ([`Figure::Epochs`]). Each mean
+//! line comes with its 95% t-interval over replicates as a dashed outline of the same colour
+//! (the lower bound left to right, then the upper bound back).
+
+use crate::report::plot::{LineChart, Series};
+use crate::report::stats::Interval;
+use crate::study::{Figure, SettingResult, State, StudyRun};
+
+/// The figure's size in pixels.
+pub const SIZE: (u32, u32) = (900, 520);
+
+/// A mean line and its interval outline, from (x, interval) points in x order.
+fn with_interval(label: &str, points: &[(f64, Interval)], colour: usize, out: &mut Vec<Series>) {
+    let mean: Vec<(f64, f64)> = points.iter().map(|&(x, i)| (x, i.mean)).collect();
+    let mut outline: Vec<(f64, f64)> = points.iter().map(|&(x, i)| (x, i.lo)).collect();
+    outline.extend(points.iter().rev().map(|&(x, i)| (x, i.hi)));
+    // Markers where the points are few (one per setting), none on per-epoch curves.
+    let line = Series::new(label, mean, colour);
+    out.push(if points.len() <= 30 { line.with_markers() } else { line });
+    out.push(Series::new(format!("{label}: 95% interval"), outline, colour).dashed());
+}
+
+/// The y range spanning every series, padded, starting at 0 or above.
+fn y_range(series: &[Series]) -> (f64, f64) {
+    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.08).max(0.5);
+    ((lo - pad).max(0.0).min(lo), hi + pad)
+}
+
+fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
+    let m = run.study.config.measures[0];
+    let mut names: Vec<String> = Vec::new();
+    for k in &run.study.keys {
+        let name = k.series.clone().unwrap_or_default();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mut series = Vec::new();
+    for (c, name) in names.iter().enumerate() {
+        let mut points: Vec<(f64, Interval)> = run
+            .settings
+            .iter()
+            .zip(&run.study.keys)
+            .filter(|(_, k)| k.series.clone().unwrap_or_default() == *name)
+            .filter_map(|(s, k)| Some((k.x?, s.interval(m)?)))
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let label = if name.is_empty() { m.name().to_string() } else { format!("{name}: {}", m.name()) };
+        with_interval(&label, &points, c, &mut series);
+    }
+    LineChart {
+        title: run.study.config.title.clone(),
+        x_label: x_label.to_string(),
+        y_label: format!("{}, mean over {} replicates{}", m.name(), run.study.replicates(), unit(m.unit())),
+        y_range: y_range(&series),
+        y2: None,
+        x_range: None,
+        log_x,
+        log_y: false,
+        legend_top: false,
+        series,
+    }
+}
+
+fn unit(u: &str) -> String {
+    match u.trim() {
+        "%" => " (%)".into(),
+        other => format!(" ({other})"),
+    }
+}
+
+/// Per epoch, the mean and interval of the replicates that ran that long.
+fn per_epoch(s: &SettingResult, test: bool) -> Vec<(f64, Interval)> {
+    let longest = s.replicates.iter().map(|r| r.curve.len()).max().unwrap_or(0);
+    (0..longest)
+        .filter_map(|e| {
+            let vals: Vec<f64> = s
+                .replicates
+                .iter()
+                .filter_map(|r| r.curve.get(e))
+                .filter_map(|&(train, t)| if test { t } else { Some(train) })
+                .collect();
+            Some(((e + 1) as f64, Interval::of_mean(&vals)?))
+        })
+        .collect()
+}
+
+fn epochs(run: &StudyRun) -> LineChart {
+    let mut series = Vec::new();
+    let kept = run.settings.iter().zip(&run.study.keys).filter(|(_, k)| k.state == State::Kept);
+    for (c, (s, _)) in kept.enumerate() {
+        // "wtm (T1/S1): kept state" is drawn as "wtm (T1/S1)": every state shares the curves.
+        let name = s.label.split(": ").next().unwrap_or(&s.label);
+        with_interval(&format!("{name}: training"), &per_epoch(s, false), 2 * c, &mut series);
+        with_interval(&format!("{name}: testing"), &per_epoch(s, true), 2 * c + 1, &mut series);
+    }
+    LineChart {
+        title: run.study.config.title.clone(),
+        x_label: "epoch".into(),
+        y_label: format!("accuracy at m = 0, mean over {} replicates (%)", run.study.replicates()),
+        y_range: y_range(&series),
+        y2: None,
+        x_range: None,
+        log_x: true,
+        log_y: false,
+        legend_top: false,
+        series,
+    }
+}
+
+/// The chart of a line or epochs figure (the settings figure is drawn by `figure`).
+pub fn chart(run: &StudyRun, figure: &Figure) -> LineChart {
+    match figure {
+        Figure::Line { x_label, log_x } => line(run, x_label, *log_x),
+        Figure::Epochs | Figure::Settings => epochs(run),
+    }
+}
