@@ -285,6 +285,15 @@ mod tests {
     }
 
     #[test]
+    fn c37_with_the_draws_is_every_wtm_position() {
+        let bb = Bitbase::generate();
+        let last = KpkPosition::all()
+            .filter(|p| p.side() == Color::White)
+            .all(|p| bb.outcome(&p) == Outcome::Draw || bb.dtc(&p).is_some_and(|d| d.0 <= 37));
+        assert!(last, "the curriculum's last stage is T3");
+    }
+
+    #[test]
     fn pruning_zeroes_exactly_the_fraction_asked_and_keeps_the_biases() {
         let net = Mlp::new(&[32, 32, 5, 1], 1.0, 7).unwrap();
         let weights: usize = net.layers().iter().map(|w| w.nrows() * (w.ncols() - 1)).sum();
