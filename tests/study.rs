@@ -58,17 +58,23 @@ fn a_setting_that_kpk_run_would_refuse_is_refused_with_its_label() {
     assert!(e.contains("too wide") && e.contains("topology"), "{e}");
 }
 
-/// The CI run of a study: e1_vs_e2 on 2 replicates a setting, its results.csv complete.
+/// The CI run of a study: e1_vs_e2 (trials as `kpk run` trains them) and pruning (the study
+/// layer's own runner) on 2 replicates a setting, their results.csv complete.
 #[test]
 fn a_reduced_study_writes_a_complete_row_per_setting() {
+    reduced_study_is_complete("e1_vs_e2");
+    reduced_study_is_complete("pruning");
+}
+
+fn reduced_study_is_complete(name: &str) {
     let scratch = Scratch::new("study-run");
-    let config = root().join("experiments/studies/e1_vs_e2.toml");
+    let config = root().join(format!("experiments/studies/{name}.toml"));
     let out = kpk_in(
         root(),
         &["study", config.to_str().unwrap(), "--replicates", "2", "--out", scratch.path().to_str().unwrap()],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let folder = scratch.join("studies/e1_vs_e2");
+    let folder = scratch.join(format!("studies/{name}"));
     let csv = std::fs::read_to_string(folder.join("results.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -90,8 +96,8 @@ fn a_reduced_study_writes_a_complete_row_per_setting() {
     }
     let replicates = std::fs::read_to_string(folder.join("replicates.csv")).unwrap();
     assert_eq!(replicates.lines().count(), 1 + 2 * rows.len());
-    for figure in ["e1_vs_e2.png", "e1_vs_e2.svg"] {
-        assert!(std::fs::metadata(folder.join(figure)).unwrap().len() > 1000, "{figure}");
+    for figure in [format!("{name}.png"), format!("{name}.svg")] {
+        assert!(std::fs::metadata(folder.join(&figure)).unwrap().len() > 1000, "{figure}");
     }
     assert!(!scratch.join("STUDIES.md").exists(), "only --all writes STUDIES.md");
 }

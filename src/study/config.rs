@@ -76,10 +76,74 @@ pub struct SettingKeys {
     pub x: Option<f64>,
     /// The line a setting belongs to in a line figure.
     pub series: Option<String>,
+    /// Draw the training positions from the side's positions on these pawn files only (a-d).
+    pub pool_file: Option<String>,
+    /// Test on this many positions of the pool, drawn with a fixed seed (the same in every
+    /// replicate) and never trained on.
+    pub held_out: Option<usize>,
+    /// Train on this many positions drawn from the pool less the held-out set (default: all).
+    pub train_size: Option<usize>,
+    /// Test on every position of the side on these pawn files instead.
+    pub test_files: Option<String>,
+    /// Feed the net only the first k inputs of the coding (x1..x6: the pieces' files and ranks).
+    pub inputs: Option<usize>,
+    /// Section 2's curriculum: train on Cp ∪ draws for each p in turn, `stage_epochs` each.
+    pub curriculum: Option<Vec<u8>>,
+    pub stage_epochs: Option<usize>,
+    /// After training, zero this fraction of the weights (biases kept), the least important first.
+    pub prune: Option<f64>,
+    #[serde(default)]
+    pub prune_by: PruneBy,
+    /// Epochs of retraining after pruning, the pruned weights held at 0.
+    #[serde(default)]
+    pub retrain: usize,
+}
+
+/// How pruning ranks the weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PruneBy {
+    /// The smallest |w| first.
+    #[default]
+    Magnitude,
+    /// Section 6's test: a twin net trained from −init beside the net from init; the weights
+    /// with the smallest |w+ + w−| / 2 (those that kept their init's sign) first.
+    Symmetry,
+    /// A seeded random order: the baseline.
+    Random,
+}
+
+impl SettingKeys {
+    /// Whether the training and testing sets are drawn by the study rather than named.
+    pub fn draws_data(&self) -> bool {
+        self.pool_file.is_some()
+            || self.held_out.is_some()
+            || self.train_size.is_some()
+            || self.test_files.is_some()
+    }
+
+    /// Whether the trial needs the study layer's own runner rather than `kpk run`'s.
+    pub fn is_custom(&self) -> bool {
+        self.draws_data() || self.inputs.is_some() || self.curriculum.is_some() || self.prune.is_some()
+    }
 }
 
 /// The names of [`SettingKeys`]' fields: taken out of a setting before its trial keys are read.
-pub const SETTING_KEYS: &[&str] = &["state", "x", "series"];
+pub const SETTING_KEYS: &[&str] = &[
+    "state",
+    "x",
+    "series",
+    "pool_file",
+    "held_out",
+    "train_size",
+    "test_files",
+    "inputs",
+    "curriculum",
+    "stage_epochs",
+    "prune",
+    "prune_by",
+    "retrain",
+];
 
 impl Measure {
     /// Column stem in `results.csv` and words for the answer.

@@ -4,6 +4,7 @@
 //! mean and 95% interval ([`crate::report::studies`] writes it).
 
 mod config;
+mod custom;
 mod run;
 
 pub use config::*;

@@ -2,9 +2,10 @@
 //! would train it ([`run_trial`]), then the replicates of each setting summarised.
 
 use super::config::{Measure, SettingKeys, State, Study};
+use super::custom::run_custom;
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
-use crate::experiment::{TrialRun, run_trial};
+use crate::experiment::{Trial, TrialRun, run_trial};
 use crate::report::stats::Interval;
 use crate::train::StopReason;
 use rayon::prelude::*;
@@ -106,7 +107,7 @@ pub struct StudyRun {
 /// Run every trial of `study` on rayon's pool (its size decides the cores used), calling
 /// `on_done` after each trial. Each trial is deterministic on its own, so the results do not
 /// depend on the number of threads or the order they finish in.
-pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&TrialRun) + Sync)) -> Result<StudyRun> {
+pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&Trial) + Sync)) -> Result<StudyRun> {
     // Longest first, so a long trial does not start last and leave a core idle at the end.
     let mut order: Vec<usize> = (0..study.trials.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(study.trials[i].budget()));
@@ -114,9 +115,14 @@ pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&TrialRun) + Syn
         .par_iter()
         .map(|&i| {
             let trial = &study.trials[i];
-            let run = run_trial(trial, bb, &mut |_| {}).map_err(|e| e.context(trial.name()))?;
-            on_done(&run);
-            Ok((i, Replicate::new(&run, &study.keys[i / study.replicates()])))
+            let keys = &study.keys[i / study.replicates()];
+            let replicate = if keys.is_custom() {
+                run_custom(trial, keys, bb)
+            } else {
+                run_trial(trial, bb, &mut |_| {}).map(|run| Replicate::new(&run, keys))
+            };
+            on_done(trial);
+            Ok((i, replicate.map_err(|e| e.context(trial.name()))?))
         })
         .collect::<Result<_>>()?;
     done.sort_by_key(|(i, _)| *i);

@@ -28,9 +28,15 @@ const PROSE: &[(&str, &str)] = &[
     ("layers_whole", include_str!("layers_whole.md")),
     ("codings", include_str!("codings.md")),
     ("overtraining", include_str!("overtraining.md")),
+    ("set_size", include_str!("set_size.md")),
+    ("pruning", include_str!("pruning.md")),
+    ("init_symmetry", include_str!("init_symmetry.md")),
     ("momentum_annealing", include_str!("momentum_annealing.md")),
     ("side_to_move", include_str!("side_to_move.md")),
     ("e1_vs_e2", include_str!("e1_vs_e2.md")),
+    ("characterisation", include_str!("characterisation.md")),
+    ("transfer", include_str!("transfer.md")),
+    ("curriculum", include_str!("curriculum.md")),
 ];
 
 /// The files a study's folder holds.
