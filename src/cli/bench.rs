@@ -18,9 +18,10 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
     what: BenchTarget,
-    /// The hybrid model file for `--what query`.
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    model: PathBuf,
+    /// The model file: a hybrid for `--what query` [default: models/kpk.hybrid], a play model for
+    /// `--what best-move` [default: models/kpk-play.hybrid].
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -41,6 +42,8 @@ pub enum BenchTarget {
     Train,
     /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
     Query,
+    /// Best moves from the play model (`--model`): per query over every legal position.
+    BestMove,
 }
 
 /// CPU time of the calling thread: on a machine shared with other jobs it is far steadier than wall
@@ -131,7 +134,13 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             };
             return super::train_bench::run_train_bench(what, args.runs.map_or(5, |n| n as usize));
         }
-        BenchTarget::Query => bench_query(&args.model, runs)?,
+        BenchTarget::Query => {
+            bench_query(args.model.as_deref().unwrap_or(Path::new(kpk::hybrid::DEFAULT_MODEL)), runs)?
+        }
+        BenchTarget::BestMove => {
+            let path = args.model.as_deref().unwrap_or(Path::new(kpk::play::model::DEFAULT_PLAY_MODEL));
+            super::play::bench_best_move(path, args.runs.map_or(20, |n| n as usize))?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

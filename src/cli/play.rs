@@ -74,7 +74,7 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
     } else {
         println!("{msg}")
     }
-    eprintln!("best-move query speed on this machine: {:.0} ns per position", best_move_ns(&reloaded));
+    eprintln!("best-move query speed on this machine: {:.0} ns per position", best_move_ns(&reloaded, 5).1);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -106,13 +106,25 @@ pub fn best_move_column(play: &PlayModel, o: &kpk::Oriented) -> String {
     play.best_move(&o.position).map_or_else(|| "-".to_string(), |mv| kpk::play::uci(o, mv))
 }
 
-/// Median over 5 passes of the single-threaded time per `best_move` over every legal position.
-pub fn best_move_ns(model: &PlayModel) -> f64 {
+/// Single-threaded time per `best_move` over every legal position, min and median over `runs`
+/// passes, in nanoseconds.
+pub fn best_move_ns(model: &PlayModel, runs: usize) -> (f64, f64) {
     let all: Vec<KpkPosition> = KpkPosition::all().collect();
-    let (_, median, _) = super::bench::time_runs(5, || {
+    let (min, median, _) = super::bench::time_runs(runs, || {
         all.iter().filter_map(|p| model.best_move(p)).map(|mv| mv.to.index()).sum::<usize>()
     });
-    median.as_secs_f64() * 1e9 / all.len() as f64
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e9 / all.len() as f64;
+    (per(min), per(median))
+}
+
+/// `kpk bench --what best-move`: the play model's answers, per position, single-threaded.
+pub fn bench_best_move(path: &std::path::Path, runs: usize) -> anyhow::Result<()> {
+    let model = PlayModel::load(path)?;
+    let (min, median) = best_move_ns(&model, runs);
+    println!(
+        "play model best move, every legal position in turn: min {min:.0} ns, median {median:.0} ns per position over {runs} passes"
+    );
+    Ok(())
 }
 
 /// Who plays a side in `kpk play`.

@@ -103,27 +103,46 @@ impl PlayModel {
         self.hybrid.classify(s).outcome == Outcome::Win
     }
 
-    /// The pawn side's winning moves in `p` (White to move), best first as the proposer sees
-    /// them: winning promotions (queen before rook), then moves to won positions by score, equal
-    /// scores in move-generation order.
-    pub fn ranked_wins(&self, p: &KpkPosition) -> Ranked {
-        let mut keyed = [(0i32, 0usize, Move { from: p.wk(), to: p.wk(), promotion: None }); MAX_MOVES];
+    /// The pawn side's moves in `p` (White to move) that may win, in the proposer's order, before
+    /// asking which of them do: winning promotions first (queen before rook), then the moves to
+    /// positions by score, equal keys in move-generation order. Promotions that do not win are
+    /// left out. Each entry holds the position the move leads to (`None` for a promotion).
+    fn candidates(&self, p: &KpkPosition) -> ([(i32, usize, Move, Option<KpkPosition>); MAX_MOVES], usize) {
+        let none = (0i32, 0usize, Move { from: p.wk(), to: p.wk(), promotion: None }, None);
+        let mut keyed = [none; MAX_MOVES];
         let mut len = 0;
         for (n, mv) in p.moves().into_iter().enumerate() {
-            let key = match p.play(mv) {
-                After::Promoted { outcome: Outcome::Win, .. } => i32::MIN,
-                After::Position(s) if self.wins(&s) => self.proposer.score(&s),
+            keyed[len] = match p.play(mv) {
+                After::Promoted { outcome: Outcome::Win, .. } => (i32::MIN, n, mv, None),
+                After::Position(s) => (self.proposer.score(&s), n, mv, Some(s)),
                 _ => continue,
             };
-            keyed[len] = (key, n, mv);
             len += 1;
         }
-        keyed[..len].sort_unstable_by_key(|&(key, n, _)| (key, n));
+        keyed[..len].sort_unstable_by_key(|&(key, n, _, _)| (key, n));
+        (keyed, len)
+    }
+
+    /// The pawn side's winning moves in `p` (White to move), best first as the proposer sees
+    /// them: [`PlayModel::candidates`]' order, kept where the hybrid says the move wins.
+    pub fn ranked_wins(&self, p: &KpkPosition) -> Ranked {
+        let (keyed, len) = self.candidates(p);
         let mut moves = [keyed[0].2; MAX_MOVES];
-        for (slot, k) in moves.iter_mut().zip(&keyed[..len]) {
-            *slot = k.2;
+        let mut n = 0;
+        for &(_, _, mv, s) in &keyed[..len] {
+            if s.is_none_or(|s| self.wins(&s)) {
+                moves[n] = mv;
+                n += 1;
+            }
         }
-        Ranked { moves, len }
+        Ranked { moves, len: n }
+    }
+
+    /// The winning move at place `ordinal` (0 = first) of [`PlayModel::ranked_wins`], asking the
+    /// hybrid only about the moves up to it (usually one): the same answer, faster.
+    fn nth_win(&self, p: &KpkPosition, ordinal: usize) -> Option<Move> {
+        let (keyed, len) = self.candidates(p);
+        keyed[..len].iter().filter(|(_, _, _, s)| s.is_none_or(|s| self.wins(&s))).nth(ordinal).map(|k| k.2)
     }
 
     /// The move the file alone gives (`None` only when the side to move has no legal move):
@@ -131,19 +150,25 @@ impl PlayModel {
     ///   promotion where DTC is 1);
     /// - the lone king in a drawn position: a move that keeps the draw;
     /// - otherwise the first legal move.
+    ///
+    /// The hybrid is exact, so in a position it calls won the pawn side has a winning move and the
+    /// lone king no drawing one, and in a drawn one the reverse: the position is classified first,
+    /// and only the side whose moves matter searches them.
     pub fn best_move(&self, p: &KpkPosition) -> Option<Move> {
         match p.side() {
             Color::White => {
-                let ranked = self.ranked_wins(p);
-                if ranked.len > 0 {
+                if self.wins(p) {
                     let at = self.indices.binary_search(&(KpkIndex::of(p).value() as u32));
                     let ordinal = at.map_or(0, |i| usize::from(self.ordinals[i]));
-                    return ranked.as_slice().get(ordinal).copied();
+                    return self.nth_win(p, ordinal);
                 }
                 p.moves().first().copied()
             }
             Color::Black => {
                 let moves = p.moves();
+                if self.wins(p) {
+                    return moves.first().copied();
+                }
                 let holds = |mv: &&Move| match p.play(**mv) {
                     After::PawnCaptured => true,
                     After::Position(t) => !self.wins(&t),
