@@ -4,7 +4,7 @@
 mod support;
 
 use kpk::report::studies;
-use kpk::study::{MIN_REPLICATES, StudyConfig};
+use kpk::study::{MIN_REPLICATES, StudyConfig, initial_net};
 use std::path::{Path, PathBuf};
 use support::{Scratch, kpk_in};
 
@@ -41,6 +41,26 @@ fn every_study_config_expands_into_checked_trials_with_enough_replicates() {
         let seeds: Vec<u64> = study.trials[..c.replicates].iter().map(|t| t.config.seed).collect();
         assert!(seeds.windows(2).all(|w| w[1] == w[0] + 1), "{}: {seeds:?}", c.name);
     }
+}
+
+/// A setting's label that states a weight count ("(1,227 w)") states the net's own.
+#[test]
+fn weight_counts_in_labels_are_the_nets() {
+    let mut checked = 0;
+    for path in study_configs() {
+        let study = StudyConfig::load(&path, None).unwrap();
+        let c = &study.config;
+        for (i, setting) in c.settings.iter().enumerate() {
+            let Some(stated) = setting.label.split('(').nth(1).and_then(|t| t.split(" w)").next()) else {
+                continue;
+            };
+            let Ok(stated) = stated.replace(',', "").parse::<usize>() else { continue };
+            let net = initial_net(&study.trials[i * c.replicates], &study.keys[i]).unwrap();
+            assert_eq!(net.weight_count(), stated, "{}: {}", c.name, setting.label);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} labels with weight counts");
 }
 
 #[test]

@@ -20,11 +20,9 @@ pub struct BatchWorkspace {
 impl BatchWorkspace {
     /// Buffers for batches of up to `rows` positions through nets of `net`'s topology.
     pub fn new(net: &Mlp, rows: usize) -> BatchWorkspace {
-        let acts = net
-            .topology()
-            .iter()
-            .map(|&n| {
-                let mut a = Array2::zeros((rows, n + 1));
+        let acts = (0..net.topology().len())
+            .map(|l| {
+                let mut a = Array2::zeros((rows, net.act_width(l)));
                 a.column_mut(0).fill(1.0);
                 a
             })
@@ -56,14 +54,21 @@ impl Mlp {
                 prefetch(&rows[ahead as usize * width..(ahead as usize + 1) * width]);
             }
             let i = i as usize;
-            ws.acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..]
-                .copy_from_slice(&rows[i * width..(i + 1) * width]);
+            let x = &rows[i * width..(i + 1) * width];
+            ws.acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..].copy_from_slice(x);
+            if self.skip {
+                // Skip-layer connections: the inputs also end the row the output layer reads.
+                let mut below_top = ws.acts[n_layers - 1].row_mut(r);
+                let row = below_top.as_slice_mut().expect("standard layout");
+                let n = row.len();
+                row[n - width..].copy_from_slice(x);
+            }
         }
         // Forward: Z = A_ext · Wᵀ, A' = f(Z).
         for l in 0..n_layers {
             let (below, above) = ws.acts.split_at_mut(l + 1);
             let a_in = below[l].slice(s![..b, ..]);
-            let mut z = above[0].slice_mut(s![..b, 1..]);
+            let mut z = above[0].slice_mut(s![..b, 1..=self.topology[l + 1]]);
             ndarray::linalg::general_mat_mul(1.0, &a_in, &self.layers[l].t(), 0.0, &mut z);
             // Row by row over contiguous slices, so the sigmoids vectorise.
             vectorised(
@@ -107,11 +112,11 @@ impl Mlp {
                 ndarray::linalg::general_mat_mul(
                     1.0,
                     &delta,
-                    &self.layers[l].slice(s![.., 1..]),
+                    &self.layers[l].slice(s![.., 1..=self.topology[l]]),
                     0.0,
                     &mut down,
                 );
-                let a = ws.acts[l].slice(s![..b, 1..]);
+                let a = ws.acts[l].slice(s![..b, 1..=self.topology[l]]);
                 ndarray::Zip::from(&mut down).and(&a).for_each(|d, &a| *d *= slope * a * (1.0 - a));
             }
         }

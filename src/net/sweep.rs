@@ -36,10 +36,11 @@ impl Sweep {
             transpose_by_four(w.as_slice().expect("layers are kept in standard layout"), w.ncols(), wt);
         }
         self.acts.resize_with(net.topology().len(), Vec::new);
-        for (a, &n) in self.acts.iter_mut().zip(net.topology()) {
+        for (l, a) in self.acts.iter_mut().enumerate() {
+            let width = net.act_width(l);
             a.clear();
-            a.resize(BLOCK * (n + 1), 0.0);
-            for row in a.chunks_exact_mut(n + 1) {
+            a.resize(BLOCK * width, 0.0);
+            for row in a.chunks_exact_mut(width) {
                 row[0] = 1.0;
             }
         }
@@ -80,13 +81,20 @@ impl Mlp {
         for (a, x) in sweep.acts[0].chunks_exact_mut(width + 1).zip(block.chunks_exact(width)) {
             a[1..].copy_from_slice(x);
         }
+        if self.skip {
+            let below_top = self.topology.len() - 2;
+            let w = self.act_width(below_top);
+            for (a, x) in sweep.acts[below_top].chunks_exact_mut(w).zip(block.chunks_exact(width)) {
+                a[w - width..].copy_from_slice(x);
+            }
+        }
         for l in 0..self.layers.len() {
-            let (n_in, n_out) = (self.topology[l] + 1, self.topology[l + 1]);
+            let (n_in, n_out, stride) = (self.act_width(l), self.topology[l + 1], self.act_width(l + 1));
             let (below, above) = sweep.acts.split_at_mut(l + 1);
-            let out = &mut above[0][..rows * (n_out + 1)];
-            block_product(&below[l][..rows * n_in], n_in, &sweep.wt[l], n_out, &mut out[1..], n_out + 1);
-            for row in out.chunks_exact_mut(n_out + 1) {
-                for y in &mut row[1..] {
+            let out = &mut above[0][..rows * stride];
+            block_product(&below[l][..rows * n_in], n_in, &sweep.wt[l], n_out, &mut out[1..], stride);
+            for row in out.chunks_exact_mut(stride) {
+                for y in &mut row[1..=n_out] {
                     *y = sigmoid(*y, self.slope);
                 }
             }
@@ -101,8 +109,10 @@ mod tests {
 
     #[test]
     fn the_sweep_equals_the_single_position_pass_bit_for_bit() {
-        for topology in [&[32, 64, 20, 1][..], &[5, 3, 2], &[7, 1], &[3, 9, 4, 6, 2]] {
-            let net = Mlp::new(topology, 1.3, 11).unwrap();
+        let plain = [&[32, 64, 20, 1][..], &[5, 3, 2], &[7, 1], &[3, 9, 4, 6, 2]].map(|t| (t, false));
+        for (topology, skip) in plain.into_iter().chain([(&[6, 42, 1][..], true), (&[3, 9, 4, 6, 2], true)]) {
+            let net = if skip { Mlp::with_skip(topology, 1.3, 11) } else { Mlp::new(topology, 1.3, 11) };
+            let net = net.unwrap();
             // Larger weights than the initial ±0.1, so every layer matters.
             let mut net = net;
             for w in net.layers_mut() {
@@ -118,7 +128,11 @@ mod tests {
                     assert_eq!(i, seen);
                     let expected = net.forward_with(&mut ws, &inputs[i * width..(i + 1) * width]);
                     let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-                    assert_eq!(bits(y), bits(expected), "{topology:?}, {n} positions, position {i}");
+                    assert_eq!(
+                        bits(y),
+                        bits(expected),
+                        "{topology:?} skip {skip}, {n} positions, position {i}"
+                    );
                     seen += 1;
                 });
                 assert_eq!(seen, n);

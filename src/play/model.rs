@@ -52,6 +52,16 @@ pub struct PlayModel {
     ordinals: Vec<u8>,
 }
 
+/// A pawn-side move as the proposer ranks it: its key (smaller first), its place in move
+/// generation, and the position it leads to (`None` for a winning promotion).
+#[derive(Clone, Copy)]
+struct Candidate {
+    key: i32,
+    n: usize,
+    mv: Move,
+    to: Option<KpkPosition>,
+}
+
 /// Up to `MAX_MOVES` (the most legal moves a KPK position has) moves, ranked.
 pub struct Ranked {
     moves: [Move; MAX_MOVES],
@@ -106,34 +116,39 @@ impl PlayModel {
     /// The pawn side's moves in `p` (White to move) that may win, in the proposer's order, before
     /// asking which of them do: winning promotions first (queen before rook), then the moves to
     /// positions by score, equal keys in move-generation order. Promotions that do not win are
-    /// left out. Each entry holds the position the move leads to (`None` for a promotion).
-    fn candidates(&self, p: &KpkPosition) -> ([(i32, usize, Move, Option<KpkPosition>); MAX_MOVES], usize) {
-        let none = (0i32, 0usize, Move { from: p.wk(), to: p.wk(), promotion: None }, None);
+    /// left out.
+    fn candidates(&self, p: &KpkPosition) -> ([Candidate; MAX_MOVES], usize) {
+        let none =
+            Candidate { key: 0, n: 0, mv: Move { from: p.wk(), to: p.wk(), promotion: None }, to: None };
         let mut keyed = [none; MAX_MOVES];
         let mut len = 0;
         for (n, mv) in p.moves().into_iter().enumerate() {
             keyed[len] = match p.play(mv) {
-                After::Promoted { outcome: Outcome::Win, .. } => (i32::MIN, n, mv, None),
-                After::Position(s) => (self.proposer.score(&s), n, mv, Some(s)),
+                After::Promoted { outcome: Outcome::Win, .. } => Candidate { key: i32::MIN, n, mv, to: None },
+                After::Position(s) => Candidate { key: self.proposer.score(&s), n, mv, to: Some(s) },
                 _ => continue,
             };
             len += 1;
         }
-        keyed[..len].sort_unstable_by_key(|&(key, n, _, _)| (key, n));
+        keyed[..len].sort_unstable_by_key(|c| (c.key, c.n));
         (keyed, len)
     }
 
+    /// Does the candidate move win? A promotion among the candidates does; a move to a position
+    /// wins where the hybrid says so.
+    fn candidate_wins(&self, c: &Candidate) -> bool {
+        c.to.is_none_or(|s| self.wins(&s))
+    }
+
     /// The pawn side's winning moves in `p` (White to move), best first as the proposer sees
-    /// them: [`PlayModel::candidates`]' order, kept where the hybrid says the move wins.
+    /// them: [`PlayModel::candidates`]' order, kept where the move wins.
     pub fn ranked_wins(&self, p: &KpkPosition) -> Ranked {
         let (keyed, len) = self.candidates(p);
-        let mut moves = [keyed[0].2; MAX_MOVES];
+        let mut moves = [keyed[0].mv; MAX_MOVES];
         let mut n = 0;
-        for &(_, _, mv, s) in &keyed[..len] {
-            if s.is_none_or(|s| self.wins(&s)) {
-                moves[n] = mv;
-                n += 1;
-            }
+        for c in keyed[..len].iter().filter(|c| self.candidate_wins(c)) {
+            moves[n] = c.mv;
+            n += 1;
         }
         Ranked { moves, len: n }
     }
@@ -142,7 +157,7 @@ impl PlayModel {
     /// hybrid only about the moves up to it (usually one): the same answer, faster.
     fn nth_win(&self, p: &KpkPosition, ordinal: usize) -> Option<Move> {
         let (keyed, len) = self.candidates(p);
-        keyed[..len].iter().filter(|(_, _, _, s)| s.is_none_or(|s| self.wins(&s))).nth(ordinal).map(|k| k.2)
+        keyed[..len].iter().filter(|c| self.candidate_wins(c)).nth(ordinal).map(|c| c.mv)
     }
 
     /// The move the file alone gives (`None` only when the side to move has no legal move):

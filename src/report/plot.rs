@@ -278,21 +278,24 @@ impl LineChart {
             // dashed line, a full stroke otherwise.
             let (line, dashed) = (s.line, s.dashed);
             let gap = if dashed { colour.mix(0.0) } else { colour.mix(1.0) };
-            anno.label(s.label.clone()).legend(move |(x, y)| {
-                if line {
-                    EmptyElement::at((x, y))
-                        + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
-                        + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
-                        + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
-                        + Circle::new((10, 0), 0, colour.filled())
-                } else {
-                    EmptyElement::at((x, y))
-                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                        + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                        + Circle::new((10, 0), 4, colour.filled())
-                }
-            });
+            // A series without a label (an interval's outline beside its mean) has no entry.
+            if !s.label.is_empty() {
+                anno.label(s.label.clone()).legend(move |(x, y)| {
+                    if line {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
+                            + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
+                            + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+                            + Circle::new((10, 0), 0, colour.filled())
+                    } else {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+                            + Circle::new((10, 0), 4, colour.filled())
+                    }
+                });
+            }
             if s.line && s.dashed && s.markers {
                 let dots = points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
                 if s.secondary {

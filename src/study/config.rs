@@ -87,6 +87,10 @@ pub struct SettingKeys {
     pub test_files: Option<String>,
     /// Feed the net only the first k inputs of the coding (x1..x6: the pieces' files and ranks).
     pub inputs: Option<usize>,
+    /// Skip-layer connections from the inputs to the output layer (`Mlp::with_skip`): section 6's
+    /// other topologies.
+    #[serde(default)]
+    pub skip: bool,
     /// Section 2's curriculum: train on Cp ∪ draws for each p in turn, `stage_epochs` each.
     pub curriculum: Option<Vec<u8>>,
     pub stage_epochs: Option<usize>,
@@ -124,7 +128,11 @@ impl SettingKeys {
 
     /// Whether the trial needs the study layer's own runner rather than `kpk run`'s.
     pub fn is_custom(&self) -> bool {
-        self.draws_data() || self.inputs.is_some() || self.curriculum.is_some() || self.prune.is_some()
+        self.draws_data()
+            || self.inputs.is_some()
+            || self.skip
+            || self.curriculum.is_some()
+            || self.prune.is_some()
     }
 }
 
@@ -138,6 +146,7 @@ pub const SETTING_KEYS: &[&str] = &[
     "train_size",
     "test_files",
     "inputs",
+    "skip",
     "curriculum",
     "stage_epochs",
     "prune",
@@ -178,12 +187,16 @@ impl Measure {
     }
 }
 
-/// A claim of the paper the study tests: setting `better` beats setting `than` on `measure`.
+/// A claim of the paper the study tests: setting `better` beats setting `than` on `measure`. With
+/// `hypothesis = true` it is a reading of one of the paper's questions instead, reported as a
+/// hypothesis rather than as the paper's claim.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
     pub better: String,
     pub than: String,
+    #[serde(default)]
+    pub hypothesis: bool,
     pub measure: Measure,
     /// Where the paper says so, e.g. "section 5.1".
     pub source: String,

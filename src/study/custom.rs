@@ -193,12 +193,21 @@ fn apply(net: &Mlp, masks: &[Array2<bool>]) -> Result<Mlp> {
         .iter()
         .zip(masks)
         .map(|(w, m)| Array2::from_shape_fn(w.dim(), |ij| if m[ij] { w[ij] } else { 0.0 }));
-    Mlp::from_layers(layers.collect(), net.slope())
+    net.with_layers(layers.collect())
 }
 
 /// The net with every weight negated: the section 6 twin's init.
 fn negated(net: &Mlp) -> Result<Mlp> {
-    Mlp::from_layers(net.layers().iter().map(|w| w.mapv(|v| -v)).collect(), net.slope())
+    net.with_layers(net.layers().iter().map(|w| w.mapv(|v| -v)).collect())
+}
+
+/// The untrained net of a setting: the trial's topology with the input layer narrowed to the
+/// inputs fed, and skip-layer connections where the setting asks for them.
+pub fn initial_net(trial: &Trial, keys: &SettingKeys) -> Result<Mlp> {
+    let c = &trial.config;
+    let mut widths = trial.topology().widths().to_vec();
+    widths[0] = keys.inputs.unwrap_or(c.input_coding.width());
+    if keys.skip { Mlp::with_skip(&widths, c.slope, c.seed) } else { Mlp::new(&widths, c.slope, c.seed) }
 }
 
 /// Run one trial of a setting whose keys reshape it, and keep what the study reports.
@@ -208,9 +217,7 @@ pub fn run_custom(trial: &Trial, keys: &SettingKeys, bb: &Bitbase) -> Result<Rep
     let cols = keys.inputs.unwrap_or(c.input_coding.width());
     let train_data = Data::new(&train_set, trial, cols);
     let test_data = test_set.as_ref().map(|t| Data::new(t, trial, cols));
-    let mut widths = trial.topology().widths().to_vec();
-    widths[0] = cols;
-    let init = Mlp::new(&widths, c.slope, c.seed)?;
+    let init = initial_net(trial, keys)?;
     let cfg = trial.train_config();
     let trained = match &keys.curriculum {
         Some(stages) => curriculum(init.clone(), trial, keys, stages, bb)?,

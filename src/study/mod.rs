@@ -8,4 +8,5 @@ mod custom;
 mod run;
 
 pub use config::*;
+pub use custom::initial_net;
 pub use run::*;

@@ -144,8 +144,15 @@ mod tests {
 
     #[test]
     fn adams_batch_gradient_is_the_mean_of_the_per_position_gradients() {
+        for skip in [false, true] {
+            batch_gradient_is_the_mean_of_the_per_position_gradients(skip);
+        }
+    }
+
+    fn batch_gradient_is_the_mean_of_the_per_position_gradients(skip: bool) {
         let topology = [5, 7, 3, 2];
-        let mut net = Mlp::new(&topology, 1.3, 4).unwrap();
+        let net = if skip { Mlp::with_skip(&topology, 1.3, 4) } else { Mlp::new(&topology, 1.3, 4) };
+        let mut net = net.unwrap();
         // Weights larger than the initial ±0.1 so every layer matters.
         for w in net.layers_mut() {
             w.mapv_inplace(|v| v * 20.0);

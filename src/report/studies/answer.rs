@@ -59,8 +59,8 @@ fn claim(run: &StudyRun) -> Option<String> {
     let find = |label: &str| run.settings.iter().find(|s| s.label == label);
     let (better, than) = (find(&c.better)?, find(&c.than)?);
     let m = c.measure;
-    let said =
-        format!("The paper's claim ({}) that *{}* beats *{}* on {}", c.source, c.better, c.than, m.name());
+    let whose = if c.hypothesis { "The hypothesis" } else { "The paper's claim" };
+    let said = format!("{whose} ({}) that *{}* beats *{}* on {}", c.source, c.better, c.than, m.name());
     Some(match favour(m, better, than) {
         Some((d, sign)) => match sign {
             Ordering::Greater => format!("{said} holds: {}.", gap(m, d)),

@@ -1,5 +1,7 @@
 //! A study's figure: each setting's mean with its 95% interval as a whisker, one colour per
-//! measure, settings along the x axis. Accuracies (%) and epochs get a panel each.
+//! measure, settings along the x axis. Accuracies (%) and epochs get a panel each. Labels too long
+//! for their place on the axis are replaced by the settings' numbers, with a key below the panels;
+//! the legend sits in a band at the foot of each panel that no data reach.
 
 use crate::error::{Error, Result};
 use crate::output::FileOut;
@@ -36,10 +38,27 @@ fn panels(run: &StudyRun) -> Vec<Panel> {
     out
 }
 
-/// The figure's size in pixels: wide enough for the setting labels, tall enough for its panels.
+/// Pixels on the x axis per setting.
+const SLOT: u32 = 140;
+/// Height of one line of the key.
+const KEY_LINE: u32 = 20;
+
+/// Whether some label is too long for its slot on the x axis (about 7 pixels a character at the
+/// axis' 13-pixel font), so that the axis shows numbers and a key gives the labels.
+fn numbered(run: &StudyRun) -> bool {
+    run.settings.iter().any(|s| 7 * s.label.chars().count() as u32 > SLOT - 12)
+}
+
+/// Lines of the key: the settings in two columns.
+fn key_lines(run: &StudyRun) -> u32 {
+    if numbered(run) { (run.settings.len() as u32).div_ceil(2) } else { 0 }
+}
+
+/// The figure's size in pixels: wide enough for the settings, tall enough for its panels and key.
 pub fn size(run: &StudyRun) -> (u32, u32) {
     let k = run.settings.len() as u32;
-    (760.max(140 * k + 160), 420 * panels(run).len() as u32)
+    let key = if numbered(run) { KEY_LINE * key_lines(run) + 24 } else { 0 };
+    (760.max(SLOT * k + 160), 420 * panels(run).len() as u32 + key)
 }
 
 fn draw_err(path: &str, e: impl std::fmt::Display) -> Error {
@@ -75,7 +94,11 @@ fn draw<DB: DrawingBackend>(
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let panels = panels(run);
-    let areas = root.split_evenly((panels.len(), 1));
+    let (plot, key) = root.split_vertically(420 * panels.len() as u32);
+    if numbered(run) {
+        draw_key(run, &key)?;
+    }
+    let areas = plot.split_evenly((panels.len(), 1));
     for (i, (panel, area)) in panels.iter().zip(&areas).enumerate() {
         let title = if i == 0 { run.study.config.title.as_str() } else { "" };
         draw_panel(run, panel, title, area)?;
@@ -83,7 +106,23 @@ fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The y range: every interval inside, with a margin, accuracies clamped to [0, 100].
+/// The key under the panels: each setting's number and label, in two columns.
+fn draw_key<DB: DrawingBackend>(
+    run: &StudyRun,
+    area: &DrawingArea<DB, Shift>,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let rows = key_lines(run) as usize;
+    let half = area.dim_in_pixel().0 as i32 / 2;
+    for (i, s) in run.settings.iter().enumerate() {
+        let (col, row) = (i / rows, i % rows);
+        let at = (80 + col as i32 * half, 4 + row as i32 * KEY_LINE as i32);
+        area.draw(&Text::new(format!("{}  {}", i + 1, s.label), at, (FAMILY, 14).into_font()))?;
+    }
+    Ok(())
+}
+
+/// The y range: every interval inside, with a margin above and a wider one below (the legend's
+/// band), accuracies clamped at 0.
 fn y_range(run: &StudyRun, panel: &Panel) -> (f64, f64) {
     let all: Vec<Interval> =
         panel.measures.iter().flat_map(|&m| run.settings.iter().filter_map(move |s| s.interval(m))).collect();
@@ -94,8 +133,8 @@ fn y_range(run: &StudyRun, panel: &Panel) -> (f64, f64) {
     }
     let pad = ((hi - lo) * 0.15).max(0.5);
     // Nothing is clipped: the range spans every whisker (a t-interval of accuracies near 100%
-    // may reach past 100).
-    ((lo - pad).max(0.0).min(lo), hi + pad)
+    // may reach past 100). The band below the data, a quarter of the panel, holds the legend.
+    ((lo - 3.0 * pad).max(0.0).min(lo), hi + pad)
 }
 
 fn draw_panel<DB: DrawingBackend>(
@@ -112,7 +151,13 @@ fn draw_panel<DB: DrawingBackend>(
         builder.caption(title, (FAMILY, 19));
     }
     let mut chart = builder.build_cartesian_2d(-0.5..(k as f64 - 0.5), y0..y1)?;
-    let labels: Vec<String> = run.settings.iter().map(|s| s.label.clone()).collect();
+    let numbers = numbered(run);
+    let labels: Vec<String> = run
+        .settings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if numbers { (i + 1).to_string() } else { s.label.clone() })
+        .collect();
     let label_of = |x: &f64| {
         let i = x.round();
         if (x - i).abs() < 1e-6 && i >= 0.0 {
@@ -127,7 +172,8 @@ fn draw_panel<DB: DrawingBackend>(
         .x_labels(2 * k + 1)
         .x_label_formatter(&label_of)
         .x_desc(format!(
-            "setting ({} replicates each; whiskers: 95% t-interval of the mean)",
+            "setting{} ({} replicates each; whiskers: 95% t-interval of the mean)",
+            if numbers { ", numbered as in the key below and results.csv" } else { "" },
             run.study.replicates()
         ))
         .y_desc(panel.y_label)

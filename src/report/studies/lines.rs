@@ -1,7 +1,8 @@
 //! A study's line figures: the first measure against each setting's `x`, one line per `series`
 //! ([`Figure::Line`]), or training and testing accuracy per epoch ([`Figure::Epochs`]). Each mean
 //! line comes with its 95% t-interval over replicates as a dashed outline of the same colour
-//! (the lower bound left to right, then the upper bound back).
+//! (the lower bound left to right, then the upper bound back), which the x axis' label explains
+//! instead of a legend entry. The legend has a band of its own below the data.
 
 use crate::report::plot::{LineChart, Series};
 use crate::report::stats::Interval;
@@ -18,10 +19,14 @@ fn with_interval(label: &str, points: &[(f64, Interval)], colour: usize, out: &m
     // Markers where the points are few (one per setting), none on per-epoch curves.
     let line = Series::new(label, mean, colour);
     out.push(if points.len() <= 30 { line.with_markers() } else { line });
-    out.push(Series::new(format!("{label}: 95% interval"), outline, colour).dashed());
+    out.push(Series::new("", outline, colour).dashed());
 }
 
-/// The y range spanning every series, padded, starting at 0 or above.
+/// What the x axis' label adds about the dashed outlines.
+const OUTLINES: &str = "; dashed: 95% t-interval over replicates";
+
+/// The y range spanning every series, padded, with a band below the data for the legend (about
+/// 17 pixels an entry of the plot's 400), starting at 0 or above.
 fn y_range(series: &[Series]) -> (f64, f64) {
     let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
@@ -29,7 +34,10 @@ fn y_range(series: &[Series]) -> (f64, f64) {
         return (0.0, 1.0);
     }
     let pad = ((hi - lo) * 0.08).max(0.5);
-    ((lo - pad).max(0.0).min(lo), hi + pad)
+    let entries = series.iter().filter(|s| !s.label.is_empty()).count() as f64;
+    let band = ((entries * 17.0 + 24.0) / 400.0).min(0.6);
+    let span = hi + pad - (lo - pad);
+    ((lo - pad - span * band / (1.0 - band)).max(0.0).min(lo), hi + pad)
 }
 
 fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
@@ -56,7 +64,7 @@ fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
     }
     LineChart {
         title: run.study.config.title.clone(),
-        x_label: x_label.to_string(),
+        x_label: format!("{x_label}{OUTLINES}"),
         y_label: format!("{}, mean over {} replicates{}", m.name(), run.study.replicates(), unit(m.unit())),
         y_range: y_range(&series),
         y2: None,
@@ -102,7 +110,7 @@ fn epochs(run: &StudyRun) -> LineChart {
     }
     LineChart {
         title: run.study.config.title.clone(),
-        x_label: "epoch".into(),
+        x_label: format!("epoch{OUTLINES}"),
         y_label: format!("accuracy at m = 0, mean over {} replicates (%)", run.study.replicates()),
         y_range: y_range(&series),
         y2: None,

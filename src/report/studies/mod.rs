@@ -189,15 +189,16 @@ fn setup(run: &StudyRun) -> String {
 /// The table of STUDIES.md: one row per setting.
 fn table(run: &StudyRun) -> String {
     let state = run.study.keys.iter().any(|k| k.state != State::Kept);
-    let mut s = String::from("| setting | training accuracy, % | test accuracy, % | epochs run |");
+    let mut s = String::from("| # | setting | training accuracy, % | test accuracy, % | epochs run |");
     s.push_str(if state { " epoch of the state |" } else { "" });
-    s.push_str(" stopped on the error target |\n|---|---|---|---|---|");
+    s.push_str(" stopped on the error target |\n|---:|---|---|---|---|---|");
     s.push_str(if state { "---|\n" } else { "\n" });
-    for r in &run.settings {
+    for (i, r) in run.settings.iter().enumerate() {
         let epoch = if state { format!(" {} |", show(r.interval(Measure::Epoch), 0)) } else { String::new() };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} |{epoch} {} of {} |",
+            "| {} | {} | {} | {} | {} |{epoch} {} of {} |",
+            i + 1,
             r.label,
             show(r.interval(Measure::Train), 2),
             show(r.interval(Measure::Test), 2),
