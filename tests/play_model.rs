@@ -120,12 +120,3 @@ fn compress_play_rebuilds_the_committed_file_byte_for_byte() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(std::fs::read(out).unwrap(), std::fs::read(MODEL).unwrap());
 }
-
-#[test]
-fn kpk_match_regenerates_the_committed_report() {
-    let dir = support::Scratch::new("match");
-    let run = support::kpk_in(dir.path(), &["match", "--model", MODEL, "--out", "-"]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let committed = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/PLAY.md")).unwrap();
-    assert_eq!(run.stdout, committed);
-}

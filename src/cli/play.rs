@@ -5,6 +5,7 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::output::FileOut;
+use kpk::play::depth::{DepthNets, DepthTarget};
 use kpk::play::model::{DEFAULT_PLAY_MODEL, fit_proposer};
 use kpk::play::propose::Proposer;
 use kpk::play::{PlayModel, is_perfect};
@@ -180,26 +181,63 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     } else {
         play(&bb, start, &mut white, &mut black, args.max_plies)
     };
-    print!("{}", kpk::play::pgn::to_pgn(&game, white_name, black_name));
+    print!("{}", kpk::play::pgn::to_pgn(&game, &white_name, &black_name));
     Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The play model of the `model` player.
+    /// The play model of the `model` player; its embedded hybrid is the `hybrid` evaluators'.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
     model: PathBuf,
+    /// The trial config that trains the NN6 evaluator (for wtm, and with side btm for btm).
+    #[arg(long, value_name = "FILE", default_value = kpk::play::evaluators::NN6_TRIAL)]
+    nn6: PathBuf,
+    /// The deepest search below the move, in plies.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=4))]
+    max_q: u32,
     /// Where to write the report (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = "reports/PLAY.md")]
     out: PathBuf,
+    /// Where the report's figures go (PNG and SVG).
+    #[arg(long, value_name = "DIR", default_value = "reports/figures")]
+    figures: PathBuf,
 }
 
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    use kpk::report::play::{FIGURE_SIZE, FIGURES};
     let out = FileOut::check(&args.out)?;
+    let mut figures = Vec::new();
+    for stem in FIGURES {
+        for ext in ["png", "svg"] {
+            let path = args.figures.join(format!("{stem}.{ext}"));
+            figures.push((FileOut::check(&path)?, kpk::report::plot::ImageFormat::of(&path)?));
+        }
+    }
     let model = PlayModel::load(&args.model)?;
+    let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
-    let text = kpk::report::play::render(&bb, &model);
+    eprintln!("training NN6 for wtm and btm ({})", args.nn6.display());
+    let nets = kpk::play::evaluators::train_nn6(&trial, &bb)?;
+    eprintln!("training the depth nets");
+    let (log, linear) = rayon::join(
+        || DepthNets::train(&bb, DepthTarget::Log),
+        || DepthNets::train(&bb, DepthTarget::Linear),
+    );
+    let depth = [log?, linear?];
+    let accuracy: Vec<_> = depth.iter().map(|d| (d.target, d.accuracy(&bb))).collect();
+    let ladders = kpk::play::evaluators::ladders(&nets, model.hybrid(), &depth, args.max_q)?;
+    let records = kpk::report::play::run(&bb, &model, &ladders, &|name| eprintln!("match: {name}"));
+    let trained = format!(
+        "{:.2}% of T3 right after {} epochs, {:.2}% of the btm positions after {}",
+        nets.accuracy_pct[0], nets.epochs[0], nets.accuracy_pct[1], nets.epochs[1]
+    );
+    let text = kpk::report::play::render(&records, &accuracy, model.to_bytes().len(), &trained);
+    let charts = kpk::report::play::figures(&records);
+    for (k, (fig, format)) in figures.iter().enumerate() {
+        charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
+    }
     out.write(text.as_bytes())?;
     eprintln!(
         "the match took {:.1} s on this machine; wrote {}",

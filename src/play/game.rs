@@ -2,6 +2,7 @@
 //! it. A game ends at the pawn's promotion (a winning one converts; section 2's DTC counts to it),
 //! when the lone king takes the pawn, at stalemate, when a position repeats, or after a ply limit.
 
+use super::search::Values;
 use super::{PlayModel, after, perfect_move};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
@@ -19,6 +20,9 @@ pub enum Player<'a> {
     /// A random move that keeps the side's result, seeded: what win/draw knowledge alone gives
     /// (the pawn side picks among winning moves, the lone king among drawing ones).
     Random { bb: &'a Bitbase, rng: Box<ChaCha8Rng> },
+    /// Lookahead on an evaluator, with as many plies of search below the move as `values` were
+    /// deepened ([`Values::best`]).
+    Search(&'a Values),
 }
 
 impl<'a> Player<'a> {
@@ -28,11 +32,12 @@ impl<'a> Player<'a> {
     }
 
     /// The player's name in PGN tags.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> String {
         match self {
-            Player::Perfect(_) => "kpk perfect (bitbase)",
-            Player::Model(_) => "kpk play model (models/kpk-play.hybrid)",
-            Player::Random { .. } => "kpk random result-keeping move",
+            Player::Perfect(_) => "kpk perfect (bitbase)".into(),
+            Player::Model(_) => "kpk play model (models/kpk-play.hybrid)".into(),
+            Player::Random { .. } => "kpk random result-keeping move".into(),
+            Player::Search(v) => format!("kpk {} evaluator, {}-ply search", v.name(), v.depth()),
         }
     }
 
@@ -48,6 +53,7 @@ impl<'a> Player<'a> {
                 let pool = if good.is_empty() { &moves } else { &good };
                 pool.choose(rng.as_mut()).copied()
             }
+            Player::Search(v) => v.best(p).map(|(mv, _)| mv),
         }
     }
 }

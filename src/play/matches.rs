@@ -84,3 +84,28 @@ pub fn lone_king<'a>(bb: &'a Bitbase, make: &(dyn Fn(u64) -> Player<'a> + Sync))
         .count();
     (drawn.len(), held)
 }
+
+/// One player's match against perfect play, from both sides.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The player's name in the report.
+    pub name: String,
+    /// Plies of search below the move, for players that search.
+    pub q: Option<u32>,
+    pub pawn: PawnSide,
+    /// Drawn positions with a legal move, and how many the player held as the lone king.
+    pub drawn: usize,
+    pub held: usize,
+}
+
+/// The match of the player `make` builds, from every won and every drawn position.
+pub fn record<'a>(
+    bb: &'a Bitbase,
+    name: &str,
+    q: Option<u32>,
+    make: &(dyn Fn(u64) -> Player<'a> + Sync),
+) -> Record {
+    let pawn = pawn_side(bb, make);
+    let (drawn, held) = lone_king(bb, make);
+    Record { name: name.to_string(), q, pawn, drawn, held }
+}

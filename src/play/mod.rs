@@ -6,11 +6,14 @@
 //! promotion where DTC is 1); the lone king in a lost position delays as long as possible; a side
 //! in a drawn position keeps the draw.
 
+pub mod depth;
+pub mod evaluators;
 pub mod game;
 pub mod matches;
 pub mod model;
 pub mod pgn;
 pub mod propose;
+pub mod search;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;

@@ -1,68 +1,281 @@
-//! `reports/PLAY.md`: the match of every player against perfect play (prose in `play.md`).
+//! `reports/PLAY.md` and its figures: the match of every player against perfect play (prose in
+//! `play.md`).
 
 use crate::chess::bitbase::Bitbase;
 use crate::play::PlayModel;
+use crate::play::depth::{self, DepthAccuracy, DepthTarget};
 use crate::play::game::Player;
-use crate::play::matches::{MAX_PLIES, PawnSide, lone_king, pawn_side};
+use crate::play::matches::{MAX_PLIES, Record, record};
+use crate::play::search::Values;
+use crate::report::plot::{LineChart, Series};
+use std::fmt::Write;
 
 const TEMPLATE: &str = include_str!("play.md");
+
+/// The figures' file stems under `reports/figures/`, and their size in pixels.
+pub const FIGURES: [&str; 3] = ["play_wins_by_dtc", "play_cp_q", "play_excess"];
+pub const FIGURE_SIZE: (u32, u32) = (960, 600);
 
 fn pct(a: usize, b: usize) -> String {
     if b == 0 { "-".into() } else { format!("{:.2}", 100.0 * a as f64 / b as f64) }
 }
 
-/// The report's text for the match of `model` and the other players, all against perfect play.
-pub fn render(bb: &Bitbase, model: &PlayModel) -> String {
+fn q_of(r: &Record) -> String {
+    r.q.map_or("-".into(), |q| q.to_string())
+}
+
+/// The players that search, by name, in the order first met.
+fn searchers(records: &[Record]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in records.iter().filter(|r| r.q.is_some()) {
+        if !names.contains(&r.name.as_str()) {
+            names.push(&r.name);
+        }
+    }
+    names
+}
+
+/// The match of every player against perfect play: perfect, the play model, a random
+/// result-keeping move, then each evaluator of `ladders` at each depth of search. `progress`
+/// hears each player's name as its match starts.
+pub fn run(bb: &Bitbase, model: &PlayModel, ladders: &[Vec<Values>], progress: &dyn Fn(&str)) -> Vec<Record> {
+    let mut records = Vec::new();
     type Make<'a> = Box<dyn Fn(u64) -> Player<'a> + Sync + 'a>;
-    let players: Vec<(&str, Make)> = vec![
+    let fixed: Vec<(&str, Make)> = vec![
         ("perfect", Box::new(|_| Player::Perfect(bb))),
         ("model", Box::new(|_| Player::Model(model))),
         ("random", Box::new(|seed| Player::random(bb, seed))),
     ];
-    let mut pawn_rows = Vec::new();
-    let mut king_rows = Vec::new();
-    let mut random_side: Option<PawnSide> = None;
-    let (mut won, mut drawn) = (0, 0);
-    for (name, make) in &players {
-        let s = pawn_side(bb, make.as_ref());
-        let (n, c) = s.total();
-        won = n;
-        let mean = if c == 0 { 0.0 } else { s.excess_sum as f64 / c as f64 };
-        pawn_rows.push(format!(
-            "| {name} | {n} | {c} | {} | {mean:.2} | {} | {} |",
-            pct(c, n),
-            s.excess_max,
-            s.largest_p()
-        ));
-        let (d, held) = lone_king(bb, make.as_ref());
-        drawn = d;
-        king_rows.push(format!("| {name} | {d} | {held} | {} |", pct(held, d)));
-        if *name == "random" {
-            random_side = Some(s);
+    for (name, make) in &fixed {
+        progress(name);
+        records.push(record(bb, name, None, make.as_ref()));
+    }
+    for values in ladders.iter().flatten() {
+        progress(&format!("{}, q = {}", values.name(), values.depth()));
+        records.push(record(bb, values.name(), Some(values.depth()), &|_| Player::Search(values)));
+    }
+    records
+}
+
+/// How the depth nets were trained, from the constants that train them.
+fn depth_setup() -> String {
+    let t = depth::TOPOLOGY.iter().map(usize::to_string).collect::<Vec<_>>().join("-");
+    format!(
+        "{t} per side to move, Adam (rate 0.003, batches of 256) for {} epochs, seed {}",
+        depth::EPOCHS,
+        depth::SEED
+    )
+}
+
+/// The depth nets' accuracy tables: by side, then by DTC (exact and within ±2 plies, per target).
+fn depth_tables(depth: &[(DepthTarget, DepthAccuracy)]) -> (String, String) {
+    let mut by_side = String::from(
+        "| target | side | won positions | DTC exact, % | within ±1 ply, % | within ±2 plies, % |\n|---|---|---:|---:|---:|---:|",
+    );
+    for (t, a) in depth {
+        for (side, s) in ["wtm", "btm"].iter().zip(&a.by_side) {
+            let _ = write!(
+                by_side,
+                "\n| {} | {side} | {} | {} | {} | {} |",
+                t.name(),
+                s.positions,
+                pct(s.exact, s.positions),
+                pct(s.within1, s.positions),
+                pct(s.within2, s.positions)
+            );
         }
     }
-    let r = random_side.expect("random is a player");
-    let dtc_rows: Vec<String> = (1..r.positions.len())
-        .filter(|&d| r.positions[d] > 0)
-        .map(|d| {
+    let mut by_dtc = String::from("| DTC (plies) | won positions |");
+    for (t, _) in depth {
+        let _ = write!(by_dtc, " {0}: exact, % | {0}: ±2, % |", t.name());
+    }
+    by_dtc.push_str("\n|---:|---:|");
+    by_dtc.push_str(&"---:|---:|".repeat(depth.len()));
+    let rows = depth.first().map_or(0, |(_, a)| a.by_dtc.len());
+    for d in 1..rows {
+        let n = depth[0].1.by_dtc[d].positions;
+        let _ = write!(by_dtc, "\n| {d} | {n} |");
+        for (_, a) in depth {
+            let s = a.by_dtc[d];
+            let _ = write!(by_dtc, " {} | {} |", pct(s.exact, n), pct(s.within2, n));
+        }
+    }
+    (by_side, by_dtc)
+}
+
+/// The report's text. `model_bytes` is the play model's size; `nn6_train` says how the NN6 nets
+/// trained (accuracy and epochs).
+pub fn render(
+    records: &[Record],
+    depth: &[(DepthTarget, DepthAccuracy)],
+    model_bytes: usize,
+    nn6_train: &str,
+) -> String {
+    let (depth_by_side, depth_by_dtc) = depth_tables(depth);
+    let pawn_rows: Vec<String> = records
+        .iter()
+        .map(|r| {
+            let (n, c) = r.pawn.total();
+            let mean = if c == 0 { 0.0 } else { r.pawn.excess_sum as f64 / c as f64 };
             format!(
-                "| {d} | {} | {} | {} |",
-                r.positions[d],
-                r.converted[d],
-                pct(r.converted[d], r.positions[d])
+                "| {} | {} | {n} | {c} | {} | {mean:.2} | {} | {} |",
+                r.name,
+                q_of(r),
+                pct(c, n),
+                r.pawn.excess_max,
+                r.pawn.largest_p()
             )
         })
         .collect();
+    let king_rows: Vec<String> = records
+        .iter()
+        .map(|r| {
+            format!("| {} | {} | {} | {} | {} |", r.name, q_of(r), r.drawn, r.held, pct(r.held, r.drawn))
+        })
+        .collect();
+    let names = searchers(records);
+    let qs: Vec<u32> = {
+        let mut qs: Vec<u32> = records.iter().filter_map(|r| r.q).collect();
+        qs.sort_unstable();
+        qs.dedup();
+        qs
+    };
+    let mut cp_rows =
+        format!("| evaluator |{}\n|---|", qs.iter().map(|q| format!(" q = {q} |")).collect::<String>());
+    cp_rows.push_str(&"---:|".repeat(qs.len()));
+    for name in &names {
+        cp_rows.push_str(&format!("\n| {name} |"));
+        for q in &qs {
+            let p = records.iter().find(|r| r.name == *name && r.q == Some(*q)).map(|r| r.pawn.largest_p());
+            cp_rows.push_str(&format!(" {} |", p.map_or("-".into(), |p| p.to_string())));
+        }
+    }
+    let random = records.iter().find(|r| r.name == "random");
+    let dtc_rows: Vec<String> = random
+        .map(|r| {
+            (1..r.pawn.positions.len())
+                .filter(|&d| r.pawn.positions[d] > 0)
+                .map(|d| {
+                    let (n, c) = (r.pawn.positions[d], r.pawn.converted[d]);
+                    format!("| {d} | {n} | {c} | {} |", pct(c, n))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let won = records.first().map_or(0, |r| r.pawn.total().0);
+    let drawn = records.first().map_or(0, |r| r.drawn);
     crate::report::template::fill(
         TEMPLATE,
         &[
             ("won", won.to_string()),
             ("drawn", drawn.to_string()),
             ("max_plies", MAX_PLIES.to_string()),
-            ("model_bytes", model.to_bytes().len().to_string()),
+            ("model_bytes", model_bytes.to_string()),
+            ("nn6_train", nn6_train.to_string()),
             ("pawn_rows", pawn_rows.join("\n")),
             ("king_rows", king_rows.join("\n")),
+            ("cp_rows", cp_rows),
+            ("depth_by_side", depth_by_side),
+            ("depth_by_dtc", depth_by_dtc),
+            ("depth_setup", depth_setup()),
             ("dtc_rows", dtc_rows.join("\n")),
         ],
     )
+}
+
+/// The bottom of a y axis whose data span 0..`top`, low enough that the legend's `entries` (about
+/// 17 pixels each of a plot about 450 pixels high) sit in a band below the data.
+fn with_legend_band(top: f64, entries: usize) -> (f64, f64) {
+    let band = ((entries as f64 * 17.0 + 24.0) / 450.0).min(0.6);
+    (-top * band / (1.0 - band), top)
+}
+
+/// The figures, in the order of [`FIGURES`]: % wins won by DTC (every player without search, and
+/// each evaluator at q = 0), the largest p with all of Cp won by q, and the mean plies beyond DTC
+/// by q.
+pub fn figures(records: &[Record]) -> Vec<LineChart> {
+    let names = searchers(records);
+    let by_dtc: Vec<Series> = records
+        .iter()
+        .filter(|r| r.q.is_none() || r.q == Some(0))
+        .enumerate()
+        .map(|(c, r)| {
+            let points = (1..r.pawn.positions.len())
+                .filter(|&d| r.pawn.positions[d] > 0)
+                .map(|d| (d as f64, 100.0 * r.pawn.converted[d] as f64 / r.pawn.positions[d] as f64))
+                .collect();
+            let label = r.q.map_or(r.name.clone(), |q| format!("{}, q = {q}", r.name));
+            let line = Series::new(label, points, c).with_markers();
+            // Perfect play is dashed, so that a player level with it (at 100%) shows beneath.
+            if r.name == "perfect" { line.dashed() } else { line }
+        })
+        .collect();
+    // The dashed control last, on top.
+    let mut by_dtc = by_dtc;
+    by_dtc.rotate_left(usize::from(records.first().is_some_and(|r| r.name == "perfect")));
+    let by_q = |f: &dyn Fn(&Record) -> f64| -> Vec<Series> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(c, name)| {
+                // Each evaluator a little to the side of q, so that equal values stay visible.
+                let dodge = (c as f64 - (names.len() as f64 - 1.0) / 2.0) * 0.03;
+                let points = records
+                    .iter()
+                    .filter(|r| r.name == *name)
+                    .filter_map(|r| Some((f64::from(r.q?) + dodge, f(r))))
+                    .collect();
+                Series::new(*name, points, c).with_markers()
+            })
+            .collect()
+    };
+    let cp = by_q(&|r| r.pawn.largest_p() as f64);
+    let excess = by_q(&|r| {
+        let (_, c) = r.pawn.total();
+        if c == 0 { 0.0 } else { r.pawn.excess_sum as f64 / c as f64 }
+    });
+    // The q axes run a little past the dodged points, so no marker is cut at the frame.
+    let max_q = records.iter().filter_map(|r| r.q).max().unwrap_or(0);
+    let q_span = Some((-0.3, f64::from(max_q) + 0.3));
+    let chart = |title: &str, x: &str, y: &str, series: Vec<Series>, y_range: (f64, f64)| LineChart {
+        title: title.into(),
+        x_label: x.into(),
+        y_label: y.into(),
+        y_range,
+        y2: None,
+        x_range: if x.starts_with("q:") { q_span } else { None },
+        log_x: false,
+        log_y: false,
+        legend_top: false,
+        series,
+    };
+    let top = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.08;
+    let (dtc_range, cp_range, excess_range) = (
+        with_legend_band(104.0, by_dtc.len()),
+        with_legend_band(top(&cp), cp.len()),
+        with_legend_band(top(&excess), excess.len()),
+    );
+    vec![
+        chart(
+            "Wins won against DTC (players without search, evaluators at q = 0)",
+            "DTC of the start position (plies)",
+            "wins won (%)",
+            by_dtc,
+            dtc_range,
+        ),
+        chart(
+            "Section 2: the largest p with every position of Cp won, by search depth",
+            "q: plies searched below the move (evaluators set a little apart)",
+            "largest p (DTC, plies)",
+            cp,
+            cp_range,
+        ),
+        chart(
+            "Mean plies beyond DTC in the converted games",
+            "q: plies searched below the move (evaluators set a little apart)",
+            "plies beyond DTC (mean)",
+            excess,
+            excess_range,
+        ),
+    ]
 }

@@ -233,6 +233,11 @@ impl LineChart {
         let chart = builder.build_cartesian_2d(x.clone(), y)?;
         let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
         let mut chart = chart.set_secondary_coord(x, z0..z1);
+        // A band kept free for the legend below data that never go below 0 (a range starting
+        // below 0) has no tick labels.
+        let primary = self.series.iter().filter(|s| !s.secondary).flat_map(|s| s.points.iter().map(|p| p.1));
+        let floor = if primary.fold(f64::INFINITY, f64::min) >= 0.0 { -1e-9 } else { f64::NEG_INFINITY };
+        let y_tick = |y: &f64| if *y < floor { String::new() } else { tick(*y) };
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
@@ -241,7 +246,7 @@ impl LineChart {
             .axis_desc_style((FAMILY, 15))
             .light_line_style(RGBColor(245, 245, 245))
             .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
+            .y_label_formatter(&y_tick)
             .draw()?;
         if self.y2.is_some() {
             chart

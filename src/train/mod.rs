@@ -60,11 +60,13 @@ mod config;
 mod keep;
 mod step;
 mod stopping;
+mod values;
 
 pub use config::*;
 pub use keep::BestState;
 use step::Stepper;
 pub use stopping::{Replay, StopRule, StoppingRule, replay};
+pub use values::fit_values;
 
 /// Positions to train or test on: one input row per position (the input coding already applied)
 /// and whether each is a win.
