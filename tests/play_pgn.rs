@@ -137,16 +137,22 @@ fn games(bb: &Bitbase) -> Vec<Game> {
         "/models/kpk-play.hybrid"
     )))
     .unwrap();
+    // Evaluator players too, so that comments with values are parsed: the hybrid one ply deep,
+    // its net alone two plies deep.
+    let hybrid = kpk::play::evaluators::hybrid_exact(model.hybrid()).unwrap().deepened();
+    let net = kpk::play::evaluators::hybrid_net(model.hybrid()).unwrap().deepened().deepened();
     let mut out = Vec::new();
     let ts = [(false, false), (false, true), (true, false), (true, true)]
         .map(|(flip_colours, mirror_files)| Transform { flip_colours, mirror_files });
     for (n, p) in KpkPosition::all().enumerate().filter(|(n, _)| n % 211 == 0) {
         let t = ts[n % 4];
         let start = Oriented::from_fen(&p.to_fen_with(t)).unwrap();
-        let (mut a, mut b) = match n % 3 {
+        let (mut a, mut b) = match n % 5 {
             0 => (Player::Perfect(bb), Player::Perfect(bb)),
             1 => (Player::Model(&model), Player::random(bb, n as u64)),
-            _ => (Player::random(bb, n as u64), Player::Model(&model)),
+            2 => (Player::random(bb, n as u64), Player::Model(&model)),
+            3 => (Player::Search(&hybrid), Player::Search(&net)),
+            _ => (Player::Search(&net), Player::Perfect(bb)),
         };
         out.push(play(bb, start, &mut a, &mut b, 100));
     }
@@ -158,6 +164,7 @@ fn every_pgn_round_trips_through_a_strict_parser() {
     let bb = Bitbase::generate();
     let games = games(&bb);
     assert!(games.len() > 700);
+    assert!(games.iter().any(|g| to_pgn(g, "W", "B").contains("; value ")), "evaluator values in comments");
     for g in &games {
         let pgn = to_pgn(g, "W", "B");
         let moves = parse(&pgn);

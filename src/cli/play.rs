@@ -137,6 +137,11 @@ pub enum PlayerName {
     Model,
     /// A random move that keeps the side's result (`--seed`).
     Random,
+    /// The exact hybrid (the play model's) with its net's confidence as tie-break, searching
+    /// `--q` plies below the move.
+    Hybrid,
+    /// The hybrid's net alone, searching `--q` plies below the move.
+    HybridNet,
 }
 
 #[derive(Args)]
@@ -157,6 +162,9 @@ pub struct PlayArgs {
     /// Seed of `random` players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Plies searched below the move by `hybrid` and `hybrid-net` players.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    q: u32,
     /// Stop after this many plies (the game is then unfinished, `*`).
     #[arg(long, default_value_t = 100)]
     max_plies: usize,
@@ -166,14 +174,29 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     use kpk::play::game::{Player, play};
     let start = kpk::Oriented::from_fen(&args.fen)?;
     let bb = Bitbase::generate();
-    let needs_model = [args.white, args.black].contains(&PlayerName::Model);
+    let sides = [args.white, args.black];
+    let needs_model = sides.iter().any(|n| !matches!(n, PlayerName::Perfect | PlayerName::Random));
     let model = if needs_model { Some(PlayModel::load(&args.model)?) } else { None };
-    let make = |name: PlayerName, seed: u64| match name {
-        PlayerName::Perfect => Player::Perfect(&bb),
-        PlayerName::Model => Player::Model(model.as_ref().expect("loaded above")),
-        PlayerName::Random => Player::random(&bb, seed),
+    let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::play::search::Values>> {
+        let hybrid = || model.as_ref().expect("loaded above").hybrid();
+        let mut values = match name {
+            PlayerName::Hybrid => kpk::play::evaluators::hybrid_exact(hybrid())?,
+            PlayerName::HybridNet => kpk::play::evaluators::hybrid_net(hybrid())?,
+            _ => return Ok(None),
+        };
+        for _ in 0..args.q {
+            values = values.deepened();
+        }
+        Ok(Some(values))
     };
-    let (mut white, mut black) = (make(args.white, args.seed), make(args.black, args.seed.wrapping_add(1)));
+    let values = [evaluator(args.white)?, evaluator(args.black)?];
+    let make = |side: usize, seed: u64| match (sides[side], &values[side]) {
+        (PlayerName::Model, _) => Player::Model(model.as_ref().expect("loaded above")),
+        (PlayerName::Random, _) => Player::random(&bb, seed),
+        (_, Some(v)) => Player::Search(v),
+        _ => Player::Perfect(&bb),
+    };
+    let (mut white, mut black) = (make(0, args.seed), make(1, args.seed.wrapping_add(1)));
     let (white_name, black_name) = (white.name(), black.name());
     // Inside, the pawn side is White; a black pawn swaps the players.
     let game = if start.transform.flip_colours {

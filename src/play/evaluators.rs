@@ -78,12 +78,14 @@ pub fn hybrid_net(hybrid: &Hybrid) -> Result<Values> {
 }
 
 /// The exact hybrid, the net's output breaking ties: a won position is worth 1, a drawn one −1,
-/// plus the net's output sum (an `i32`) scaled into ±½.
+/// plus the net's output sum clamped to ±2^16 and divided by 2^17 (so within ±½; the committed
+/// model's sums lie in −27,834..38,211, so none is clamped).
 pub fn hybrid_exact(hybrid: &Hybrid) -> Result<Values> {
-    const RESULT: f64 = 2_147_483_648.0 * 2.0;
+    const CLAMP: i32 = 1 << 16;
     Values::new("hybrid", |p| {
         let win = hybrid.classify(p).outcome == Outcome::Win;
-        f64::from(hybrid.net_output(p)) / RESULT + if win { 1.0 } else { -1.0 }
+        f64::from(hybrid.net_output(p).clamp(-CLAMP, CLAMP)) / f64::from(2 * CLAMP)
+            + if win { 1.0 } else { -1.0 }
     })
 }
 

@@ -43,7 +43,15 @@ impl<'a> Player<'a> {
 
     /// The move to play in `p`, `None` when there is none.
     pub fn choose(&mut self, p: &KpkPosition) -> Option<Move> {
-        match self {
+        self.choose_valued(p).map(|(mv, _)| mv)
+    }
+
+    /// The move to play in `p` and, for a player that evaluates, the value it gave the move.
+    pub fn choose_valued(&mut self, p: &KpkPosition) -> Option<(Move, Option<f64>)> {
+        if let Player::Search(v) = self {
+            return v.best(p).map(|(mv, value)| (mv, Some(value)));
+        }
+        let mv = match self {
             Player::Perfect(bb) => perfect_move(bb, p),
             Player::Model(m) => m.best_move(p),
             Player::Random { bb, rng } => {
@@ -53,13 +61,14 @@ impl<'a> Player<'a> {
                 let pool = if good.is_empty() { &moves } else { &good };
                 pool.choose(rng.as_mut()).copied()
             }
-            Player::Search(v) => v.best(p).map(|(mv, _)| mv),
-        }
+            Player::Search(_) => None,
+        };
+        mv.map(|mv| (mv, None))
     }
 }
 
 /// One ply of a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
     /// The position before the move (canonical orientation).
     pub before: KpkPosition,
@@ -72,6 +81,8 @@ pub struct Ply {
     pub check: bool,
     /// Is the move checkmate (a promotion can mate)?
     pub mate: bool,
+    /// The value the player's evaluator gave the move, for players that evaluate.
+    pub value: Option<f64>,
 }
 
 /// How a game ended.
@@ -150,13 +161,13 @@ pub fn play<'a>(
             return Game { start, plies, end: End::PlyLimit };
         }
         let player = if p.side() == Color::White { &mut *pawn_side } else { &mut *lone_king };
-        let Some(mv) = player.choose(&p) else {
+        let Some((mv, value)) = player.choose_valued(&p) else {
             return Game { start, plies, end: End::Stalemate };
         };
         let dtc_before = bb.dtc(&p).map(|d| d.0);
         let (_, dtc_after) = after(bb, &p, mv);
         let mut ply =
-            Ply { before: p, mover: p.side(), mv, dtc_before, dtc_after, check: false, mate: false };
+            Ply { before: p, mover: p.side(), mv, dtc_before, dtc_after, check: false, mate: false, value };
         match p.play(mv) {
             After::Position(next) => {
                 ply.check = next.in_check();

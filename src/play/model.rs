@@ -141,7 +141,7 @@ impl PlayModel {
     }
 
     /// The pawn side's winning moves in `p` (White to move), best first as the proposer sees
-    /// them: [`PlayModel::candidates`]' order, kept where the move wins.
+    /// them: the order of its candidate moves, kept where the move wins.
     pub fn ranked_wins(&self, p: &KpkPosition) -> Ranked {
         let (keyed, len) = self.candidates(p);
         let mut moves = [keyed[0].mv; MAX_MOVES];

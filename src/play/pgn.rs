@@ -1,6 +1,7 @@
 //! A game as PGN (the PGN standard's export format): the seven-tag roster, `SetUp` and `FEN` for
 //! the start position, SAN moves in the FEN's own orientation with `+`/`#`, a comment per move
-//! giving the depth to conversion before and after it, and the result.
+//! giving the depth to conversion before and after it (and the value a player's evaluator gave
+//! the move, for players that evaluate), and the result.
 
 use super::game::{End, Game};
 use crate::chess::board::Color;
@@ -11,6 +12,18 @@ const LINE: usize = 79;
 
 fn dtc_text(d: Option<u8>) -> String {
     d.map_or_else(|| "draw".to_string(), |d| format!("DTC {d}"))
+}
+
+/// The evaluator's value of a move in a comment: the rules' values of what ends a game in words.
+fn value_text(v: f64) -> String {
+    use super::search::{DRAW, WIN};
+    if v >= WIN / 2.0 {
+        "; value: a winning promotion".into()
+    } else if v <= DRAW / 2.0 {
+        "; value: a draw by the rules".into()
+    } else {
+        format!("; value {v:.4}")
+    }
 }
 
 /// The game's result token: the pawn side wins a converted game, a finished game that was not
@@ -73,7 +86,8 @@ pub fn to_pgn(g: &Game, white: &str, black: &str) -> String {
             ""
         };
         tokens.push(format!("{}{suffix}", o.move_name(ply.mv)));
-        tokens.push(format!("{{{} -> {}}}", dtc_text(ply.dtc_before), dtc_text(ply.dtc_after)));
+        let value = ply.value.map_or(String::new(), value_text);
+        tokens.push(format!("{{{} -> {}{value}}}", dtc_text(ply.dtc_before), dtc_text(ply.dtc_after)));
         if !white_moves {
             number += 1;
         }
