@@ -4,7 +4,9 @@ use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
+use kpk::hybrid::complete::from_saved;
 use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::net::model::SavedNet;
 use kpk::output::FileOut;
 use kpk::report::compression;
 
@@ -86,63 +88,110 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 #[derive(Args)]
+#[command(after_help = "With --from, the net of a weights.json (written by `kpk run` or `kpk export`) is \
+quantised and completed instead of training the config's candidates; --out must then be given, and no report is written.")]
 pub struct CompressArgs {
     /// The compress config (TOML; see experiments/compress.toml).
-    #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml")]
+    #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml", conflicts_with = "from")]
     config: PathBuf,
-    /// Where to write the smallest exact model (`-`: standard output).
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    out: PathBuf,
+    /// Quantise and complete this saved net (natural or scaled input coding) instead of training.
+    #[arg(long, value_name = "NET.json")]
+    from: Option<PathBuf>,
+    /// Where to write the smallest exact model (`-`: standard output) [default without --from:
+    /// models/kpk.hybrid].
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
     /// Where to write the generated report (its plot and candidate table go beside it).
-    #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md")]
+    #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md", conflicts_with = "from")]
     report: PathBuf,
 }
 
+/// One row of the candidate table.
+struct Row<'a> {
+    topology: &'a str,
+    parameters: usize,
+    float_errors: usize,
+    hybrid: &'a Hybrid,
+    sizes: &'a kpk::hybrid::Sizes,
+    shifts: &'a [i8],
+}
+
+fn write_rows(tables: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
+    writeln!(
+        tables,
+        "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  shifts",
+        "topology", "params", "float", "exc", "net B", "exc B", "total"
+    )?;
+    for r in rows {
+        writeln!(
+            tables,
+            "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  {:?}",
+            r.topology,
+            r.parameters,
+            r.float_errors,
+            r.hybrid.exceptions().len(),
+            r.sizes.net,
+            r.sizes.exceptions,
+            r.sizes.total,
+            r.shifts
+        )?;
+    }
+    Ok(())
+}
+
+/// Write `hybrid` to `out` after checking that its bytes decode to it and that it is exact.
+fn write_model(out: &FileOut, hybrid: &Hybrid, bb: &Bitbase) -> anyhow::Result<(Hybrid, Vec<u8>)> {
+    if !hybrid.disagreements(bb).is_empty() {
+        anyhow::bail!("the chosen model disagrees with the bitbase");
+    }
+    let bytes = hybrid.to_bytes();
+    // The bytes, not the value in memory, are the product: decode them before writing.
+    let reloaded = Hybrid::from_bytes(&bytes, &out.display())?;
+    if reloaded != *hybrid || !reloaded.disagreements(bb).is_empty() {
+        anyhow::bail!("{} does not read back as the model written", out.display());
+    }
+    out.write(&bytes)?;
+    Ok((reloaded, bytes))
+}
+
 pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
+    if let Some(from) = &args.from {
+        let Some(out) = &args.out else {
+            anyhow::bail!(
+                "--from needs --out: only the committed config writes {}",
+                kpk::hybrid::DEFAULT_MODEL
+            );
+        };
+        return run_compress_from(from, out);
+    }
     let text = std::fs::read_to_string(&args.config).with_context(|| args.config.display().to_string())?;
     let cfg: CompressConfig =
         toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
     cfg.validate()?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
-    let out = FileOut::check(&args.out)?;
+    let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
     let candidates = compress(&cfg, &bb, &progress)?;
     let best = &candidates[0];
-    if !best.hybrid.disagreements(&bb).is_empty() {
-        anyhow::bail!("the chosen model disagrees with the bitbase");
-    }
-    let bytes = best.hybrid.to_bytes();
-    // The bytes, not the value in memory, are the product: decode them before writing.
-    let reloaded = Hybrid::from_bytes(&bytes, &out.display())?;
-    if reloaded != best.hybrid || !reloaded.disagreements(&bb).is_empty() {
-        anyhow::bail!("{} does not read back as the model written", out.display());
-    }
-    out.write(&bytes)?;
+    let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
     let mut tables: Box<dyn Write> =
         if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
-    writeln!(
-        tables,
-        "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  shifts",
-        "topology", "params", "float", "exc", "net B", "exc B", "total"
-    )?;
-    for c in &candidates {
-        writeln!(
-            tables,
-            "{:<14}{:>8}{:>8}{:>8}{:>10}{:>10}{:>8}  {:?}",
-            c.topology,
-            c.parameters,
-            c.float_errors,
-            c.hybrid.exceptions().len(),
-            c.sizes.net,
-            c.sizes.exceptions,
-            c.sizes.total,
-            c.shifts
-        )?;
-    }
+    let rows: Vec<Row> = candidates
+        .iter()
+        .map(|c| Row {
+            topology: &c.topology,
+            parameters: c.parameters,
+            float_errors: c.float_errors,
+            hybrid: &c.hybrid,
+            sizes: &c.sizes,
+            shifts: &c.shifts,
+        })
+        .collect();
+    write_rows(&mut tables, &rows)?;
     writeln!(
         tables,
         "wrote {} ({} bytes, {} exceptions)",
@@ -158,5 +207,39 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     compression::write(&args.report, &cfg, &args.config, &candidates, &reloaded)?;
     eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kpk compress --from NET.json --out FILE`: quantise and complete a saved net.
+fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let saved = SavedNet::load(from)?;
+    let out = FileOut::check(out)?;
+    let bb = Bitbase::generate();
+    let started = std::time::Instant::now();
+    let done = from_saved(&saved, &bb).with_context(|| from.display().to_string())?;
+    let c = &done.completed;
+    write_model(&out, &c.hybrid, &bb)?;
+    let mut tables: Box<dyn Write> =
+        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+    let net = &done.prepared.net;
+    let topology = net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let row = Row {
+        topology: &topology,
+        parameters: net.weight_count(),
+        float_errors: done.float_errors,
+        hybrid: &c.hybrid,
+        sizes: &c.sizes,
+        shifts: &c.shifts,
+    };
+    write_rows(&mut tables, &[row])?;
+    writeln!(
+        tables,
+        "wrote {} ({} bytes, {} exceptions; inputs {})",
+        out.display(),
+        c.sizes.total,
+        c.hybrid.exceptions().len(),
+        done.prepared.input.xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(" ")
+    )?;
+    eprintln!("compress --from took {:.0} s on this machine", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

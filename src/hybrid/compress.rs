@@ -5,36 +5,24 @@
 //!    net covering both sides to move, x33 = side to move. They are computed by code from the
 //!    position, so they cost nothing to store. For training each input is standardised (mean 0,
 //!    standard deviation 1 over the legal positions, which suits Adam); the standardisation is
-//!    affine, so [`quant::quantise`] folds it exactly into the first layer and the stored net takes
+//!    affine, so [`super::quant::quantise`] folds it exactly into the first layer and the stored net takes
 //!    the raw integer values.
 //! 2. **Training.** The float sigmoid net ([`crate::net::mlp::Mlp`]) is trained on all 165,676 legal
 //!    positions by the project's trainer ([`crate::train::train`], minibatch Adam, one output), in
 //!    stages of falling learning rate; each stage starts from the end-of-epoch state of the one
 //!    before that classified the most positions correctly.
-//! 3. **Quantisation.** Each layer's weights are scaled by `16 · slope · 2^s` and rounded; the
-//!    shifts `s` are chosen by coordinate descent to minimise the *file size*, trading the bits of
-//!    the Rice-coded weights against the exceptions that coarser weights cause.
-//! 4. **Integer fine-tuning.** A greedy search over the stored integers ([`refine`]) moves single
-//!    weights and biases by ±1 where that shrinks the file (weight bits + exception bits).
-//! 5. **Exceptions.** Every legal position the integer net gets wrong goes into the table, so the
-//!    hybrid is exact by construction; [`Hybrid::disagreements`] re-checks it against the bitbase.
+//! 3. **Completion** ([`complete`]): quantisation with the shifts that make the smallest file,
+//!    integer fine-tuning, and the exceptions that make the hybrid exact.
 //!
 //! Everything random is seeded from the config, so a run is reproducible bit for bit.
 
+use super::complete::{self, Coding, Positions};
 use super::inputs::InputFunction;
-use super::quant;
-use super::quant::QuantNet;
-use super::{ExceptionSet, Hybrid, Sizes, refine};
-
-/// Passes of the integer local search after quantisation.
-const REFINE_PASSES: usize = 8;
+use super::{Hybrid, Sizes, refine};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::index::KpkIndex;
-use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 use crate::net::mlp::Mlp;
 use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData};
-use ndarray::Array2;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -52,7 +40,8 @@ pub struct Stage {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompressConfig {
-    /// Seeds every candidate's initial weights (`seed + candidate number`) and presentation order.
+    /// Seeds every candidate's initial weights and presentation order (`seed + candidate number`)
+    /// unless the candidate names its own.
     pub seed: u64,
     /// Named input sets: Table 4 numbers, 1..=32, and 33 for the side to move.
     pub inputs: BTreeMap<String, Vec<usize>>,
@@ -74,6 +63,10 @@ pub struct CandidateSpec {
     pub hidden: Vec<usize>,
     /// The name of its input set in [`CompressConfig::inputs`].
     pub inputs: String,
+    /// Seeds its initial weights and presentation order; without it, the config's seed plus the
+    /// candidate's number in the list (from 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl CompressConfig {
@@ -120,6 +113,8 @@ pub struct Candidate {
     pub topology: String,
     /// The name of its input set.
     pub inputs: String,
+    /// The seed of its initial weights and presentation order.
+    pub seed: u64,
     /// Weights and biases.
     pub parameters: usize,
     /// Legal positions the float net misclassifies (win iff output ≥ 0.5).
@@ -138,54 +133,13 @@ pub struct Candidate {
 /// Progress reports for the command line.
 pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
-/// Standardised inputs of every legal position (rows) and the affine map back to raw values.
-struct Inputs {
-    rows: Array2<f64>,
-    wins: Vec<bool>,
-    scale: Vec<f64>,
-    offset: Vec<f64>,
-    /// The raw integer inputs, row by row, and each row's position index.
-    raw: Vec<i32>,
-    index: Vec<u32>,
-}
-
-fn inputs(input: InputFunction, bb: &Bitbase) -> Result<Inputs> {
-    let legal: Vec<KpkPosition> = KpkPosition::all().collect();
-    let w = input.width();
-    let mut raw = Array2::<f64>::zeros((legal.len(), w));
-    let mut ints = vec![0i32; w * legal.len()];
-    for ((mut row, x), p) in raw.rows_mut().into_iter().zip(ints.chunks_exact_mut(w)).zip(&legal) {
-        input.write(p, x);
-        row.iter_mut().zip(x.iter()).for_each(|(r, &v)| *r = f64::from(v));
-    }
-    let index = legal.iter().map(|p| KpkIndex::of(p).value() as u32).collect();
-    let n = legal.len() as f64;
-    let mut scale = Vec::with_capacity(w);
-    let mut offset = Vec::with_capacity(w);
-    for (j, mut col) in raw.columns_mut().into_iter().enumerate() {
-        let mean = col.sum() / n;
-        let sd = (col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
-        if sd == 0.0 {
-            return Err(Error::config(
-                "inputs",
-                format!("input {} is constant on legal positions", input.name(j)),
-            ));
-        }
-        col.mapv_inplace(|v| (v - mean) / sd);
-        scale.push(1.0 / sd);
-        offset.push(-mean / sd);
-    }
-    let wins = legal.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
-    Ok(Inputs { rows: raw, wins, scale, offset, raw: ints, index })
-}
-
 /// Train, quantise and build every candidate of `cfg` (in parallel), best first by file size.
 pub fn compress(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result<Vec<Candidate>> {
     let sets = cfg.validate()?;
-    let data: BTreeMap<&String, (InputFunction, Inputs)> = sets
+    let data: BTreeMap<&String, (InputFunction, Positions)> = sets
         .iter()
         .filter(|(name, _)| cfg.candidates.iter().any(|c| &c.inputs == *name))
-        .map(|(name, &input)| Ok((name, (input, inputs(input, bb)?))))
+        .map(|(name, &input)| Ok((name, (input, Positions::new(input, bb, Coding::Standardised)?))))
         .collect::<Result<_>>()?;
     let mut out: Vec<Candidate> = cfg
         .candidates
@@ -203,7 +157,7 @@ pub fn compress(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Resul
 fn candidate(
     cfg: &CompressConfig,
     input: InputFunction,
-    data: &Inputs,
+    data: &Positions,
     bb: &Bitbase,
     c: usize,
     spec: &CandidateSpec,
@@ -214,8 +168,8 @@ fn candidate(
     topology.extend_from_slice(&spec.hidden);
     topology.push(1);
     let net_name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
-    let name = format!("{net_name} ({} inputs, seed {})", spec.inputs, cfg.seed.wrapping_add(c as u64));
-    let seed = cfg.seed.wrapping_add(c as u64);
+    let seed = spec.seed.unwrap_or(cfg.seed.wrapping_add(c as u64));
+    let name = format!("{net_name} ({} inputs, seed {seed})", spec.inputs);
     let mut net = Mlp::new(&topology, cfg.slope, seed)?;
     let train_data = TrainData { inputs: data.rows.view(), wins: &data.wins };
     let mut epochs = 0;
@@ -245,9 +199,9 @@ fn candidate(
         ));
         net = result.net;
     }
-    let float_errors = float_errors(&net, data);
+    let float_errors = complete::float_errors(&net, data);
     let train_seconds = started.elapsed().as_secs_f64();
-    let (shifts, hybrid, sizes, refined) = best_quantisation(&net, input, data, bb)?;
+    let complete::Completed { shifts, hybrid, sizes, refined } = complete::complete(&net, input, data, bb)?;
     progress(&format!(
         "{name}: {float_errors} float errors; shifts {shifts:?}: {} errors, {} after {} integer moves: {} B net + {} B exceptions = {} B",
         refined.errors_before,
@@ -260,6 +214,7 @@ fn candidate(
     Ok(Candidate {
         topology: net_name,
         inputs: spec.inputs.clone(),
+        seed,
         parameters: net.weight_count(),
         float_errors,
         epochs,
@@ -269,102 +224,6 @@ fn candidate(
         hybrid,
         sizes,
     })
-}
-
-fn float_errors(net: &Mlp, data: &Inputs) -> usize {
-    let rows = data.rows.as_slice().expect("standard layout");
-    let w = net.n_inputs();
-    rows.par_chunks(w)
-        .zip(data.wins.par_iter())
-        .filter(|(x, win)| {
-            let says_win = train::classify(net, OutputCoding::One, x) == train::Classification::Win;
-            says_win != **win
-        })
-        .count()
-}
-
-/// The hybrid of an integer net: its exceptions found by running it on the precomputed inputs
-/// (the same answers as [`Hybrid::build`], without recomputing the characteristics every time).
-fn assemble(input: InputFunction, q: QuantNet, data: &Inputs) -> Result<(Hybrid, Sizes)> {
-    let w = input.width();
-    let wrong: Vec<u32> = (data.raw.par_chunks_exact(w), &data.wins[..], &data.index[..])
-        .into_par_iter()
-        .filter(|(x, win, _)| (q.output(x) > 0) != **win)
-        .map(|(_, _, &i)| i)
-        .collect();
-    let exceptions = ExceptionSet::new(wrong).expect("legal indices");
-    let h = Hybrid::new(input, q, exceptions)?;
-    let s = h.sizes();
-    Ok((h, s))
-}
-
-/// The shifts that give the smallest file: coordinate descent over each layer's shift in
-/// −4..=14, from a start where every layer has shift 6, until a full pass changes nothing.
-fn best_quantisation(
-    net: &Mlp,
-    input: InputFunction,
-    data: &Inputs,
-    bb: &Bitbase,
-) -> Result<(Vec<i8>, Hybrid, Sizes, refine::Refined)> {
-    let build = |shifts: &[i8]| -> Result<Option<(Hybrid, Sizes)>> {
-        match quant::quantise(net.layers(), net.slope(), &data.scale, &data.offset, shifts, input.bound()) {
-            Ok(q) => Ok(Some(assemble(input, q, data)?)),
-            // A shift so large that a weight or an accumulator would overflow is not a candidate.
-            Err(_) => Ok(None),
-        }
-    };
-    let mut shifts = vec![6i8; net.layers().len()];
-    let mut best = build(&shifts)?.ok_or_else(|| Error::Quantise("the net cannot be quantised".into()))?;
-    loop {
-        let mut changed = false;
-        for l in 0..shifts.len() {
-            for s in -4..=14 {
-                if s == shifts[l] {
-                    continue;
-                }
-                let mut trial = shifts.clone();
-                trial[l] = s;
-                if let Some(b) = build(&trial)?
-                    && b.1.total < best.1.total
-                {
-                    best = b;
-                    shifts = trial;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let (mut hybrid, mut sizes) = best;
-    // Integer fine-tuning (see `refine`), priced at the current cost of an exception.
-    let n = hybrid.exceptions().len().max(1);
-    let bits_per_exception = (8 * sizes.exceptions) as f64 / n as f64;
-    let (refined, mut stats) = refine::refine(
-        hybrid.net(),
-        &data.raw,
-        &data.wins,
-        bits_per_exception,
-        REFINE_PASSES,
-        input.bound(),
-    )?;
-    let (h, s) = assemble(input, refined, data)?;
-    if s.total < sizes.total {
-        (hybrid, sizes) = (h, s);
-    } else {
-        stats = refine::Refined {
-            errors_before: hybrid.exceptions().len(),
-            errors_after: hybrid.exceptions().len(),
-            ..stats
-        };
-        stats.moves = 0;
-    }
-    // The fast path above must agree with the product's own path.
-    if !hybrid.disagreements(bb).is_empty() || hybrid.net_errors(bb) != hybrid.exceptions().indices() {
-        return Err(Error::Internal("compress: the hybrid disagrees with the bitbase".into()));
-    }
-    Ok((shifts, hybrid, sizes, stats))
 }
 
 #[cfg(test)]
@@ -379,7 +238,7 @@ mod tests {
             slope: 1.0,
             batch_size: 64,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into() }],
+            candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into(), seed: None }],
         };
         assert!(ok.validate().is_ok());
         let mut bad = ok.clone();
@@ -408,7 +267,7 @@ mod tests {
             slope: 1.0,
             batch_size: 1024,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into() }],
+            candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into(), seed: None }],
         };
         let bb = Bitbase::generate();
         let a = compress(&cfg, &bb, &|_| {}).unwrap();

@@ -6,6 +6,7 @@
 //! indices ([`exceptions`]). Answers are from the pawn side's point of view.
 
 pub mod bits;
+pub mod complete;
 pub mod compress;
 pub mod exceptions;
 pub mod format;

@@ -13,8 +13,9 @@
 //! layer through only the neurons whose activation it changes.
 
 use super::bits::{best_rice, rice_len, zigzag};
-use super::quant::{QuantLayer, QuantNet, activation};
+use super::quant::{MAX_WIDTH, QuantLayer, QuantNet, activation};
 use crate::error::Result;
+use rayon::prelude::*;
 
 fn cost(v: i32, k: u32) -> i64 {
     rice_len(zigzag(v.into()), k) as i64
@@ -33,125 +34,159 @@ pub struct Refined {
 type Param = (usize, usize, Option<usize>);
 
 /// Every hidden layer's accumulators and activations and the output of every position, kept
-/// current as moves are made.
-struct Activations<'x> {
-    x: &'x [i32],
-    n_inputs: usize,
-    /// `acc[l][r · width_l + j]` and `act[l][…]` for the hidden layers `l < last`.
+/// current as moves are made. Each neuron's values over the positions are contiguous (neuron
+/// major), so a trial on one neuron sweeps memory in order; positions are independent, so a trial
+/// is summed over chunks of positions in parallel (an integer sum: the same in any order).
+struct Activations {
+    /// Positions.
+    n: usize,
+    /// The raw inputs, input major: `x[k · n + r]`.
+    x: Vec<i32>,
+    /// `acc[l][j · n + r]` and `act[l][…]` for the hidden layers `l < last`.
     acc: Vec<Vec<i32>>,
     act: Vec<Vec<i16>>,
     out: Vec<i32>,
-    /// Reused buffers of (neuron, activation change) for the layer being rippled through.
-    cur: Vec<(usize, i32)>,
-    next: Vec<(usize, i32)>,
 }
 
-impl<'x> Activations<'x> {
+/// A changed hidden value: (layer, neuron, position, accumulator, activation).
+type Update = (usize, usize, usize, i32, i16);
+
+/// The (neuron, activation change) pairs of the layer being rippled through and of the next.
+type Scratch = ([(usize, i32); MAX_WIDTH], [(usize, i32); MAX_WIDTH]);
+
+/// Positions per parallel chunk of a trial.
+const CHUNK: usize = 4096;
+
+impl Activations {
     /// Record [`QuantNet::forward`] on every position.
-    fn new(net: &QuantNet, x: &'x [i32], n: usize) -> Activations<'x> {
+    fn new(net: &QuantNet, x: &[i32], n: usize) -> Activations {
         let hidden = &net.layers()[..net.layers().len() - 1];
-        let mut acc: Vec<Vec<i32>> = hidden.iter().map(|l| Vec::with_capacity(n * l.n_out)).collect();
-        let mut act: Vec<Vec<i16>> = hidden.iter().map(|l| Vec::with_capacity(n * l.n_out)).collect();
+        let mut acc: Vec<Vec<i32>> = hidden.iter().map(|l| vec![0; n * l.n_out]).collect();
+        let mut act: Vec<Vec<i16>> = hidden.iter().map(|l| vec![0; n * l.n_out]).collect();
         let n_inputs = net.n_inputs();
-        let out = x
-            .chunks_exact(n_inputs)
-            .take(n)
-            .map(|row| {
-                net.forward(row, |l, a, y| {
-                    acc[l].extend_from_slice(a);
-                    act[l].extend_from_slice(y);
-                })
-            })
-            .collect();
-        Activations { x, n_inputs, acc, act, out, cur: Vec::new(), next: Vec::new() }
+        let mut xt = vec![0i32; n * n_inputs];
+        let mut out = Vec::with_capacity(n);
+        for (r, row) in x.chunks_exact(n_inputs).take(n).enumerate() {
+            for (k, &v) in row.iter().enumerate() {
+                xt[k * n + r] = v;
+            }
+            out.push(net.forward(row, |l, a, y| {
+                for (j, (&a, &y)) in a.iter().zip(y).enumerate() {
+                    (acc[l][j * n + r], act[l][j * n + r]) = (a, y);
+                }
+            }));
+        }
+        Activations { n, x: xt, acc, act, out }
     }
 
     /// Input `k` of layer `l` for position `r`: a raw input for layer 0, else an activation.
-    fn input(&self, layers: &[QuantLayer], l: usize, r: usize, k: usize) -> i32 {
-        if l == 0 {
-            self.x[r * self.n_inputs + k]
-        } else {
-            i32::from(self.act[l - 1][r * layers[l].n_in + k])
-        }
+    fn input(&self, l: usize, r: usize, k: usize) -> i32 {
+        if l == 0 { self.x[k * self.n + r] } else { i32::from(self.act[l - 1][k * self.n + r]) }
     }
 
     /// How position `r`'s output changes when the accumulator of neuron `i` of layer `l` moves
-    /// by `da`, rippling the activation changes up through the layers above. With `commit`, every
-    /// accumulator, activation and output touched takes its new value.
+    /// by `da`, rippling the activation changes up through the layers above; every hidden value
+    /// that changes is passed to `changed`.
     fn ripple(
-        &mut self,
+        &self,
         layers: &[QuantLayer],
         (l, i): (usize, usize),
         da: i32,
         r: usize,
-        commit: bool,
+        scratch: &mut Scratch,
+        mut changed: impl FnMut(Update),
     ) -> i32 {
         let last = layers.len() - 1;
         if l == last {
-            if commit {
-                self.out[r] += da;
-            }
             return da;
         }
-        let idx = r * layers[l].n_out + i;
-        let acc = self.acc[l][idx] + da;
+        let n = self.n;
+        let acc = self.acc[l][i * n + r] + da;
         let a = activation(acc, layers[l].shift);
-        let change = i32::from(a) - i32::from(self.act[l][idx]);
-        if commit {
-            (self.acc[l][idx], self.act[l][idx]) = (acc, a);
+        let change = i32::from(a) - i32::from(self.act[l][i * n + r]);
+        changed((l, i, r, acc, a));
+        if change == 0 {
+            return 0;
         }
-        self.cur.clear();
-        if change != 0 {
-            self.cur.push((i, change));
-        }
+        let (mut cur, mut next) = (&mut scratch.0, &mut scratch.1);
+        cur[0] = (i, change);
+        let mut len = 1;
         for (m, layer) in layers.iter().enumerate().take(last).skip(l + 1) {
-            self.next.clear();
+            let mut next_len = 0;
             for j in 0..layer.n_out {
                 let row = &layer.weights[j * layer.n_in..(j + 1) * layer.n_in];
-                let s: i32 = self.cur.iter().map(|&(k, dk)| i32::from(row[k]) * dk).sum();
+                let s: i32 = cur[..len].iter().map(|&(k, dk)| i32::from(row[k]) * dk).sum();
                 if s == 0 {
                     continue;
                 }
-                let jdx = r * layer.n_out + j;
-                let acc = self.acc[m][jdx] + s;
+                let acc = self.acc[m][j * n + r] + s;
                 let a = activation(acc, layer.shift);
-                let change = i32::from(a) - i32::from(self.act[m][jdx]);
-                if commit {
-                    (self.acc[m][jdx], self.act[m][jdx]) = (acc, a);
-                }
+                let change = i32::from(a) - i32::from(self.act[m][j * n + r]);
+                changed((m, j, r, acc, a));
                 if change != 0 {
-                    self.next.push((j, change));
+                    next[next_len] = (j, change);
+                    next_len += 1;
                 }
             }
-            std::mem::swap(&mut self.cur, &mut self.next);
+            std::mem::swap(&mut cur, &mut next);
+            len = next_len;
         }
         let top = &layers[last].weights;
-        let dout: i32 = self.cur.iter().map(|&(k, dk)| i32::from(top[k]) * dk).sum();
-        if commit {
-            self.out[r] += dout;
-        }
-        dout
+        cur[..len].iter().map(|&(k, dk)| i32::from(top[k]) * dk).sum()
     }
 
-    /// Move parameter `p` by `d` on every position: with `commit` the state follows and the
-    /// return is 0; without, nothing changes and the return is the change in the error count.
-    fn apply(&mut self, layers: &[QuantLayer], (l, i, k): Param, d: i32, wins: &[bool], commit: bool) -> i64 {
-        let mut derr = 0;
-        for (r, &win) in wins.iter().enumerate() {
-            let da = match k {
-                Some(k) => d * self.input(layers, l, r, k),
-                None => d,
-            };
-            if da == 0 {
-                continue;
-            }
-            let before = self.out[r];
-            let dout = self.ripple(layers, (l, i), da, r, commit);
-            if !commit && dout != 0 {
-                derr += i64::from(wrong(before + dout, win)) - i64::from(wrong(before, win));
+    /// The accumulator change of parameter `p` moved by `d` at position `r`.
+    fn delta(&self, l: usize, k: Option<usize>, d: i32, r: usize) -> i32 {
+        match k {
+            Some(k) => d * self.input(l, r, k),
+            None => d,
+        }
+    }
+
+    /// The change in the error count if parameter `p` moved by `d`; nothing changes.
+    fn trial(&self, layers: &[QuantLayer], (l, i, k): Param, d: i32, wins: &[bool]) -> i64 {
+        (0..self.n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut derr = 0;
+                let mut scratch = ([(0, 0); MAX_WIDTH], [(0, 0); MAX_WIDTH]);
+                let start = c * CHUNK;
+                for (r, &win) in wins.iter().enumerate().take((start + CHUNK).min(self.n)).skip(start) {
+                    let da = self.delta(l, k, d, r);
+                    if da == 0 {
+                        continue;
+                    }
+                    let dout = self.ripple(layers, (l, i), da, r, &mut scratch, |_| {});
+                    if dout != 0 {
+                        let before = self.out[r];
+                        derr += i64::from(wrong(before + dout, win)) - i64::from(wrong(before, win));
+                    }
+                }
+                derr
+            })
+            .sum()
+    }
+
+    /// Move parameter `p` by `d` on every position: every accumulator, activation and output
+    /// touched takes its new value. (The ripple reads only the layers above `l`, so updating the
+    /// parameter itself before or after does not matter.)
+    fn commit(&mut self, layers: &[QuantLayer], (l, i, k): Param, d: i32) {
+        let mut updates: Vec<Update> = Vec::new();
+        let mut douts: Vec<(usize, i32)> = Vec::new();
+        let mut scratch = ([(0, 0); MAX_WIDTH], [(0, 0); MAX_WIDTH]);
+        for r in 0..self.n {
+            let da = self.delta(l, k, d, r);
+            if da != 0 {
+                let dout = self.ripple(layers, (l, i), da, r, &mut scratch, |u| updates.push(u));
+                douts.push((r, dout));
             }
         }
-        derr
+        for (m, j, r, acc, a) in updates {
+            (self.acc[m][j * self.n + r], self.act[m][j * self.n + r]) = (acc, a);
+        }
+        for (r, dout) in douts {
+            self.out[r] += dout;
+        }
     }
 }
 
@@ -205,13 +240,11 @@ pub fn refine(
                     continue;
                 }
                 let dbits = cost(new, rice) - cost(old, rice);
-                let derr = state.apply(&layers, (l, i, k), d, wins, false);
+                let derr = state.trial(&layers, (l, i, k), d, wins);
                 if dbits as f64 + bits_per_exception * derr as f64 >= 0.0 {
                     continue;
                 }
-                // Keep the move. The ripple reads only the layers above l, so the order of the two
-                // updates does not matter.
-                state.apply(&layers, (l, i, k), d, wins, true);
+                state.commit(&layers, (l, i, k), d);
                 let n_in = layers[l].n_in;
                 match k {
                     Some(k) => layers[l].weights[i * n_in + k] = new as i16,

@@ -133,7 +133,6 @@ pub fn render(cfg: &CompressConfig, config_path: &Path, candidates: &[Candidate]
             ("stages", cfg.stages.len().to_string()),
             ("schedule", schedule.join(", ")),
             ("batch_size", cfg.batch_size.to_string()),
-            ("seed", cfg.seed.to_string()),
             ("candidates_table", candidates_table(candidates)),
             ("input_sets", input_sets),
             ("plot", PLOT_NAME.into()),
@@ -207,14 +206,15 @@ fn comparison_table(total: usize) -> String {
 
 fn candidates_table(candidates: &[Candidate]) -> String {
     let mut t = String::from(
-        "| topology | inputs | weights | float errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| topology | inputs | seed | weights | float errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for c in candidates {
         t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:?} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:?} |\n",
             c.topology,
             c.inputs,
+            c.seed,
             c.parameters,
             c.float_errors,
             c.refined.errors_before,
