@@ -15,6 +15,12 @@
 //! assert_eq!(a, b);
 //! ```
 //!
+//! Loading decodes the file and builds the net's first layer as tables (see [`first_layer`]):
+//! `(2 · 64 · 24 + 450) · n` 32-bit words for `n` first-layer neurons, 337 KB for the committed
+//! model's 24 (`kpk bench --what query` measures the load), and a 24 KB bit set of the exceptions. A query then
+//! adds three table rows, runs the small upper layers and tests one bit; the answer is the plain
+//! integer net's on every machine, since integer sums are exact in any order.
+//!
 //! The file format is specified in the kpk crate's `src/hybrid/format.md` (printed in
 //! `reports/COMPRESSION.md`), the position numbering in [`position`], the arithmetic in [`net`],
 //! the bit stream in [`bits`] and the characteristics in [`table4`].
@@ -23,6 +29,7 @@
 extern crate alloc;
 
 pub mod bits;
+pub mod first_layer;
 pub mod model;
 pub mod net;
 pub mod position;

@@ -1,6 +1,7 @@
 //! The model file: decoding (format version 1) and answering.
 
 use crate::bits::{BitError, BitReader, crc32};
+use crate::first_layer::FirstLayer;
 use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
 use crate::position::{Color, FenError, Illegal, MAX_INDEX, Position};
 use crate::table4::{BOUND, N_FEATURES, characteristics};
@@ -173,6 +174,10 @@ pub struct Model {
     net: Net,
     /// Sorted position indices where the net's answer is wrong.
     exceptions: Vec<u32>,
+    /// The net's first layer as tables (built at load; see [`crate::first_layer`]).
+    first: FirstLayer,
+    /// Bit `i` set iff index `i` is an exception.
+    flipped: Vec<u64>,
 }
 
 impl Model {
@@ -187,7 +192,12 @@ impl Model {
         if exceptions.iter().any(|&i| Position::from_index(i).is_none()) {
             return Err(FormatError::Invalid("an exception names no legal position"));
         }
-        Ok(Model { input, net, exceptions })
+        let first = FirstLayer::new(input, &net.layers()[0]);
+        let mut flipped = alloc::vec![0u64; (MAX_INDEX as usize).div_ceil(64)];
+        for &i in &exceptions {
+            flipped[i as usize / 64] |= 1 << (i % 64);
+        }
+        Ok(Model { input, net, exceptions, first, flipped })
     }
 
     /// Decode a model file (format version 1; see the crate documentation).
@@ -257,10 +267,9 @@ impl Model {
     #[inline]
     #[must_use]
     pub fn net_output(&self, p: &Position) -> i32 {
-        let mut x = [0i16; MAX_WIDTH];
-        let x = &mut x[..self.input.width()];
-        self.input.write(p, x);
-        self.net.output(x)
+        let mut acc = [0i32; MAX_WIDTH];
+        self.first.sums(p, &mut acc);
+        self.net.forward_from_first(&acc[..self.net.layers()[0].n_out], |_, _, _| {})
     }
 
     /// The exact answer for `p`: the net's, flipped when `p` is an exception.
@@ -268,7 +277,8 @@ impl Model {
     #[must_use]
     pub fn probe(&self, p: &Position) -> Answer {
         let net = if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw };
-        if self.exceptions.binary_search(&p.index()).is_ok() {
+        let i = p.index();
+        if self.flipped[i as usize / 64] >> (i % 64) & 1 == 1 {
             let outcome = match net {
                 Outcome::Win => Outcome::Draw,
                 Outcome::Draw => Outcome::Win,

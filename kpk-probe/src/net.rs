@@ -160,29 +160,40 @@ impl Net {
     /// The forward pass: `seen(l, accumulators, activations)` is called for every hidden layer
     /// `l` (what a search over the weights records); returns the output accumulator.
     #[inline(always)]
-    pub fn forward(&self, input: &[i16], mut seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
-        // Activations beyond a layer's width stay 0, so the padded weights add nothing.
-        let mut a = [0i16; MAX_WIDTH];
-        a[..input.len()].copy_from_slice(input);
+    pub fn forward(&self, input: &[i16], seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
+        let first = &self.layers[0];
+        let stride = first.n_in.next_multiple_of(LANES);
+        let mut x = [0i16; MAX_WIDTH];
+        x[..input.len()].copy_from_slice(input);
+        let mut acc = [0i32; MAX_WIDTH];
+        for ((acc, row), &b) in acc.iter_mut().zip(self.rows[0].chunks_exact(stride)).zip(&first.biases) {
+            *acc = b + dot(row, &x[..stride]);
+        }
+        self.forward_from_first(&acc[..first.n_out], seen)
+    }
+
+    /// The rest of the forward pass from the first layer's accumulators `acc0` (the output itself
+    /// for a one-layer net).
+    #[inline(always)]
+    pub fn forward_from_first(&self, acc0: &[i32], mut seen: impl FnMut(usize, &[i32], &[i16])) -> i32 {
         let last = self.layers.len() - 1;
-        for (l, (layer, rows)) in self.layers.iter().zip(&self.rows).enumerate() {
-            let stride = layer.n_in.next_multiple_of(LANES);
-            let mut acc = [0i32; MAX_WIDTH];
-            let acc = &mut acc[..layer.n_out];
-            for ((acc, row), &b) in acc.iter_mut().zip(rows.chunks_exact(stride)).zip(&layer.biases) {
-                *acc = b + dot(row, &a[..stride]);
-            }
-            if l == last {
-                return acc[0];
-            }
-            let mut next = [0i16; MAX_WIDTH];
-            for (a, &acc) in next.iter_mut().zip(acc.iter()) {
+        let mut acc = [0i32; MAX_WIDTH];
+        acc[..acc0.len()].copy_from_slice(acc0);
+        for l in 0..last {
+            let layer = &self.layers[l];
+            // Activations beyond a layer's width stay 0, so the padded weights add nothing.
+            let mut a = [0i16; MAX_WIDTH];
+            for (a, &acc) in a.iter_mut().zip(&acc[..layer.n_out]) {
                 *a = activation(acc, layer.shift);
             }
-            a = next;
-            seen(l, acc, &a[..layer.n_out]);
+            seen(l, &acc[..layer.n_out], &a[..layer.n_out]);
+            let (next, rows) = (&self.layers[l + 1], &self.rows[l + 1]);
+            let stride = next.n_in.next_multiple_of(LANES);
+            for ((acc, row), &b) in acc.iter_mut().zip(rows.chunks_exact(stride)).zip(&next.biases) {
+                *acc = b + dot(row, &a[..stride]);
+            }
         }
-        unreachable!("a net has at least one layer")
+        acc[0]
     }
 }
 

@@ -145,7 +145,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded.
+/// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded and as a
+/// batch on every thread.
 pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
     let model = Hybrid::load(path).context("loading the hybrid model (write one with `kpk compress`)")?;
     let legal: Vec<KpkPosition> = KpkPosition::all().collect();
@@ -157,6 +158,15 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
         min.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e9 / n as f64
+    );
+    let threads = rayon::current_num_threads();
+    let (min_all, median_all, _) = time_runs(runs, || {
+        model.classify_all(&legal).iter().filter(|a| a.outcome == kpk::Outcome::Win).count()
+    });
+    println!(
+        "hybrid query, all {n} legal positions as a batch on {threads} threads (Hybrid::classify_all): min {:.3} ms, median {:.3} ms",
+        min_all.as_secs_f64() * 1e3,
+        median_all.as_secs_f64() * 1e3
     );
     // The embeddable probe alone, on positions already in its own form (what an engine calls).
     let probe = model.probe();

@@ -153,7 +153,9 @@ impl Hybrid {
             .collect();
         let net = QuantNet::new(layers, input.bound())?;
         let exceptions = ExceptionSet::new(model.exceptions().to_vec()).expect("legal indices");
-        Hybrid::new(input, net, exceptions)
+        // The probe crate has checked the widths and the overflow bounds (and `QuantNet::new` the
+        // shapes again); the decoded model is kept, so its tables are built once.
+        Ok(Hybrid { input, net, exceptions, probe: model.clone() })
     }
 }
 

@@ -138,6 +138,12 @@ impl Hybrid {
         Answer { outcome, source }
     }
 
+    /// The exact answer for each of `positions`, the positions split across threads. Each answer
+    /// is the single query's, so the result is the same on every machine and thread count.
+    pub fn classify_all(&self, positions: &[KpkPosition]) -> Vec<Answer> {
+        positions.par_chunks(4096).flat_map_iter(|c| c.iter().map(|p| self.classify(p))).collect()
+    }
+
     /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
     #[inline]
     pub fn net_output(&self, p: &KpkPosition) -> i32 {
