@@ -101,9 +101,13 @@ pub struct CompressArgs {
     /// models/kpk.hybrid].
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Where to write the generated report (its plot and candidate table go beside it).
+    /// Where to write the generated report (its plots and the frontier's data go beside it).
     #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md", conflicts_with = "from")]
     report: PathBuf,
+    /// Also measure the config's size/accuracy frontier (many nets: tens of minutes) and write its
+    /// data beside the report; without it, the report reuses the data a previous run wrote.
+    #[arg(long, conflicts_with = "from")]
+    frontier: bool,
 }
 
 /// One row of the candidate table.
@@ -171,10 +175,22 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
+    let frontier_csv = compression::frontier_data_path(&args.report);
+    // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
+    let earlier = if args.frontier { None } else { compression::earlier_frontier(&cfg, &frontier_csv)? };
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
     let candidates = compress(&cfg, &bb, &progress)?;
+    let frontier = match earlier {
+        Some(rows) => Some(rows),
+        None if args.frontier => {
+            let rows = kpk::play::frontier::measure(&cfg, &bb, &progress)?;
+            kpk::play::frontier::write_csv(&frontier_csv, &rows)?;
+            Some(rows)
+        }
+        None => None,
+    };
     let best = &candidates[0];
     let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
@@ -204,7 +220,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
         speed.per_query_ns, speed.batch_ms, speed.fen_ns, speed.load_us
     );
-    compression::write(&args.report, &cfg, &args.config, &candidates, &reloaded)?;
+    compression::write(&args.report, &cfg, &args.config, &candidates, frontier.as_deref(), &reloaded)?;
     eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)

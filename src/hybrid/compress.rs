@@ -53,6 +53,21 @@ pub struct CompressConfig {
     pub stages: Vec<Stage>,
     /// The nets to try.
     pub candidates: Vec<CandidateSpec>,
+    /// The size/accuracy frontier (`kpk compress --frontier`), if measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<FrontierSpec>,
+}
+
+/// The nets of the size/accuracy frontier: each hidden shape trained from each seed as the
+/// candidates are (same stages, batch and slope), on one input set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrontierSpec {
+    /// The name of the input set in [`CompressConfig::inputs`].
+    pub inputs: String,
+    pub seeds: Vec<u64>,
+    /// Hidden-layer widths of each net (the output layer, one neuron, is implied).
+    pub hidden: Vec<Vec<usize>>,
 }
 
 /// One net to try.
@@ -77,13 +92,31 @@ impl CompressConfig {
             return bad("candidate", "the config needs at least one candidate and one stage".into());
         }
         let widths = |c: &CandidateSpec| c.hidden.iter().all(|&w| (1..=super::quant::MAX_WIDTH).contains(&w));
-        if let Some(c) = self.candidates.iter().find(|c| c.hidden.is_empty() || !widths(c)) {
+        if let Some(f) = &self.frontier
+            && (f.seeds.is_empty() || f.hidden.is_empty() || !self.inputs.contains_key(&f.inputs))
+        {
+            return bad(
+                "frontier",
+                "the frontier needs seeds, nets and an input set the config defines".into(),
+            );
+        }
+        let frontier = self.frontier.iter().flat_map(|f| f.nets());
+        if let Some(c) =
+            self.candidates.iter().cloned().chain(frontier).find(|c| c.hidden.is_empty() || !widths(c))
+        {
             return bad(
                 "candidate",
                 format!("candidate {c:?} needs 1..={} neurons in each hidden layer", super::quant::MAX_WIDTH),
             );
         }
-        if let Some(c) = self.candidates.iter().find(|c| c.hidden.len() + 1 > super::format::MAX_LAYERS) {
+        let frontier = self.frontier.iter().flat_map(|f| f.nets());
+        if let Some(c) = self
+            .candidates
+            .iter()
+            .cloned()
+            .chain(frontier)
+            .find(|c| c.hidden.len() + 1 > super::format::MAX_LAYERS)
+        {
             return bad("candidate", format!("candidate {c:?} has too many layers"));
         }
         if let Some(c) = self.candidates.iter().find(|c| !self.inputs.contains_key(&c.inputs)) {
@@ -103,6 +136,23 @@ impl CompressConfig {
             return bad("batch_size", "batch size and slope must be positive".into());
         }
         self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
+    }
+}
+
+impl FrontierSpec {
+    /// Every net of the frontier as a candidate: each shape from each seed, shapes in order.
+    pub fn nets(&self) -> Vec<CandidateSpec> {
+        let mut nets = Vec::with_capacity(self.hidden.len() * self.seeds.len());
+        for hidden in &self.hidden {
+            for &seed in &self.seeds {
+                nets.push(CandidateSpec {
+                    hidden: hidden.clone(),
+                    inputs: self.inputs.clone(),
+                    seed: Some(seed),
+                });
+            }
+        }
+        nets
     }
 }
 
@@ -135,23 +185,34 @@ pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// Train, quantise and build every candidate of `cfg` (in parallel), best first by file size.
 pub fn compress(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result<Vec<Candidate>> {
+    let mut out = train_all(cfg, &cfg.candidates, bb, progress)?;
+    out.sort_by_key(|c| (c.sizes.total, c.parameters));
+    Ok(out)
+}
+
+/// Train, quantise and build each of `nets` (in parallel, each seeded as [`CandidateSpec::seed`]
+/// says, the number being its place in `nets`) under `cfg`'s stages, in the order given.
+pub fn train_all(
+    cfg: &CompressConfig,
+    nets: &[CandidateSpec],
+    bb: &Bitbase,
+    progress: Progress,
+) -> Result<Vec<Candidate>> {
     let sets = cfg.validate()?;
     let data: BTreeMap<&String, (InputFunction, Positions)> = sets
         .iter()
-        .filter(|(name, _)| cfg.candidates.iter().any(|c| &c.inputs == *name))
+        .filter(|(name, _)| nets.iter().any(|c| &c.inputs == *name))
         .map(|(name, &input)| Ok((name, (input, Positions::new(input, bb, Coding::Standardised)?))))
         .collect::<Result<_>>()?;
-    let mut out: Vec<Candidate> = cfg
-        .candidates
-        .par_iter()
+    nets.par_iter()
         .enumerate()
         .map(|(c, spec)| {
-            let (input, data) = &data[&spec.inputs];
+            let (input, data) = data.get(&spec.inputs).ok_or_else(|| {
+                Error::config("candidate", format!("{spec:?} names an input set the config does not define"))
+            })?;
             candidate(cfg, *input, data, bb, c, spec, progress)
         })
-        .collect::<Result<_>>()?;
-    out.sort_by_key(|c| (c.sizes.total, c.parameters));
-    Ok(out)
+        .collect()
 }
 
 fn candidate(
@@ -239,6 +300,7 @@ mod tests {
             batch_size: 64,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
             candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into(), seed: None }],
+            frontier: None,
         };
         assert!(ok.validate().is_ok());
         let mut bad = ok.clone();
@@ -268,6 +330,7 @@ mod tests {
             batch_size: 1024,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
             candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into(), seed: None }],
+            frontier: None,
         };
         let bb = Bitbase::generate();
         let a = compress(&cfg, &bb, &|_| {}).unwrap();

@@ -8,6 +8,7 @@
 
 pub mod depth;
 pub mod evaluators;
+pub mod frontier;
 pub mod game;
 pub mod matches;
 pub mod model;

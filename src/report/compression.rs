@@ -10,7 +10,9 @@ use crate::hybrid::compress::{Candidate, CompressConfig};
 use crate::hybrid::{ExceptionOrder, Hybrid};
 use crate::net::topology::Topology;
 use crate::paper::tables;
+use crate::play::frontier::FrontierRow;
 use crate::report::diagram::{self, Diagram};
+use crate::report::frontier;
 use crate::report::template;
 use plotters::prelude::*;
 use std::path::Path;
@@ -48,9 +50,45 @@ fn weights(topology: &str) -> usize {
 /// Check the report's and the plot's destinations before any training starts.
 pub fn check_destinations(report: &Path) -> Result<()> {
     crate::output::FileOut::check(report)?;
+    for path in frontier::destinations(&beside(report, "")) {
+        crate::output::FileOut::check(&path)?;
+    }
     crate::output::FileOut::check(&plot_path(report))?;
     crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME))?;
     Ok(())
+}
+
+/// Where the frontier's data is kept, beside the report.
+pub fn frontier_data_path(report: &Path) -> std::path::PathBuf {
+    beside(report, frontier::DATA_NAME)
+}
+
+/// The frontier rows an earlier `kpk compress --frontier` wrote at `path`, if the config has a
+/// frontier and the file exists; an error if they are not the config's nets and seeds.
+pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<FrontierRow>>> {
+    let Some(spec) = &cfg.frontier else { return Ok(None) };
+    if !path.exists() {
+        return Ok(None);
+    }
+    let rows = crate::play::frontier::read_csv(path)?;
+    let width = cfg.inputs.get(&spec.inputs).map_or(0, Vec::len);
+    let wanted: Vec<(String, u64)> = spec
+        .nets()
+        .iter()
+        .map(|n| {
+            let widths: Vec<String> = n.hidden.iter().map(usize::to_string).collect();
+            (format!("{width}-{}-1", widths.join("-")), n.seed.unwrap_or_default())
+        })
+        .collect();
+    let found: Vec<(String, u64)> = rows.iter().map(|r| (r.topology.clone(), r.seed)).collect();
+    if found != wanted {
+        return Err(Error::Format {
+            path: path.display().to_string(),
+            message: "holds other nets or seeds than the config's [frontier]: run `kpk compress --frontier`"
+                .into(),
+        });
+    }
+    Ok(Some(rows))
 }
 
 fn plot_path(report: &Path) -> std::path::PathBuf {
@@ -87,16 +125,26 @@ pub fn write(
     cfg: &CompressConfig,
     config_path: &Path,
     candidates: &[Candidate],
+    frontier: Option<&[FrontierRow]>,
     model: &Hybrid,
 ) -> Result<()> {
     plot(&plot_path(path), candidates)?;
+    if let Some(rows) = frontier {
+        frontier::figures(&beside(path, ""), rows, (model.net().parameter_count(), model.sizes().total))?;
+    }
     diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(model), EXCEPTION_COLUMNS)?;
-    let md = render(cfg, config_path, candidates, model);
+    let md = render(cfg, config_path, candidates, frontier, model);
     crate::output::write_file(path, md.as_bytes())
 }
 
 /// The report as Markdown.
-pub fn render(cfg: &CompressConfig, config_path: &Path, candidates: &[Candidate], model: &Hybrid) -> String {
+pub fn render(
+    cfg: &CompressConfig,
+    config_path: &Path,
+    candidates: &[Candidate],
+    frontier: Option<&[FrontierRow]>,
+    model: &Hybrid,
+) -> String {
     let best = &candidates[0];
     let sizes = model.sizes();
     let legal = KpkPosition::all().count();
@@ -135,6 +183,7 @@ pub fn render(cfg: &CompressConfig, config_path: &Path, candidates: &[Candidate]
             ("batch_size", cfg.batch_size.to_string()),
             ("candidates_table", candidates_table(candidates)),
             ("input_sets", input_sets),
+            ("frontier", frontier_text(cfg, frontier, sizes.total)),
             ("plot", PLOT_NAME.into()),
             ("exceptions_figure", EXCEPTIONS_NAME.into()),
             ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
@@ -142,6 +191,31 @@ pub fn render(cfg: &CompressConfig, config_path: &Path, candidates: &[Candidate]
             ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
         ],
     )
+}
+
+/// The frontier section's text: the measured table and figures, or how to measure them.
+fn frontier_text(cfg: &CompressConfig, rows: Option<&[FrontierRow]>, model_bytes: usize) -> String {
+    let Some(spec) = &cfg.frontier else {
+        return "The config names no frontier.\n".into();
+    };
+    let nets: Vec<String> = spec.hidden.iter().map(|h| format!("{h:?}")).collect();
+    let head = format!(
+        "Nets with hidden layers {} on the `{}` inputs, each trained from seeds {:?} with the stages above, quantised, \
+         fine-tuned and completed as the candidates are (`kpk compress --frontier`; the data is in `{}`). \
+         \"Errors\" are the legal positions the integer net gets wrong, so the exact hybrid's exceptions. \
+         \"One-ply search\" answers every position by its best move, each move valued by the same net on the position it \
+         leads to or by the rules where it ends the game (a winning promotion, the pawn taken, stalemate), with the \
+         positions the search still gets wrong as the exception table; the format has no flag for it, so those sizes \
+         are measured (the same net and header, with the search's errors coded as exceptions are), not a file kpk writes.\n\n",
+        nets.join(", "),
+        spec.inputs,
+        spec.seeds,
+        frontier::DATA_NAME
+    );
+    match rows {
+        Some(rows) => head + &frontier::section(rows, model_bytes),
+        None => head + "Not measured on this commit yet: run `kpk compress --frontier`.\n",
+    }
 }
 
 fn model_table(model: &Hybrid, shifts: &[i8]) -> String {

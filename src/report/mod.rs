@@ -5,6 +5,7 @@ pub mod compression;
 pub mod diagram;
 pub mod domain;
 pub mod findings;
+pub mod frontier;
 pub mod play;
 pub mod plot;
 pub mod reproduction;
