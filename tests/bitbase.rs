@@ -325,3 +325,29 @@ fn corrupt_or_truncated_bitbase_files_are_rejected() {
         assert!(Bitbase::from_bytes(&b, "t").is_err(), "{what} accepted");
     }
 }
+
+/// The one-ply rule agrees with the bitbase wherever it settles a position, and settles exactly
+/// the wins in one ply (DTC 1), the positions where the lone king can take the pawn, and the
+/// stalemates — counted with the naive oracle's moves, on every legal position.
+#[test]
+fn the_one_ply_rule_settles_exactly_what_it_says() {
+    let mut settled = [0usize; 2];
+    for p in KpkPosition::all() {
+        let board = naive_board(&p);
+        let moves = board.legal_moves();
+        let expected = match p.side() {
+            Color::White => (bb().dtc(&p).map(|d| d.0) == Some(1)).then_some(Outcome::Win),
+            Color::Black => {
+                let takes =
+                    moves.iter().any(|(_, next)| matches!(common::classify(next), NaiveAfter::PawnTaken));
+                (moves.is_empty() || takes).then_some(Outcome::Draw)
+            }
+        };
+        assert_eq!(p.settled_at_one_ply(), expected, "{}", p.to_fen());
+        if let Some(o) = expected {
+            assert_eq!(bb().outcome(&p), o, "{}", p.to_fen());
+            settled[usize::from(p.side() == Color::Black)] += 1;
+        }
+    }
+    assert!(settled[0] > 0 && settled[1] > 0, "{settled:?}");
+}

@@ -157,6 +157,22 @@ impl KpkPosition {
         }
     }
 
+    /// The result when the rules settle it at one ply, from the moves alone: the pawn side to
+    /// move wins at once by a promotion that wins; the lone king to move draws when it can take
+    /// the pawn, or when it has no move (stalemate: KPK has no checkmate). `None` otherwise.
+    pub fn settled_at_one_ply(&self) -> Option<Outcome> {
+        let moves = self.moves();
+        match self.side {
+            Color::White => moves
+                .iter()
+                .any(|&mv| matches!(self.play(mv), After::Promoted { outcome: Outcome::Win, .. }))
+                .then_some(Outcome::Win),
+            Color::Black => (moves.is_empty()
+                || moves.iter().any(|&mv| self.play(mv) == After::PawnCaptured))
+            .then_some(Outcome::Draw),
+        }
+    }
+
     /// FEN of the canonical orientation, e.g. `8/8/8/8/8/2P5/8/3K1k2 w - - 0 1`.
     pub fn to_fen(&self) -> String {
         self.to_fen_with(Transform::IDENTITY)
