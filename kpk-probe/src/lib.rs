@@ -1,4 +1,4 @@
-//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`, 853 bytes):
+//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`, 780 bytes):
 //! a small integer net plus the table of the positions it gets wrong.
 //!
 //! No dependencies, `no_std` with `alloc`, no global state: a [`Model`] is immutable once

@@ -129,16 +129,27 @@ pub fn float_errors(net: &Mlp, data: &Positions) -> usize {
 /// The hybrid of an integer net: its exceptions found by running it on the precomputed inputs
 /// (the same answers as [`Hybrid::build`], without recomputing the characteristics every time).
 fn assemble(input: InputFunction, q: QuantNet, data: &Positions) -> Result<(Hybrid, Sizes)> {
-    let w = input.width();
-    let wrong: Vec<u32> = (data.raw.par_chunks_exact(w), &data.wins[..], &data.index[..])
-        .into_par_iter()
-        .filter(|(x, win, _)| (q.output(x) > 0) != **win)
-        .map(|(_, _, &i)| i)
-        .collect();
-    let exceptions = ExceptionSet::new(wrong).expect("legal indices");
+    let exceptions = ExceptionSet::new(misclassified(&q, data)).expect("legal indices");
     let h = Hybrid::new(input, q, exceptions)?;
     let s = h.sizes();
     Ok((h, s))
+}
+
+/// The indices of the legal positions the integer net `q` gets wrong, in index order.
+fn misclassified(q: &QuantNet, data: &Positions) -> Vec<u32> {
+    (data.raw.par_chunks_exact(q.n_inputs()), &data.wins[..], &data.index[..])
+        .into_par_iter()
+        .filter(|(x, win, _)| (q.output(x) > 0) != **win)
+        .map(|(_, _, &i)| i)
+        .collect()
+}
+
+/// Legal positions `net` misclassifies once rounded at `shifts`; `None` where it cannot be
+/// stored at those shifts.
+pub fn rounded_errors(net: &Mlp, input: InputFunction, data: &Positions, shifts: &[i8]) -> Option<usize> {
+    let q =
+        quant::quantise(net.layers(), net.slope(), &data.scale, &data.offset, shifts, input.bound()).ok()?;
+    Some(misclassified(&q, data).len())
 }
 
 /// A completed net: the exact hybrid and how it was reached.

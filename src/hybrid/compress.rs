@@ -18,6 +18,7 @@
 
 use super::complete::{self, Coding, Positions};
 use super::inputs::InputFunction;
+use super::qat::{self, QatSpec, Tuned};
 use super::{Hybrid, Sizes, refine};
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Error, Result};
@@ -53,6 +54,11 @@ pub struct CompressConfig {
     pub stages: Vec<Stage>,
     /// The nets to try.
     pub candidates: Vec<CandidateSpec>,
+    /// Quantisation-aware fine-tuning of each candidate after training ([`qat`]), if any: the
+    /// candidate keeps whichever of the plainly rounded and the fine-tuned net makes the smaller
+    /// file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qat: Option<QatSpec>,
     /// The size/accuracy frontier (`kpk compress --frontier`), if measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frontier: Option<FrontierSpec>,
@@ -135,6 +141,9 @@ impl CompressConfig {
         if self.batch_size == 0 || !(self.slope > 0.0 && self.slope.is_finite()) {
             return bad("batch_size", "batch size and slope must be positive".into());
         }
+        if let Some(q) = &self.qat {
+            q.validate()?;
+        }
         self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
     }
 }
@@ -178,6 +187,21 @@ pub struct Candidate {
     pub refined: refine::Refined,
     pub hybrid: Hybrid,
     pub sizes: Sizes,
+    /// The quantisation-aware fine-tuning, where the config asks for it: its target shifts, what
+    /// it did, the file the plainly rounded net would have made, and whether the tuned net's
+    /// file is the one kept.
+    pub qat: Option<QatOutcome>,
+}
+
+/// What quantisation-aware fine-tuning did for one candidate.
+#[derive(Clone, Debug)]
+pub struct QatOutcome {
+    pub target: Vec<i8>,
+    pub tuned: Tuned,
+    /// The file of the plainly rounded net (quantised, fine-tuned in integers, completed).
+    pub plain: Sizes,
+    pub plain_shifts: Vec<i8>,
+    pub kept: bool,
 }
 
 /// Progress reports for the command line.
@@ -262,7 +286,27 @@ fn candidate(
     }
     let float_errors = complete::float_errors(&net, data);
     let train_seconds = started.elapsed().as_secs_f64();
-    let complete::Completed { shifts, hybrid, sizes, refined } = complete::complete(&net, input, data, bb)?;
+    let mut done = complete::complete(&net, input, data, bb)?;
+    let qat = match &cfg.qat {
+        Some(spec) => {
+            let target = spec.target(&done.shifts);
+            let (tuned_net, tuned) =
+                qat::fine_tune(&net, input, data, &target, spec, seed.wrapping_add(1 << 32))?;
+            let t = complete::complete(&tuned_net, input, data, bb)?;
+            progress(&format!(
+                "{name}: QAT at shifts {target:?}: {} rounded errors -> {} (epoch {}): {} B, plain rounding {} B",
+                tuned.errors_before, tuned.errors_after, tuned.epoch, t.sizes.total, done.sizes.total
+            ));
+            let (plain, plain_shifts) = (done.sizes, done.shifts.clone());
+            let kept = t.sizes.total < plain.total;
+            if kept {
+                done = t;
+            }
+            Some(QatOutcome { target, tuned, plain, plain_shifts, kept })
+        }
+        None => None,
+    };
+    let complete::Completed { shifts, hybrid, sizes, refined } = done;
     progress(&format!(
         "{name}: {float_errors} float errors; shifts {shifts:?}: {} errors, {} after {} integer moves: {} B net + {} B exceptions = {} B",
         refined.errors_before,
@@ -284,6 +328,7 @@ fn candidate(
         refined,
         hybrid,
         sizes,
+        qat,
     })
 }
 
@@ -300,6 +345,7 @@ mod tests {
             batch_size: 64,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
             candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into(), seed: None }],
+            qat: None,
             frontier: None,
         };
         assert!(ok.validate().is_ok());
@@ -330,6 +376,7 @@ mod tests {
             batch_size: 1024,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
             candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into(), seed: None }],
+            qat: Some(QatSpec { coarser: 1, epochs: 1, learning_rate: 1e-4, batch_size: 1024 }),
             frontier: None,
         };
         let bb = Bitbase::generate();

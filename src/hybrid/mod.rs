@@ -11,6 +11,7 @@ pub mod compress;
 pub mod exceptions;
 pub mod format;
 pub mod inputs;
+pub mod qat;
 pub mod quant;
 pub mod refine;
 

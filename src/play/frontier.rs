@@ -48,7 +48,10 @@ pub fn measure(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result
         Error::config("frontier", "the config has no [frontier] section: nothing to measure")
     })?;
     let nets = spec.nets();
-    let trained = train_all(cfg, &nets, bb, progress)?;
+    // The frontier measures plain rounding; quantisation-aware fine-tuning is measured on the
+    // candidates (reports/COMPRESSION.md, "The levers").
+    let plain = CompressConfig { qat: None, ..cfg.clone() };
+    let trained = train_all(&plain, &nets, bb, progress)?;
     trained
         .iter()
         .map(|c| {

@@ -13,14 +13,15 @@ use crate::paper::tables;
 use crate::play::frontier::FrontierRow;
 use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
+use crate::report::levers;
+use crate::report::plot::{LineChart, Series};
 use crate::report::template;
-use plotters::prelude::*;
 use std::path::Path;
 
 const TEMPLATE: &str = include_str!("compression.md");
 
-/// The name of the size plot, written beside the report.
-pub const PLOT_NAME: &str = "compression-size.png";
+/// The size plot, written beside the report as `.png` and `.svg`.
+pub const PLOT_NAME: &str = "compression-size";
 
 /// The name of the board diagrams of the exception table's positions, written beside the report.
 pub const EXCEPTIONS_NAME: &str = "compression-exceptions.svg";
@@ -43,6 +44,9 @@ const PAPER_NETS: [&str; 6] =
 /// The goal the model's size is held to, in bytes.
 const GOAL_BYTES: usize = 2_000;
 
+/// The size issue 15 asks the model to stay under, in bytes.
+const MUST_BYTES: usize = 640;
+
 fn weights(topology: &str) -> usize {
     topology.parse::<Topology>().expect("a paper net's topology").weight_count()
 }
@@ -53,7 +57,9 @@ pub fn check_destinations(report: &Path) -> Result<()> {
     for path in frontier::destinations(&beside(report, "")) {
         crate::output::FileOut::check(&path)?;
     }
-    crate::output::FileOut::check(&plot_path(report))?;
+    for path in plot_paths(report) {
+        crate::output::FileOut::check(&path)?;
+    }
     crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME))?;
     Ok(())
 }
@@ -91,8 +97,8 @@ pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<
     Ok(Some(rows))
 }
 
-fn plot_path(report: &Path) -> std::path::PathBuf {
-    beside(report, PLOT_NAME)
+fn plot_paths(report: &Path) -> [std::path::PathBuf; 2] {
+    ["png", "svg"].map(|ext| beside(report, &format!("{PLOT_NAME}.{ext}")))
 }
 
 fn beside(report: &Path, name: &str) -> std::path::PathBuf {
@@ -128,12 +134,15 @@ pub fn write(
     frontier: Option<&[FrontierRow]>,
     model: &Hybrid,
 ) -> Result<()> {
-    plot(&plot_path(path), candidates)?;
+    let chart = size_chart(candidates, model.sizes().total);
+    for p in plot_paths(path) {
+        chart.save(&p, (900, 560))?;
+    }
     if let Some(rows) = frontier {
         frontier::figures(&beside(path, ""), rows, (model.net().parameter_count(), model.sizes().total))?;
     }
     diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(model), EXCEPTION_COLUMNS)?;
-    let md = render(cfg, config_path, candidates, frontier, model);
+    let md = render(cfg, config_path, candidates, frontier, model)?;
     crate::output::write_file(path, md.as_bytes())
 }
 
@@ -144,7 +153,7 @@ pub fn render(
     candidates: &[Candidate],
     frontier: Option<&[FrontierRow]>,
     model: &Hybrid,
-) -> String {
+) -> Result<String> {
     let best = &candidates[0];
     let sizes = model.sizes();
     let legal = KpkPosition::all().count();
@@ -160,7 +169,7 @@ pub fn render(
             format!("- `{name}`: {xs}\n")
         })
         .collect();
-    template::fill(
+    Ok(template::fill(
         TEMPLATE,
         &[
             ("total", sizes.total.to_string()),
@@ -171,7 +180,7 @@ pub fn render(
             ("confidence_total", confidence.total.to_string()),
             ("inputs", model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ")),
             ("float_errors", best.float_errors.to_string()),
-            ("rounded_errors", best.refined.errors_before.to_string()),
+            ("rounded", rounded_text(best)),
             ("exceptions", model.exceptions().len().to_string()),
             ("raw_bitbase", (MAX_INDEX / 8).to_string()),
             ("comparison_table", comparison_table(sizes.total)),
@@ -189,7 +198,49 @@ pub fn render(
             ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
             ("exception_coding", crate::hybrid::exceptions::CODING_DOC.trim().into()),
             ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
+            ("levers", levers::section(best, model)?),
+            ("qat", qat_text(cfg, best)),
         ],
+    ))
+}
+
+/// What rounding did to the chosen net's accuracy, before the integer fine-tuning.
+fn rounded_text(best: &Candidate) -> String {
+    let rounded = best.refined.errors_before;
+    match &best.qat {
+        Some(q) if q.kept => format!(
+            "fine-tuned for rounding (quantisation-aware training, below) and rounded to integers it got {rounded} wrong \
+             (plain rounding of the trained net: {} wrong at shifts {:?})",
+            q.tuned.errors_before, q.target
+        ),
+        _ => format!("rounded to integers it got {rounded} wrong"),
+    }
+}
+
+/// How the candidates' quantisation-aware fine-tuning was run, or that it was not.
+fn qat_text(cfg: &CompressConfig, best: &Candidate) -> String {
+    let Some(q) = &cfg.qat else {
+        return "No quantisation-aware fine-tuning was run (the config has no `[qat]`).".into();
+    };
+    let done = match &best.qat {
+        Some(o) if o.kept => format!(
+            "For this model it lowered the rounded net's errors at shifts {:?} from {} to {}, and the file from {} B (plain rounding) to {} B.",
+            o.target, o.tuned.errors_before, o.tuned.errors_after, o.plain.total, best.sizes.total
+        ),
+        Some(o) => {
+            format!("For this model plain rounding was smaller ({} B), so it was kept.", o.plain.total)
+        }
+        None => String::new(),
+    };
+    format!(
+        "Then each candidate was fine-tuned for a grid {} coarser in every layer than plain rounding chose \
+         (quantisation-aware training: Adam at rate {} in batches of {} for {} epochs, each step's gradient taken at the \
+         net rounded to that grid and applied to the float weights; the epoch whose rounded net made the fewest errors \
+         kept), and completed the same way; the smaller of the two files is the candidate's. {done}",
+        if q.coarser == 1 { "one step".to_string() } else { format!("{} steps", q.coarser) },
+        q.learning_rate,
+        q.batch_size,
+        q.epochs
     )
 }
 
@@ -280,12 +331,25 @@ fn comparison_table(total: usize) -> String {
 
 fn candidates_table(candidates: &[Candidate]) -> String {
     let mut t = String::from(
-        "| topology | inputs | seed | weights | float errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| topology | inputs | seed | weights | float errors | plain rounding B | QAT: rounded errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
+         |---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
     );
     for c in candidates {
+        let (plain, tuned) = match &c.qat {
+            Some(q) => (
+                q.plain.total.to_string(),
+                format!(
+                    "{} → {} at {:?}{}",
+                    q.tuned.errors_before,
+                    q.tuned.errors_after,
+                    q.target,
+                    if q.kept { "" } else { " (not kept)" }
+                ),
+            ),
+            None => (c.sizes.total.to_string(), "—".into()),
+        };
         t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:?} |\n",
+            "| {} | {} | {} | {} | {} | {plain} | {tuned} | {} | {} | {} | {} | {} | {:?} |\n",
             c.topology,
             c.inputs,
             c.seed,
@@ -302,74 +366,58 @@ fn candidates_table(candidates: &[Candidate]) -> String {
     t
 }
 
-fn plot(path: &Path, candidates: &[Candidate]) -> Result<()> {
-    crate::report::plot::ensure_font()?;
-    let mut pts: Vec<(f64, f64, f64, String)> = candidates
+/// File size against net bytes for every candidate: the total, its exception table, and the
+/// total plain rounding would have given; the chosen model marked; axes spanning the data.
+fn size_chart(candidates: &[Candidate], chosen: usize) -> LineChart {
+    let mut by_net: Vec<&Candidate> = candidates.iter().collect();
+    by_net.sort_by_key(|c| c.sizes.net);
+    let pts = |f: &dyn Fn(&Candidate) -> usize| -> Vec<(f64, f64)> {
+        by_net.iter().map(|c| (c.sizes.net as f64, f(c) as f64)).collect()
+    };
+    let best = &candidates[0];
+    let mut series = vec![
+        Series::new("exact hybrid: total file", pts(&|c| c.sizes.total), 0).points_only(),
+        Series::new("its exception table", pts(&|c| c.sizes.exceptions), 1).points_only(),
+    ];
+    let plain: Vec<(f64, f64)> = by_net
         .iter()
-        .map(|c| (c.sizes.net as f64, c.sizes.total as f64, c.sizes.exceptions as f64, c.topology.clone()))
+        .filter_map(|c| c.qat.as_ref())
+        .map(|q| (q.plain.net as f64, q.plain.total as f64))
         .collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let x_max = pts.iter().map(|p| p.0).fold(0.0, f64::max) * 1.15 + 100.0;
-    let y_max = pts.iter().map(|p| p.1).fold(3_528.0 * 1.1, f64::max) * 1.05;
-    let out = crate::output::FileOut::check(path)?;
-    out.write_rendered(".png", |tmp| {
-        draw(tmp, &pts, x_max, y_max).map_err(|e| Error::Format {
-            path: path.display().to_string(),
-            message: format!("drawing failed: {e}"),
-        })
-    })?;
-    Ok(())
-}
-
-fn draw(
-    tmp: &Path,
-    pts: &[(f64, f64, f64, String)],
-    x_max: f64,
-    y_max: f64,
-) -> std::result::Result<(), Box<dyn std::error::Error>> {
-    {
-        let root = BitMapBackend::new(tmp, (900, 560)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Exact hybrid: file size against net size", (crate::report::plot::FAMILY, 22))
-            .margin(14)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-        chart.configure_mesh().x_desc("net (weights + layer headers), bytes").y_desc("bytes").draw()?;
-        let blue = RGBColor(31, 119, 180);
-        let red = RGBColor(214, 39, 40);
-        let grey = RGBColor(127, 127, 127);
-        chart
-            .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, p.1)), blue.stroke_width(2)))?
-            .label("total file")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 4, blue.filled())))?;
-        chart
-            .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, p.2)), red.stroke_width(2)))?
-            .label("exception table")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.2), 4, red.filled())))?;
-        chart.draw_series(pts.iter().map(|p| {
-            Text::new(
-                p.3.clone(),
-                (p.0, p.1 + y_max * 0.02),
-                (crate::report::plot::FAMILY, 14).into_font().color(&BLACK),
-            )
-        }))?;
-        for (y, label) in [(3_528.0, "xz -9e of the raw bitbase (3,528 B)"), (2_000.0, "goal (2,000 B)")] {
-            chart
-                .draw_series(LineSeries::new([(0.0, y), (x_max, y)], grey.stroke_width(1)))?
-                .label(label)
-                .legend(move |(x, yy)| PathElement::new(vec![(x, yy), (x + 20, yy)], grey.stroke_width(1)));
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
-        root.present()?;
+    if !plain.is_empty() {
+        series.push(
+            Series::new("total with plain rounding (no QAT), at its own net size", plain, 2).points_only(),
+        );
     }
-    Ok(())
+    series.push(
+        Series::new(
+            format!("committed model ({}, {chosen} B)", best.topology),
+            vec![(best.sizes.net as f64, chosen as f64)],
+            3,
+        )
+        .points_only(),
+    );
+    let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
+    let (x_lo, x_hi) =
+        (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(0.0, f64::max));
+    let y_hi = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
+    let pad = ((x_hi - x_lo) * 0.1).max(20.0);
+    series.push(Series::reference(
+        format!("target: under {MUST_BYTES} B"),
+        MUST_BYTES as f64,
+        (x_lo - pad, x_hi + pad),
+        4,
+    ));
+    LineChart {
+        title: "Exact hybrid candidates: file size against net size".into(),
+        x_label: "net: coded weights, biases and layer headers, bytes".into(),
+        y_label: "bytes".into(),
+        y_range: (0.0, y_hi.max(MUST_BYTES as f64) * 1.15),
+        y2: None,
+        x_range: Some((x_lo - pad, x_hi + pad)),
+        log_x: false,
+        log_y: false,
+        legend_top: false,
+        series,
+    }
 }

@@ -6,6 +6,7 @@ pub mod diagram;
 pub mod domain;
 pub mod findings;
 pub mod frontier;
+pub mod levers;
 pub mod play;
 pub mod plot;
 pub mod reproduction;

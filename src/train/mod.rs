@@ -64,6 +64,7 @@ mod values;
 
 pub use config::*;
 pub use keep::BestState;
+pub(crate) use step::AdamState;
 use step::Stepper;
 pub use stopping::{Replay, StopRule, StoppingRule, replay};
 pub use values::fit_values;

@@ -73,7 +73,7 @@ impl Stepper {
 
 /// Minibatch Adam: the batch gradient ([`Mlp::batch_gradient`]), then the Adam update of every
 /// weight.
-pub(super) struct AdamState {
+pub(crate) struct AdamState {
     learning_rate: f64,
     batch_size: usize,
     beta1: f64,
@@ -113,6 +113,23 @@ impl AdamState {
     fn step(&mut self, net: &mut Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
         self.gradients(net, rows, targets, batch);
         self.update(net);
+    }
+
+    /// One Adam step on `net` with the gradient taken at `at`, a net of the same shape (the
+    /// straight-through estimator of quantisation-aware training: `at` is `net` rounded).
+    pub(crate) fn step_at(&mut self, net: &mut Mlp, at: &Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
+        self.gradients(at, rows, targets, batch);
+        self.update(net);
+    }
+
+    /// Adam with Kingma and Ba's β1, β2 and ε for `net`, batches of up to `batch_size` positions.
+    pub(crate) fn for_net(net: &Mlp, learning_rate: f64, batch_size: usize) -> AdamState {
+        match Optimiser::adam(learning_rate, batch_size) {
+            Optimiser::Adam { beta1, beta2, epsilon, .. } => {
+                AdamState::new(net, learning_rate, batch_size, beta1, beta2, epsilon)
+            }
+            Optimiser::Online { .. } => unreachable!("Optimiser::adam makes Adam"),
+        }
     }
 
     /// The gradient of the batch-mean loss into `self.grads`.
