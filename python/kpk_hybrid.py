@@ -1,4 +1,4 @@
-"""Reference reader of kpk hybrid model files (models/kpk.hybrid), format version 1.
+"""Reference reader of kpk hybrid model files (models/kpk.hybrid), format versions 1 and 2.
 
 Standard library only. Written from the format's specification (src/hybrid/format.md, printed in
 reports/COMPRESSION.md), not from the Rust code; CI checks it against the Rust answers on every
@@ -11,7 +11,8 @@ one of the 165,676 legal positions.
 
 Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63. Answers are from the pawn side's point of view:
 'win' when the side with the pawn wins, else 'draw'; the second item says whether the answer is
-the net's ('net') or the net's flipped by the exception table ('exception').
+the net's ('net'), the net's flipped by the exception table ('exception'), or, in a version-2
+file with the lone king to move, the one-ply rule's over the model's other answers ('rule').
 """
 
 import struct
@@ -19,7 +20,8 @@ import zlib
 from operator import mul
 
 MAGIC = b"KPKH"
-VERSION = 1
+VERSION = 1  # the net and the exceptions answer every legal position
+VERSION_PAWN_SIDE = 2  # they answer the pawn side to move; the lone king's positions by the rule
 MAX_INDEX = 2 * 24 * 64 * 64
 MAX_RICE = 24
 MAX_QUOTIENT = 1 << 24
@@ -211,8 +213,9 @@ class Model:
             raise FormatError("not a kpk hybrid model (bad magic)")
         if len(data) < 15:
             raise FormatError("truncated")
-        if data[4] != VERSION:
+        if data[4] not in (VERSION, VERSION_PAWN_SIDE):
             raise FormatError("unsupported format version %d" % data[4])
+        self.pawn_side_only = data[4] == VERSION_PAWN_SIDE
         (length,) = struct.unpack_from("<I", data, 5)
         if length != len(data):
             raise FormatError("truncated or padded")
@@ -259,7 +262,7 @@ class Model:
         if ke > MAX_RICE:
             raise FormatError("the exceptions' Rice parameter is out of range")
         if by_confidence:
-            keyed = sorted((abs(self.net_output(*p)), i) for i, p in legal_positions())
+            keyed = sorted((abs(self.net_output(*p)), i) for i, p in self._covered())
             order = [i for _, i in keyed]
         else:
             order = None
@@ -278,10 +281,45 @@ class Model:
         self.exceptions = frozenset(order[v] for v in values) if order else frozenset(values)
         for i in self.exceptions:
             bk, wk, slot = i % 64, i // 64 % 64, i // 4096 % 24
+            if self.pawn_side_only and i >= MAX_INDEX // 2:
+                raise FormatError("an exception names a position the model does not cover")
             try:
                 _check_legal(wk, bk, (slot // 4 + 1) * 8 + slot % 4, i < MAX_INDEX // 2)
             except IllegalPosition:
                 raise FormatError("an exception names no legal position") from None
+        self.rule_wins = self._rule_answers() if self.pawn_side_only else None
+
+    def _covered(self):
+        """The (index, position) pairs the net and the exceptions answer."""
+        return ((i, p) for i, p in legal_positions() if p[3] or not self.pawn_side_only)
+
+    def _rule_answers(self):
+        """The indices of the positions with the lone king to move that the one-ply rule makes wins:
+        it cannot take the pawn, it has a move (no stalemate), and every move leads to a win."""
+        wins = {i for i, p in self._covered() if self._covered_answer(*p)[0] == "win"}
+        rule_wins = set()
+        for i, (wk, bk, wp, wtm) in legal_positions():
+            if wtm:
+                continue
+            replies, takes, all_win = 0, False, True
+            for df in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    f, r = bk % 8 + df, bk // 8 + dr
+                    if (df, dr) == (0, 0) or not (0 <= f < 8 and 0 <= r < 8):
+                        continue
+                    to = r * 8 + f
+                    if abs(f - wk % 8) <= 1 and abs(r - wk // 8) <= 1:
+                        continue  # next to the pawn side's king
+                    if to == wp:
+                        takes = True  # the pawn is not guarded: its king is not next to it
+                        continue
+                    if r == wp // 8 + 1 and abs(f - wp % 8) == 1:
+                        continue  # attacked by the pawn
+                    replies += 1
+                    all_win = all_win and index(wk, to, wp, True) in wins
+            if not takes and replies > 0 and all_win:
+                rule_wins.add(i)
+        return rule_wins
 
     def _check_bounds(self):
         bound = 8
@@ -318,6 +356,12 @@ class Model:
     def probe(self, white_king, black_king, pawn, pawn_is_black=False, black_to_move=False):
         """('win' | 'draw', 'net' | 'exception') from the pawn side's point of view."""
         wk, bk, wp, wtm = canonical(white_king, black_king, pawn, pawn_is_black, black_to_move)
+        if self.pawn_side_only and not wtm:
+            return ("win" if index(wk, bk, wp, wtm) in self.rule_wins else "draw"), "rule"
+        return self._covered_answer(wk, bk, wp, wtm)
+
+    def _covered_answer(self, wk, bk, wp, wtm):
+        """The net's answer (canonical squares), flipped where the exception table says."""
         net_win = self.net_output(wk, bk, wp, wtm) > 0
         if index(wk, bk, wp, wtm) in self.exceptions:
             return ("draw" if net_win else "win"), "exception"

@@ -1,4 +1,4 @@
-//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`, 780 bytes):
+//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`):
 //! a small integer net plus the table of the positions it gets wrong.
 //!
 //! No dependencies, `no_std` with `alloc`, no global state: a [`Model`] is immutable once
@@ -21,6 +21,11 @@
 //! adds three table rows, runs the small upper layers and tests one bit; the answer is the plain
 //! integer net's on every machine, since integer sums are exact in any order.
 //!
+//! A version-2 file ([`Coverage::PawnSideToMove`]) answers the positions with the lone king to
+//! move by the one-ply rule over its other answers; loading computes those answers once (the net
+//! on every position with the pawn side to move, then the rule), a 24 KB bit set, so such a query
+//! is one bit.
+//!
 //! The file format is specified in the kpk crate's `src/hybrid/format.md` (printed in
 //! `reports/COMPRESSION.md`), the position numbering in [`position`], the arithmetic in [`net`],
 //! the bit stream in [`bits`] and the characteristics in [`table4`].
@@ -35,5 +40,5 @@ pub mod net;
 pub mod position;
 pub mod table4;
 
-pub use model::{Answer, FormatError, Input, Model, Outcome, Source};
+pub use model::{Answer, Coverage, FormatError, Input, Model, Outcome, Source};
 pub use position::{Color, FenError, Illegal, MAX_INDEX, Position};

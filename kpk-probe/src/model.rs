@@ -1,4 +1,4 @@
-//! The model file: decoding (format version 1) and answering.
+//! The model file: decoding (format versions 1 and 2) and answering.
 
 use crate::bits::{BitError, BitReader, crc32};
 use crate::first_layer::FirstLayer;
@@ -9,7 +9,11 @@ use alloc::vec::Vec;
 use core::fmt;
 
 pub const MAGIC: &[u8; 4] = b"KPKH";
+/// The format version of a file whose net and exceptions answer every legal position.
 pub const VERSION: u8 = 1;
+/// The format version of a file whose net and exceptions answer the positions with the pawn side
+/// to move, the others by the one-ply rule ([`Coverage::PawnSideToMove`]).
+pub const VERSION_PAWN_SIDE: u8 = 2;
 const CRC_LEN: usize = 4;
 /// Magic, version, length.
 const PREAMBLE_LEN: usize = 4 + 1 + 4;
@@ -124,7 +128,9 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FormatError::BadMagic => f.write_str("not a kpk hybrid model (bad magic)"),
-            FormatError::Version(v) => write!(f, "unsupported model format version {v}, expected {VERSION}"),
+            FormatError::Version(v) => {
+                write!(f, "unsupported model format version {v}, expected {VERSION} or {VERSION_PAWN_SIDE}")
+            }
             FormatError::Truncated => f.write_str("truncated: a field runs past the end of the file"),
             FormatError::Length { header, actual } => {
                 write!(f, "file is {actual} bytes but its header says {header}: truncated or padded")
@@ -143,6 +149,36 @@ impl From<BitError> for FormatError {
     }
 }
 
+/// Which positions the net and the exception table answer; the format version says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// Version 1: every legal position.
+    All,
+    /// Version 2: the positions with the pawn side to move. A position with the lone king to move
+    /// is answered by the rules one ply ahead: a draw when the lone king can take the pawn or has
+    /// no move (stalemate), otherwise a win exactly when every move of the lone king leads to a
+    /// position the model answers as a win. The exceptions name positions with the pawn side to
+    /// move only.
+    PawnSideToMove,
+}
+
+impl Coverage {
+    /// Whether the net and the exceptions answer `p`.
+    #[must_use]
+    pub fn covers(self, p: &Position) -> bool {
+        self == Coverage::All || p.white_to_move()
+    }
+
+    /// The format version that stores a model of this coverage.
+    #[must_use]
+    pub fn version(self) -> u8 {
+        match self {
+            Coverage::All => VERSION,
+            Coverage::PawnSideToMove => VERSION_PAWN_SIDE,
+        }
+    }
+}
+
 /// A game-theoretic value from the pawn side's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -157,6 +193,9 @@ pub enum Source {
     Net,
     /// The position is in the exception table: the answer is the opposite of the net's.
     Exception,
+    /// The lone king is to move in a version-2 model: the one-ply rule over the model's answers
+    /// (see [`Coverage::PawnSideToMove`]).
+    Rule,
 }
 
 /// An answer and where it came from.
@@ -178,31 +217,78 @@ pub struct Model {
     first: FirstLayer,
     /// Bit `i` set iff index `i` is an exception.
     flipped: Vec<u64>,
+    coverage: Coverage,
+    /// For [`Coverage::PawnSideToMove`]: bit `i` set iff the position at index `i`, the lone king
+    /// to move, is a win by the one-ply rule (computed at load); empty otherwise.
+    by_rule: Vec<u64>,
 }
 
 impl Model {
     /// Put a model together; `exceptions` are position indices (any order, duplicates merged),
     /// each of a legal position.
-    pub fn new(input: Input, net: Net, mut exceptions: Vec<u32>) -> Result<Model, FormatError> {
+    pub fn new(input: Input, net: Net, exceptions: Vec<u32>) -> Result<Model, FormatError> {
+        Model::with_coverage(input, net, exceptions, Coverage::All)
+    }
+
+    /// Put a model of the given coverage together; the exceptions must be positions it covers.
+    /// A [`Coverage::PawnSideToMove`] model answers every position with the pawn side to move
+    /// once here, then every position with the lone king to move by the rule.
+    pub fn with_coverage(
+        input: Input,
+        net: Net,
+        mut exceptions: Vec<u32>,
+        coverage: Coverage,
+    ) -> Result<Model, FormatError> {
         if net.n_inputs() != input.width() {
             return Err(FormatError::Invalid("the net's input width is not its input function's"));
         }
         exceptions.sort_unstable();
         exceptions.dedup();
-        if exceptions.iter().any(|&i| Position::from_index(i).is_none()) {
-            return Err(FormatError::Invalid("an exception names no legal position"));
+        if exceptions.iter().any(|&i| Position::from_index(i).is_none_or(|p| !coverage.covers(&p))) {
+            return Err(FormatError::Invalid("an exception names no legal position the model covers"));
         }
         let first = FirstLayer::new(input, &net.layers()[0]);
         let mut flipped = alloc::vec![0u64; (MAX_INDEX as usize).div_ceil(64)];
         for &i in &exceptions {
             flipped[i as usize / 64] |= 1 << (i % 64);
         }
-        Ok(Model { input, net, exceptions, first, flipped })
+        let mut model = Model { input, net, exceptions, first, flipped, coverage, by_rule: Vec::new() };
+        if coverage == Coverage::PawnSideToMove {
+            model.by_rule = model.rule_answers();
+        }
+        Ok(model)
     }
 
-    /// Decode a model file (format version 1; see the crate documentation).
+    /// The one-ply rule's answer for every position with the lone king to move, as a bit set
+    /// over the indices, from the model's answers for the pawn side to move.
+    fn rule_answers(&self) -> Vec<u64> {
+        let words = (MAX_INDEX as usize).div_ceil(64);
+        let mut pawn_side_wins = alloc::vec![0u64; words];
+        for p in Position::all().filter(Position::white_to_move) {
+            if self.covered(&p).outcome == Outcome::Win {
+                let i = p.index() as usize;
+                pawn_side_wins[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let wins = |q: &Position| pawn_side_wins[q.index() as usize / 64] >> (q.index() % 64) & 1 == 1;
+        let mut by_rule = alloc::vec![0u64; words];
+        for p in Position::all().filter(|p| !p.white_to_move()) {
+            let (mut replies, mut all_win) = (0, true);
+            let takes = p.lone_king_replies(|q| {
+                replies += 1;
+                all_win &= wins(&q);
+            });
+            if !takes && replies > 0 && all_win {
+                let i = p.index() as usize;
+                by_rule[i / 64] |= 1 << (i % 64);
+            }
+        }
+        by_rule
+    }
+
+    /// Decode a model file (format version 1 or 2; see the crate documentation).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, FormatError> {
-        let body = check_envelope(bytes)?;
+        let (body, coverage) = check_envelope(bytes)?;
         let (input, used) = Input::from_bytes(&body[PREAMBLE_LEN..])?;
         let layers_at = PREAMBLE_LEN + used + 1;
         let n_layers = *body.get(layers_at - 1).ok_or(FormatError::Truncated)? as usize;
@@ -235,7 +321,7 @@ impl Model {
             return Err(FormatError::Invalid("the exceptions' Rice parameter is out of range"));
         }
         let exceptions = if by_confidence {
-            let order = confidence_order(input, &net);
+            let order = confidence_order(input, &net, coverage);
             let ranks = read_sorted(&mut r, n_exceptions, ke, order.len())?;
             ranks.iter().map(|&rank| order[rank as usize]).collect()
         } else {
@@ -244,12 +330,18 @@ impl Model {
         if !r.at_padded_end() {
             return Err(FormatError::Invalid("the bit stream does not end where the file does"));
         }
-        Model::new(input, net, exceptions)
+        Model::with_coverage(input, net, exceptions, coverage)
     }
 
     #[must_use]
     pub fn input(&self) -> Input {
         self.input
+    }
+
+    /// Which positions the net and the exceptions answer.
+    #[must_use]
+    pub fn coverage(&self) -> Coverage {
+        self.coverage
     }
 
     #[must_use]
@@ -272,10 +364,22 @@ impl Model {
         self.net.forward_from_first(&acc[..self.net.layers()[0].n_out], |_, _, _| {})
     }
 
-    /// The exact answer for `p`: the net's, flipped when `p` is an exception.
+    /// The exact answer for `p`: the net's, flipped when `p` is an exception; in a version-2
+    /// model a position with the lone king to move by the one-ply rule.
     #[inline]
     #[must_use]
     pub fn probe(&self, p: &Position) -> Answer {
+        if !self.coverage.covers(p) {
+            let i = p.index() as usize;
+            let win = self.by_rule[i / 64] >> (i % 64) & 1 == 1;
+            return Answer { outcome: if win { Outcome::Win } else { Outcome::Draw }, source: Source::Rule };
+        }
+        self.covered(p)
+    }
+
+    /// The net's answer for `p`, flipped when `p` is an exception.
+    #[inline]
+    fn covered(&self, p: &Position) -> Answer {
         let net = if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw };
         let i = p.index();
         if self.flipped[i as usize / 64] >> (i % 64) & 1 == 1 {
@@ -308,17 +412,20 @@ impl Model {
     }
 }
 
-/// Check magic, version, length and checksum; the bytes before the checksum.
-fn check_envelope(bytes: &[u8]) -> Result<&[u8], FormatError> {
+/// Check magic, version, length and checksum; the bytes before the checksum and the coverage the
+/// version gives.
+fn check_envelope(bytes: &[u8]) -> Result<(&[u8], Coverage), FormatError> {
     if bytes.len() < 4 || &bytes[..4] != MAGIC {
         return Err(FormatError::BadMagic);
     }
     if bytes.len() < PREAMBLE_LEN + 2 + CRC_LEN {
         return Err(FormatError::Truncated);
     }
-    if bytes[4] != VERSION {
-        return Err(FormatError::Version(bytes[4]));
-    }
+    let coverage = match bytes[4] {
+        VERSION => Coverage::All,
+        VERSION_PAWN_SIDE => Coverage::PawnSideToMove,
+        v => return Err(FormatError::Version(v)),
+    };
     let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
     if header as usize != bytes.len() {
         return Err(FormatError::Length { header, actual: bytes.len() });
@@ -327,7 +434,7 @@ fn check_envelope(bytes: &[u8]) -> Result<&[u8], FormatError> {
     if crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
         return Err(FormatError::Checksum);
     }
-    Ok(body)
+    Ok((body, coverage))
 }
 
 /// `count` zig-zag Rice-coded values with parameter `k`, each of magnitude at most `limit`.
@@ -362,12 +469,12 @@ pub fn read_sorted(r: &mut BitReader, count: usize, k: u32, universe: usize) -> 
     Ok(sorted)
 }
 
-/// Every legal position's index, least confident first: ordered by the magnitude of the net's
-/// output, ties by index.
+/// The index of every legal position `coverage` covers, least confident first: ordered by the
+/// magnitude of the net's output, ties by index.
 #[must_use]
-pub fn confidence_order(input: Input, net: &Net) -> Vec<u32> {
+pub fn confidence_order(input: Input, net: &Net, coverage: Coverage) -> Vec<u32> {
     let mut keyed: Vec<(u32, u32)> = (0..MAX_INDEX)
-        .filter_map(|i| Position::from_index(i).map(|p| (i, p)))
+        .filter_map(|i| Position::from_index(i).filter(|p| coverage.covers(p)).map(|p| (i, p)))
         .map(|(i, p)| {
             let mut x = [0i16; MAX_WIDTH];
             let x = &mut x[..input.width()];

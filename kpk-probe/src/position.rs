@@ -155,6 +155,32 @@ impl Position {
         ((u32::from(!self.white_to_move) * 24 + slot) * 64 + u32::from(self.wk)) * 64 + u32::from(self.bk)
     }
 
+    /// With the lone king to move: calls `reply` with each position its king can step to (the
+    /// pawn side then to move), and returns whether it can also take the pawn (the pawn stands
+    /// next to it and the pawn side's king does not guard it). No reply and no capture is
+    /// stalemate: KPK has no checkmate.
+    pub fn lone_king_replies(&self, mut reply: impl FnMut(Position)) -> bool {
+        let next_to = |a: u8, b: u8| (file(a) - file(b)).abs() <= 1 && (rank(a) - rank(b)).abs() <= 1;
+        let mut takes = false;
+        for (df, dr) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            let (f, r) = (file(self.bk) + df, rank(self.bk) + dr);
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                continue;
+            }
+            let to = (r * 8 + f) as u8;
+            if next_to(to, self.wk) {
+                continue;
+            }
+            if to == self.wp {
+                takes = true;
+            } else if let Ok(p) = Position::canonical(self.wk, to, self.wp, true) {
+                // `canonical` refuses a square the pawn attacks: the king may not step there.
+                reply(p);
+            }
+        }
+        takes
+    }
+
     /// The pawn side's king, the lone king and the pawn (canonical squares).
     #[must_use]
     pub fn squares(&self) -> (u8, u8, u8) {

@@ -17,7 +17,7 @@
 
 use super::inputs::InputFunction;
 use super::quant::{self, QuantNet};
-use super::{ExceptionSet, Hybrid, Sizes, refine};
+use super::{Coverage, ExceptionSet, Hybrid, Sizes, refine};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
 use crate::chess::position::{KpkPosition, Outcome};
@@ -54,13 +54,25 @@ pub struct Positions {
     /// The raw integer inputs, row by row, and each row's position index.
     pub raw: Vec<i32>,
     pub index: Vec<u32>,
+    /// Which positions these are: every legal one, or those with the pawn side to move.
+    pub coverage: Coverage,
 }
 
 impl Positions {
     /// The inputs of `input` on every legal position under `coding`. A standardised input that is
-    /// constant on legal positions is an error (it carries nothing and cannot be scaled).
+    /// constant on the positions is an error (it carries nothing and cannot be scaled).
     pub fn new(input: InputFunction, bb: &Bitbase, coding: Coding) -> Result<Positions> {
-        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        Positions::of(input, bb, coding, |_| true, Coverage::All)
+    }
+
+    fn of(
+        input: InputFunction,
+        bb: &Bitbase,
+        coding: Coding,
+        keep: impl Fn(&KpkPosition) -> bool,
+        coverage: Coverage,
+    ) -> Result<Positions> {
+        let legal: Vec<KpkPosition> = KpkPosition::all().filter(keep).collect();
         let w = input.width();
         let mut raw = vec![0i32; w * legal.len()];
         for (x, p) in raw.chunks_exact_mut(w).zip(&legal) {
@@ -90,7 +102,14 @@ impl Positions {
         };
         let index = legal.iter().map(|p| KpkIndex::of(p).value() as u32).collect();
         let wins = legal.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
-        Ok(Positions { rows, wins, scale, offset, raw, index })
+        Ok(Positions { rows, wins, scale, offset, raw, index, coverage })
+    }
+
+    /// The legal positions with the pawn side to move under `coding` (standardised over them):
+    /// what a net answers when the lone king's positions go by the one-ply rule
+    /// ([`Coverage::PawnSideToMove`]).
+    pub fn pawn_side_to_move(input: InputFunction, bb: &Bitbase, coding: Coding) -> Result<Positions> {
+        Positions::of(input, bb, coding, |p| p.side() == crate::Color::White, Coverage::PawnSideToMove)
     }
 }
 
@@ -105,7 +124,7 @@ fn standardisation(input: InputFunction, raw: &Array2<f64>) -> Result<(Vec<f64>,
         if sd == 0.0 {
             return Err(Error::config(
                 "inputs",
-                format!("input {} is constant on legal positions", input.name(j)),
+                format!("input {} is constant on the positions trained on", input.name(j)),
             ));
         }
         means.push(mean);
@@ -130,7 +149,7 @@ pub fn float_errors(net: &Mlp, data: &Positions) -> usize {
 /// (the same answers as [`Hybrid::build`], without recomputing the characteristics every time).
 fn assemble(input: InputFunction, q: QuantNet, data: &Positions) -> Result<(Hybrid, Sizes)> {
     let exceptions = ExceptionSet::new(misclassified(&q, data)).expect("legal indices");
-    let h = Hybrid::new(input, q, exceptions)?;
+    let h = Hybrid::with_coverage(input, q, exceptions, data.coverage)?;
     let s = h.sizes();
     Ok((h, s))
 }

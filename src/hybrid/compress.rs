@@ -88,6 +88,12 @@ pub struct CandidateSpec {
     /// candidate's number in the list (from 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Train and complete the net on the positions with the pawn side to move only, the lone
+    /// king's positions answered by the one-ply rule (format version 2,
+    /// [`Coverage::PawnSideToMove`](super::Coverage::PawnSideToMove)); its input set then leaves
+    /// out x33, the side to move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lone_king_by_rule: bool,
 }
 
 impl CompressConfig {
@@ -158,6 +164,7 @@ impl FrontierSpec {
                     hidden: hidden.clone(),
                     inputs: self.inputs.clone(),
                     seed: Some(seed),
+                    lone_king_by_rule: false,
                 });
             }
         }
@@ -172,6 +179,8 @@ pub struct Candidate {
     pub topology: String,
     /// The name of its input set.
     pub inputs: String,
+    /// Whether the net covers the pawn side to move only (see [`CandidateSpec::lone_king_by_rule`]).
+    pub lone_king_by_rule: bool,
     /// The seed of its initial weights and presentation order.
     pub seed: u64,
     /// Weights and biases.
@@ -223,15 +232,23 @@ pub fn train_all(
     progress: Progress,
 ) -> Result<Vec<Candidate>> {
     let sets = cfg.validate()?;
-    let data: BTreeMap<&String, (InputFunction, Positions)> = sets
-        .iter()
-        .filter(|(name, _)| nets.iter().any(|c| &c.inputs == *name))
-        .map(|(name, &input)| Ok((name, (input, Positions::new(input, bb, Coding::Standardised)?))))
-        .collect::<Result<_>>()?;
+    // Each (input set, coverage) the nets use, computed once.
+    let mut data: BTreeMap<(&String, bool), (InputFunction, Positions)> = BTreeMap::new();
+    for spec in nets {
+        let Some((name, &input)) = sets.get_key_value(&spec.inputs) else { continue };
+        if let std::collections::btree_map::Entry::Vacant(e) = data.entry((name, spec.lone_king_by_rule)) {
+            let positions = if spec.lone_king_by_rule {
+                Positions::pawn_side_to_move(input, bb, Coding::Standardised)
+            } else {
+                Positions::new(input, bb, Coding::Standardised)
+            };
+            e.insert((input, positions.map_err(|e| e.context(format!("input set {name}")))?));
+        }
+    }
     nets.par_iter()
         .enumerate()
         .map(|(c, spec)| {
-            let (input, data) = data.get(&spec.inputs).ok_or_else(|| {
+            let (input, data) = data.get(&(&spec.inputs, spec.lone_king_by_rule)).ok_or_else(|| {
                 Error::config("candidate", format!("{spec:?} names an input set the config does not define"))
             })?;
             candidate(cfg, *input, data, bb, c, spec, progress)
@@ -254,7 +271,8 @@ fn candidate(
     topology.push(1);
     let net_name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
     let seed = spec.seed.unwrap_or(cfg.seed.wrapping_add(c as u64));
-    let name = format!("{net_name} ({} inputs, seed {seed})", spec.inputs);
+    let covers = if spec.lone_king_by_rule { ", pawn side to move" } else { "" };
+    let name = format!("{net_name} ({} inputs{covers}, seed {seed})", spec.inputs);
     let mut net = Mlp::new(&topology, cfg.slope, seed)?;
     let train_data = TrainData { inputs: data.rows.view(), wins: &data.wins };
     let mut epochs = 0;
@@ -319,6 +337,7 @@ fn candidate(
     Ok(Candidate {
         topology: net_name,
         inputs: spec.inputs.clone(),
+        lone_king_by_rule: spec.lone_king_by_rule,
         seed,
         parameters: net.weight_count(),
         float_errors,
@@ -344,7 +363,12 @@ mod tests {
             slope: 1.0,
             batch_size: 64,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![CandidateSpec { hidden: vec![4], inputs: "a".into(), seed: None }],
+            candidates: vec![CandidateSpec {
+                hidden: vec![4],
+                inputs: "a".into(),
+                seed: None,
+                lone_king_by_rule: false,
+            }],
             qat: None,
             frontier: None,
         };
@@ -371,19 +395,35 @@ mod tests {
     fn a_tiny_run_is_exact_and_reproducible() {
         let cfg = CompressConfig {
             seed: 3,
-            inputs: BTreeMap::from([("b".to_string(), vec![27, 28, 32, 33])]),
+            inputs: BTreeMap::from([
+                ("b".to_string(), vec![27, 28, 32, 33]),
+                ("c".to_string(), vec![27, 28, 32]),
+            ]),
             slope: 1.0,
             batch_size: 1024,
             stages: vec![Stage { learning_rate: 0.01, epochs: 1 }],
-            candidates: vec![CandidateSpec { hidden: vec![2], inputs: "b".into(), seed: None }],
+            candidates: vec![
+                CandidateSpec { hidden: vec![2], inputs: "b".into(), seed: None, lone_king_by_rule: false },
+                CandidateSpec { hidden: vec![2], inputs: "c".into(), seed: None, lone_king_by_rule: true },
+            ],
             qat: Some(QatSpec { coarser: 1, epochs: 1, learning_rate: 1e-4, batch_size: 1024 }),
             frontier: None,
         };
         let bb = Bitbase::generate();
         let a = compress(&cfg, &bb, &|_| {}).unwrap();
         let b = compress(&cfg, &bb, &|_| {}).unwrap();
-        assert_eq!(a[0].hybrid.to_bytes(), b[0].hybrid.to_bytes());
-        assert!(a[0].hybrid.disagreements(&bb).is_empty());
-        assert_eq!(a[0].sizes.total, a[0].hybrid.to_bytes().len());
+        assert_eq!(a.len(), 2);
+        for (a, b) in a.iter().zip(&b) {
+            assert_eq!(a.hybrid.to_bytes(), b.hybrid.to_bytes());
+            assert!(a.hybrid.disagreements(&bb).is_empty());
+            assert_eq!(a.sizes.total, a.hybrid.to_bytes().len());
+            // A net covering the pawn side to move only is stored as format version 2, with
+            // exceptions among those positions only, and loads back as the same model.
+            let by_rule = a.hybrid.coverage() == crate::hybrid::Coverage::PawnSideToMove;
+            assert_eq!(by_rule, a.inputs == "c");
+            assert_eq!(a.hybrid.to_bytes()[4], if by_rule { 2 } else { 1 });
+            assert!(!by_rule || a.hybrid.exceptions().indices().iter().all(|&i| i < 98_304));
+            assert_eq!(&Hybrid::from_bytes(&a.hybrid.to_bytes(), "round trip").unwrap(), &a.hybrid);
+        }
     }
 }

@@ -84,7 +84,7 @@ fn encode(h: &Hybrid, order: ExceptionOrder) -> Encoded {
     let total = PREAMBLE_LEN + h.input.to_bytes().len() + 1 + header.len() + payload.len() + CRC_LEN;
     let mut bytes = Vec::with_capacity(total);
     bytes.extend_from_slice(MAGIC);
-    bytes.push(VERSION);
+    bytes.push(h.coverage().version());
     bytes.extend_from_slice(&(total as u32).to_le_bytes());
     bytes.extend_from_slice(&h.input.to_bytes());
     bytes.push(layers.len() as u8);

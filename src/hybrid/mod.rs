@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 pub use exceptions::ExceptionSet;
 pub use format::{ExceptionOrder, Sizes};
 pub use inputs::InputFunction;
+pub use kpk_probe::Coverage;
 pub use quant::QuantNet;
 
 /// Where `kpk compress` writes the model and `kpk query` looks for it: the committed model.
@@ -35,6 +36,9 @@ pub enum Source {
     Net,
     /// The position is in the exception table: the answer is the opposite of the net's.
     Exception,
+    /// The lone king is to move in a model covering the pawn side to move only: the one-ply rule
+    /// over the model's answers ([`Coverage::PawnSideToMove`]).
+    Rule,
 }
 
 impl std::fmt::Display for Source {
@@ -42,6 +46,7 @@ impl std::fmt::Display for Source {
         f.write_str(match self {
             Source::Net => "net",
             Source::Exception => "exception",
+            Source::Rule => "rule",
         })
     }
 }
@@ -69,6 +74,17 @@ const MAX_INPUTS: usize = 64;
 impl Hybrid {
     /// Put a net and an exception table together; the net must take `input`'s width.
     pub fn new(input: InputFunction, net: QuantNet, exceptions: ExceptionSet) -> Result<Hybrid> {
+        Hybrid::with_coverage(input, net, exceptions, Coverage::All)
+    }
+
+    /// Put a net and an exception table together for the positions `coverage` names; the
+    /// exceptions must be such positions.
+    pub fn with_coverage(
+        input: InputFunction,
+        net: QuantNet,
+        exceptions: ExceptionSet,
+        coverage: Coverage,
+    ) -> Result<Hybrid> {
         if net.n_inputs() != input.width() || input.width() > MAX_INPUTS {
             return Err(Error::Model(format!(
                 "the net takes {} inputs, its input function gives {}",
@@ -77,9 +93,13 @@ impl Hybrid {
             )));
         }
         net.check_bounds(input.bound())?;
-        let probe =
-            kpk_probe::Model::new(input.probe(), net.evaluator().clone(), exceptions.indices().to_vec())
-                .map_err(|e| Error::Model(e.to_string()))?;
+        let probe = kpk_probe::Model::with_coverage(
+            input.probe(),
+            net.evaluator().clone(),
+            exceptions.indices().to_vec(),
+            coverage,
+        )
+        .map_err(|e| Error::Model(e.to_string()))?;
         Ok(Hybrid { input, net, exceptions, probe })
     }
 
@@ -94,9 +114,11 @@ impl Hybrid {
         )
     }
 
-    /// Indices of the legal positions where the net alone disagrees with `bb`.
+    /// Indices of the legal positions the net answers (see [`Hybrid::coverage`]) where it alone
+    /// disagrees with `bb`.
     pub fn net_errors(&self, bb: &Bitbase) -> Vec<u32> {
-        let legal: Vec<KpkPosition> = KpkPosition::all().collect();
+        let covered = |p: &KpkPosition| self.coverage() == Coverage::All || p.side() == crate::Color::White;
+        let legal: Vec<KpkPosition> = KpkPosition::all().filter(covered).collect();
         let mut wrong: Vec<u32> = legal
             .par_iter()
             .filter(|p| self.net_outcome(p) != bb.outcome(p))
@@ -118,6 +140,11 @@ impl Hybrid {
         &self.exceptions
     }
 
+    /// Which positions the net and the exceptions answer.
+    pub fn coverage(&self) -> Coverage {
+        self.probe.coverage()
+    }
+
     /// The net's own answer.
     #[inline]
     pub fn net_outcome(&self, p: &KpkPosition) -> Outcome {
@@ -135,6 +162,7 @@ impl Hybrid {
         let source = match a.source {
             kpk_probe::Source::Net => Source::Net,
             kpk_probe::Source::Exception => Source::Exception,
+            kpk_probe::Source::Rule => Source::Rule,
         };
         Answer { outcome, source }
     }
@@ -160,7 +188,7 @@ impl Hybrid {
     /// output, ties by index. A good net's mistakes crowd the front of this order, which is what
     /// the confidence-ordered exception coding exploits (see [`exceptions`]).
     pub fn confidence_order(&self) -> Vec<u32> {
-        kpk_probe::model::confidence_order(self.input.probe(), self.net.evaluator())
+        kpk_probe::model::confidence_order(self.input.probe(), self.net.evaluator(), self.coverage())
     }
 
     /// Every legal position where the hybrid disagrees with `bb` (empty for a sound model).

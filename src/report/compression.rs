@@ -7,7 +7,7 @@ use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{Candidate, CompressConfig};
-use crate::hybrid::{ExceptionOrder, Hybrid};
+use crate::hybrid::{Coverage, ExceptionOrder, Hybrid};
 use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::play::frontier::FrontierRow;
@@ -179,6 +179,22 @@ pub fn render(
             ("confidence_exceptions", confidence.exceptions.to_string()),
             ("confidence_total", confidence.total.to_string()),
             ("inputs", model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ")),
+            ("coverage", coverage_text(model)),
+            (
+                "answered",
+                KpkPosition::all()
+                    .filter(|p| model.coverage() == Coverage::All || p.side() == Side::White)
+                    .count()
+                    .to_string(),
+            ),
+            (
+                "under_must",
+                if sizes.total < MUST_BYTES {
+                    format!(" and under {MUST_BYTES} B")
+                } else {
+                    format!("; it is not under {MUST_BYTES} B")
+                },
+            ),
             ("float_errors", best.float_errors.to_string()),
             ("rounded", rounded_text(best)),
             ("exceptions", model.exceptions().len().to_string()),
@@ -198,10 +214,22 @@ pub fn render(
             ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
             ("exception_coding", crate::hybrid::exceptions::CODING_DOC.trim().into()),
             ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
-            ("levers", levers::section(best, model)?),
+            ("levers", levers::section(candidates, model)?),
             ("qat", qat_text(cfg, best)),
         ],
     ))
+}
+
+/// Which positions the net answers, and how the others are answered.
+fn coverage_text(model: &Hybrid) -> String {
+    match model.coverage() {
+        Coverage::All => "One joint net answers both sides to move (format version 1; x33 = side to move).".into(),
+        Coverage::PawnSideToMove => "The net answers the positions with the pawn side to move (format version 2); a position with \
+             the lone king to move is answered by the rules one ply ahead over the model's answers: a draw when the lone king \
+             can take the pawn or is stalemated, otherwise a win exactly when every move of the lone king leads to a win (see \
+             \"Version 2\" under the file format below). The exceptions are positions with the pawn side to move only."
+            .into(),
+    }
 }
 
 /// What rounding did to the chosen net's accuracy, before the integer fine-tuning.
@@ -331,8 +359,8 @@ fn comparison_table(total: usize) -> String {
 
 fn candidates_table(candidates: &[Candidate]) -> String {
     let mut t = String::from(
-        "| topology | inputs | seed | weights | float errors | plain rounding B | QAT: rounded errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
-         |---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
+        "| topology | inputs | net answers | seed | weights | float errors | plain rounding B | QAT: rounded errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
+         |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
     );
     for c in candidates {
         let (plain, tuned) = match &c.qat {
@@ -349,9 +377,10 @@ fn candidates_table(candidates: &[Candidate]) -> String {
             None => (c.sizes.total.to_string(), "—".into()),
         };
         t += &format!(
-            "| {} | {} | {} | {} | {} | {plain} | {tuned} | {} | {} | {} | {} | {} | {:?} |\n",
+            "| {} | {} | {} | {} | {} | {} | {plain} | {tuned} | {} | {} | {} | {} | {} | {:?} |\n",
             c.topology,
             c.inputs,
+            if c.lone_king_by_rule { "pawn side to move (rule for the rest)" } else { "both sides to move" },
             c.seed,
             c.parameters,
             c.float_errors,

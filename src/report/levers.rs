@@ -11,12 +11,13 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::Result;
 use crate::hybrid::bits::{best_rice, zigzag};
 use crate::hybrid::compress::Candidate;
-use crate::hybrid::{ExceptionOrder, ExceptionSet, Hybrid};
+use crate::hybrid::{Coverage, ExceptionOrder, ExceptionSet, Hybrid};
 
 /// Bits a per-column Rice parameter would take in a layer header (0..=24 fits 5 bits).
 const RICE_PARAMETER_BITS: u64 = 5;
 
-/// Legal positions the rules settle at one ply, by kind, and the model's exceptions among them.
+/// Positions the net answers that the rules settle at one ply, by kind, and the model's
+/// exceptions among them.
 struct OnePly {
     wins_at_once: usize,
     pawn_taken: usize,
@@ -26,7 +27,8 @@ struct OnePly {
 
 fn one_ply(model: &Hybrid) -> OnePly {
     let mut r = OnePly { wins_at_once: 0, pawn_taken: 0, stalemates: 0, exceptions: Vec::new() };
-    for p in KpkPosition::all() {
+    let answered = |p: &KpkPosition| model.coverage() == Coverage::All || p.side() == Side::White;
+    for p in KpkPosition::all().filter(answered) {
         let Some(outcome) = p.settled_at_one_ply() else { continue };
         match (outcome, p.moves().is_empty()) {
             (Outcome::Win, _) => r.wins_at_once += 1,
@@ -52,7 +54,8 @@ fn first_layer_bits(model: &Hybrid) -> (u64, u64) {
 }
 
 /// The levers table and a sentence on the levers not measured.
-pub fn section(best: &Candidate, model: &Hybrid) -> Result<String> {
+pub fn section(candidates: &[Candidate], model: &Hybrid) -> Result<String> {
+    let best = &candidates[0];
     let total = model.sizes().total;
     let delta = |bytes: usize| format!("{:+}", bytes as i64 - total as i64);
     let mut t = String::from(
@@ -76,6 +79,18 @@ pub fn section(best: &Candidate, model: &Hybrid) -> Result<String> {
             delta(total)
         );
     }
+    if best.lone_king_by_rule
+        && let Some(joint) = candidates.iter().find(|c| !c.lone_king_by_rule)
+    {
+        t += &format!(
+            "| the lone king's positions by the one-ply rule (format version 2) | the smallest candidate whose net answers both sides to move (format version 1): {}, seed {}; this model's net answers the {} positions with the pawn side to move, and a position with the lone king to move takes the rule's answer over them (computed at load) | {} | {} |\n",
+            joint.topology,
+            joint.seed,
+            KpkPosition::all().filter(|p| p.side() == Side::White).count(),
+            joint.sizes.total,
+            delta(joint.sizes.total)
+        );
+    }
     let confidence = model.to_bytes_in(ExceptionOrder::Confidence).1.total;
     t += &format!(
         "| exceptions numbered by the net's confidence | the same net and exceptions (loading then evaluates the net on every legal position) | {confidence} | {} |\n",
@@ -84,12 +99,17 @@ pub fn section(best: &Candidate, model: &Hybrid) -> Result<String> {
     let rules = one_ply(model);
     let rest: Vec<u32> =
         model.exceptions().indices().iter().copied().filter(|i| !rules.exceptions.contains(i)).collect();
-    let ruled = Hybrid::new(model.input(), model.net().clone(), ExceptionSet::new(rest).expect("legal"))?;
+    let ruled = Hybrid::with_coverage(
+        model.input(),
+        model.net().clone(),
+        ExceptionSet::new(rest).expect("legal"),
+        model.coverage(),
+    )?;
     let by_side = |side: Side| {
         rules.exceptions.iter().filter(|&&i| KpkIndex::new(i).is_some_and(|k| k.side() == side)).count()
     };
     t += &format!(
-        "| positions settled by a one-ply rule at probe time | {} legal positions: {} wins at once (the pawn side to move promotes and wins), {} where the lone king takes the pawn, {} stalemates; {} of the model's exceptions are among them ({} White to move, {} Black to move) and would leave the table | {} | {} |\n",
+        "| positions the net answers settled by a one-ply rule at probe time | {} positions: {} wins at once (the pawn side to move promotes and wins), {} where the lone king takes the pawn, {} stalemates; {} of the model's exceptions are among them ({} White to move, {} Black to move) and would leave the table | {} | {} |\n",
         rules.wins_at_once + rules.pawn_taken + rules.stalemates,
         rules.wins_at_once,
         rules.pawn_taken,
@@ -106,7 +126,10 @@ pub fn section(best: &Candidate, model: &Hybrid) -> Result<String> {
         "| a Rice parameter per first-layer input column | the first layer's weights: {whole} bits under one parameter, {per_column} bits under one per column ({RICE_PARAMETER_BITS} bits each included) | {columns} | {:+} |\n",
         columns - total as i64
     );
-    Ok(t + "\nPruning and input selection were not measured on this commit. The one-ply rule and per-column \
-             parameters are not part of the format (the rows give the size such a file would have with \
-             the same net, not a file kpk writes); the net was not retrained for them.\n")
+    Ok(
+        t + "\nPruning and input selection were not measured on this commit. Settling the net's own positions \
+             by a one-ply rule and per-column parameters are not part of the format (their rows give the size \
+             such a file would have with the same net, not a file kpk writes); the net was not retrained for \
+             them. The one-ply rule for the lone king's positions is the format's version 2.\n",
+    )
 }
