@@ -57,11 +57,12 @@ pub fn run(bb: &Bitbase, model: &PlayModel, ladders: &[Vec<Values>], progress: &
     records
 }
 
-/// How the depth nets were trained, from the constants that train them.
+/// How the depth nets were trained, from the constants and the optimiser that train them.
 fn depth_setup() -> String {
     let t = depth::TOPOLOGY.iter().map(usize::to_string).collect::<Vec<_>>().join("-");
     format!(
-        "{t} per side to move, Adam (rate 0.003, batches of 256) for {} epochs, seed {}",
+        "{t} per side to move, {} for {} epochs, seed {}",
+        depth::optimiser().describe(),
         depth::EPOCHS,
         depth::SEED
     )
