@@ -104,6 +104,89 @@ fn depth_tables(depth: &[(DepthTarget, DepthAccuracy)]) -> (String, String) {
     (by_side, by_dtc)
 }
 
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Section 2's claim, from the largest p with all of Cp won (`p_of(name, q)`): the sentence that
+/// says for which evaluators it holds, that is whose p at every q searched is at least their p at
+/// q = 0 plus q (or the longest win, `longest` plies, where that is less), and where the others
+/// fall short.
+fn cp_verdict(
+    names: &[&str],
+    qs: &[u32],
+    longest: usize,
+    p_of: &dyn Fn(&str, u32) -> Option<usize>,
+) -> String {
+    let (mut holds, mut fails, mut untested) = (Vec::new(), Vec::new(), Vec::new());
+    for name in names {
+        let Some(p0) = p_of(name, 0) else {
+            untested.push(format!("**{name}**"));
+            continue;
+        };
+        let short: Vec<String> = qs
+            .iter()
+            .filter(|&&q| q > 0)
+            .filter_map(|&q| {
+                let need = (p0 + q as usize).min(longest);
+                let p = p_of(name, q)?;
+                (p < need).then(|| format!("p = {p} at q = {q}, where the claim needs {need}"))
+            })
+            .collect();
+        if short.is_empty() {
+            holds.push(format!("**{name}**"));
+        } else {
+            fails.push(format!("**{name}** ({})", short.join("; ")));
+        }
+    }
+    let searched: Vec<String> = qs.iter().filter(|&&q| q > 0).map(u32::to_string).collect();
+    let mut verdict = format!("Verdict, computed from the table (q = {}): ", and_list(&searched));
+    verdict.push_str(&match (holds.is_empty(), fails.is_empty()) {
+        (false, true) => format!("the claim holds for every evaluator: {}.", and_list(&holds)),
+        (true, false) => format!("the claim holds for no evaluator: {}.", and_list(&fails)),
+        (false, false) => {
+            format!("the claim holds for {}; it fails for {}.", and_list(&holds), and_list(&fails))
+        }
+        (true, true) => "no evaluator searched.".into(),
+    });
+    if !untested.is_empty() {
+        verdict.push_str(&format!(" Without a game at q = 0: {}.", and_list(&untested)));
+    }
+    verdict
+}
+
+/// The Cp+q table (the largest p with all of Cp won, by evaluator and q) and the verdict on
+/// section 2's claim drawn from the same numbers.
+fn cp_q(records: &[Record]) -> (String, String) {
+    let names = searchers(records);
+    let qs: Vec<u32> = {
+        let mut qs: Vec<u32> = records.iter().filter_map(|r| r.q).collect();
+        qs.sort_unstable();
+        qs.dedup();
+        qs
+    };
+    let p_of = |name: &str, q: u32| {
+        records.iter().find(|r| r.name == name && r.q == Some(q)).map(|r| r.pawn.largest_p())
+    };
+    let mut rows =
+        format!("| evaluator |{}\n|---|", qs.iter().map(|q| format!(" q = {q} |")).collect::<String>());
+    rows.push_str(&"---:|".repeat(qs.len()));
+    for name in &names {
+        rows.push_str(&format!("\n| {name} |"));
+        for &q in &qs {
+            rows.push_str(&format!(" {} |", p_of(name, q).map_or("-".into(), |p| p.to_string())));
+        }
+    }
+    // The longest win: largest_p's ceiling, reached by a player that converts every win.
+    let longest = records.first().map_or(0, |r| r.pawn.positions.len().saturating_sub(1));
+    (rows, cp_verdict(&names, &qs, longest, &p_of))
+}
+
 /// The report's text. `model_bytes` is the play model's size; `nn6_train` says how the NN6 nets
 /// trained (accuracy and epochs).
 pub fn render(
@@ -134,23 +217,7 @@ pub fn render(
             format!("| {} | {} | {} | {} | {} |", r.name, q_of(r), r.drawn, r.held, pct(r.held, r.drawn))
         })
         .collect();
-    let names = searchers(records);
-    let qs: Vec<u32> = {
-        let mut qs: Vec<u32> = records.iter().filter_map(|r| r.q).collect();
-        qs.sort_unstable();
-        qs.dedup();
-        qs
-    };
-    let mut cp_rows =
-        format!("| evaluator |{}\n|---|", qs.iter().map(|q| format!(" q = {q} |")).collect::<String>());
-    cp_rows.push_str(&"---:|".repeat(qs.len()));
-    for name in &names {
-        cp_rows.push_str(&format!("\n| {name} |"));
-        for q in &qs {
-            let p = records.iter().find(|r| r.name == *name && r.q == Some(*q)).map(|r| r.pawn.largest_p());
-            cp_rows.push_str(&format!(" {} |", p.map_or("-".into(), |p| p.to_string())));
-        }
-    }
+    let (cp_rows, cp_verdict) = cp_q(records);
     let random = records.iter().find(|r| r.name == "random");
     let dtc_rows: Vec<String> = random
         .map(|r| {
@@ -176,6 +243,7 @@ pub fn render(
             ("pawn_rows", pawn_rows.join("\n")),
             ("king_rows", king_rows.join("\n")),
             ("cp_rows", cp_rows),
+            ("cp_verdict", cp_verdict),
             ("depth_by_side", depth_by_side),
             ("depth_by_dtc", depth_by_dtc),
             ("depth_setup", depth_setup()),
@@ -279,4 +347,37 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
             excess_range,
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict from a table of (name, p at q = 0, 1, 2, 3).
+    fn verdict(table: &[(&str, [usize; 4])], longest: usize) -> String {
+        let names: Vec<&str> = table.iter().map(|t| t.0).collect();
+        let p_of = |name: &str, q: u32| table.iter().find(|t| t.0 == name).map(|t| t.1[q as usize]);
+        cp_verdict(&names, &[0, 1, 2, 3], longest, &p_of)
+    }
+
+    #[test]
+    fn the_verdict_asks_for_p_to_grow_by_q_at_every_q() {
+        let v = verdict(&[("a", [2, 2, 4, 4]), ("b", [2, 4, 6, 6]), ("c", [2, 4, 6, 8])], 38);
+        assert_eq!(
+            v,
+            "Verdict, computed from the table (q = 1, 2 and 3): the claim holds for **b** and **c**; it \
+             fails for **a** (p = 2 at q = 1, where the claim needs 3; p = 4 at q = 3, where the claim \
+             needs 5)."
+        );
+        assert!(verdict(&[("a", [2, 3, 4, 5])], 38).contains("holds for every evaluator: **a**."));
+        assert!(verdict(&[("a", [2, 2, 2, 2])], 38).contains("holds for no evaluator: **a** ("));
+    }
+
+    #[test]
+    fn the_verdict_caps_p_plus_q_at_the_longest_win() {
+        assert!(verdict(&[("a", [37, 38, 38, 38])], 38).contains("holds for every evaluator"));
+        assert!(
+            verdict(&[("a", [37, 38, 38, 37])], 38).contains("p = 37 at q = 3, where the claim needs 38")
+        );
+    }
 }
