@@ -7,7 +7,7 @@ use crate::play::depth::{self, DepthAccuracy, DepthTarget};
 use crate::play::game::Player;
 use crate::play::matches::{MAX_PLIES, Record, record};
 use crate::play::search::Values;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use std::fmt::Write;
 
 const TEMPLATE: &str = include_str!("play.md");
@@ -252,13 +252,6 @@ pub fn render(
     )
 }
 
-/// The bottom of a y axis whose data span 0..`top`, low enough that the legend's `entries` (about
-/// 17 pixels each of a plot about 450 pixels high) sit in a band below the data.
-fn with_legend_band(top: f64, entries: usize) -> (f64, f64) {
-    let band = ((entries as f64 * 17.0 + 24.0) / 450.0).min(0.6);
-    (-top * band / (1.0 - band), top)
-}
-
 /// The figures, in the order of [`FIGURES`]: % wins won by DTC (every player without search, and
 /// each evaluator at q = 0), the largest p with all of Cp won by q, and the mean plies beyond DTC
 /// by q.
@@ -303,9 +296,12 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
         let (_, c) = r.pawn.total();
         if c == 0 { 0.0 } else { r.pawn.excess_sum as f64 / c as f64 }
     });
-    // The q axes run a little past the dodged points, so no marker is cut at the frame.
+    // The q axes run a little past the dodged points, so no marker is cut at the frame; q is a
+    // whole number of plies, so are its ticks.
     let max_q = records.iter().filter_map(|r| r.q).max().unwrap_or(0);
     let q_span = Some((-0.3, f64::from(max_q) + 0.3));
+    // Every value here is at least 0 and the legend stands outside the frame, so the y axes start
+    // at 0.
     let chart = |title: &str, x: &str, y: &str, series: Vec<Series>, y_range: (f64, f64)| LineChart {
         title: title.into(),
         x_label: x.into(),
@@ -315,15 +311,12 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
         x_range: if x.starts_with("q:") { q_span } else { None },
         log_x: false,
         log_y: false,
-        legend_top: false,
+        legend: Legend::Right,
+        integer_x: x.starts_with("q:"),
         series,
     };
     let top = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.08;
-    let (dtc_range, cp_range, excess_range) = (
-        with_legend_band(104.0, by_dtc.len()),
-        with_legend_band(top(&cp), cp.len()),
-        with_legend_band(top(&excess), excess.len()),
-    );
+    let (dtc_range, cp_range, excess_range) = ((0.0, 104.0), (0.0, top(&cp)), (0.0, top(&excess)));
     vec![
         chart(
             "Wins won against DTC (players without search, evaluators at q = 0)",
@@ -352,6 +345,7 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::matches::PawnSide;
 
     /// The verdict from a table of (name, p at q = 0, 1, 2, 3).
     fn verdict(table: &[(&str, [usize; 4])], longest: usize) -> String {
@@ -378,6 +372,35 @@ mod tests {
         assert!(verdict(&[("a", [37, 38, 38, 38])], 38).contains("holds for every evaluator"));
         assert!(
             verdict(&[("a", [37, 38, 38, 37])], 38).contains("p = 37 at q = 3, where the claim needs 38")
+        );
+    }
+
+    /// A record of a player that converts the wins of DTC 1..=`p` (of 1..=3), and no other.
+    fn made_up(name: &str, q: Option<u32>, p: usize, excess: usize) -> Record {
+        let positions = vec![0, 10, 10, 10];
+        let converted = (0..4).map(|d| if (1..=p).contains(&d) { 10 } else { 0 }).collect();
+        let pawn = PawnSide { positions, converted, excess_sum: excess, excess_max: excess };
+        Record { name: name.into(), q, pawn, drawn: 5, held: 5 }
+    }
+
+    #[test]
+    fn the_figures_start_at_zero_with_whole_q_ticks_and_the_legend_beside() {
+        let records = [
+            made_up("perfect", None, 3, 0),
+            made_up("e", Some(0), 1, 4),
+            made_up("e", Some(1), 2, 2),
+            made_up("e", Some(2), 3, 0),
+        ];
+        let charts = figures(&records);
+        assert_eq!(charts.len(), FIGURES.len());
+        for (c, q_axis) in charts.iter().zip([false, true, true]) {
+            assert_eq!(c.y_range.0, 0.0, "{}", c.title);
+            assert_eq!(c.integer_x, q_axis, "{}", c.title);
+            assert_eq!(c.legend, Legend::Right, "{}", c.title);
+        }
+        assert_eq!(
+            cp_q(&records).1,
+            "Verdict, computed from the table (q = 1 and 2): the claim holds for every evaluator: **e**."
         );
     }
 }
