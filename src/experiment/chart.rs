@@ -2,7 +2,7 @@
 
 use super::config::TrialConfig;
 use super::rows::Summary;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use crate::train::EpochMetrics;
 
 /// What a trial's chart marks beside its curves, where known: the margin m of section 4.3, the
@@ -81,7 +81,8 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
         y2: Some(("error measure (E1, E2), |y − d|".into(), (0.0, 1.0))),
         log_x: false,
         log_y: false,
-        legend_top: false,
+        legend: Legend::LowerRight,
+        integer_x: false,
         x_range: Some((1.0, last)),
         series,
     }

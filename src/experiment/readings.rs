@@ -252,7 +252,7 @@ pub struct SweepRow {
 
 /// The sweep's chart: each distance component against the learning rate (log scale).
 pub fn sweep_chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
-    use crate::report::plot::{LineChart, Series};
+    use crate::report::plot::{Legend, LineChart, Series};
     let series = |label: &str, f: &dyn Fn(&SweepRow) -> f64, colour| {
         Series::new(label, rows.iter().map(|r| (r.learning_rate, f(r))).collect(), colour).with_markers()
     };
@@ -269,7 +269,8 @@ pub fn sweep_chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
         x_range: Some((lo / 1.5, hi * 1.5)),
         log_x: true,
         log_y: false,
-        legend_top: true,
+        legend: Legend::UpperRight,
+        integer_x: false,
         series: vec![
             series("distance = epochs + train / 2", &|r| r.distance, 0),
             series("epochs: mean |log2(ours / paper)|", &|r| r.epochs_log2, 1),

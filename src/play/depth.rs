@@ -20,13 +20,15 @@ use crate::train::{Optimiser, fit_values};
 use ndarray::Array2;
 
 /// The depth nets' topology (NN5's size, 3,433 weights), epochs, seed and learning rate (ours).
-/// They train by the paper's online descent (section 4.5), whose arithmetic is the same on every
-/// machine, so the match's report is too.
 pub const TOPOLOGY: [usize; 4] = [32, 64, 20, 1];
 pub const EPOCHS: usize = 100;
 pub const SEED: u64 = 6;
 pub const LEARNING_RATE: f64 = 0.03;
-fn optimiser() -> Optimiser {
+
+/// The optimiser that trains the depth nets, and that the match's report describes: the paper's
+/// online descent (section 4.5), whose arithmetic is the same on every machine, so the report is
+/// too.
+pub fn optimiser() -> Optimiser {
     Optimiser::online(LEARNING_RATE)
 }
 

@@ -9,17 +9,18 @@
 //! | 5 | 4 | file length in bytes (little-endian) |
 //! | 9 | 2 | length `n` of the embedded hybrid model (little-endian) |
 //! | 11 | n | the hybrid model file (`KPKH`, with its own checksum; see `hybrid::format`) |
-//! | 11 + n | 1 | number of proposer weights, 6 |
-//! | 12 + n | 6 | the proposer's weights, signed bytes (see `play::propose`) |
-//! | 18 + n | 3 | number of move exceptions `E` (little-endian) |
-//! | 21 + n | 1 | Rice parameter of the index gaps |
-//! | 22 + n | 1 | Rice parameter of the ordinals |
-//! | 23 + n | … | bits, least significant first: `E` Rice-coded gaps between the sorted position indices, then `E` Rice-coded ordinals minus one; zero padding to a byte |
+//! | 11 + n | 1 | number of proposer weights, 11 (`N_FEATURES`) |
+//! | 12 + n | 11 | the proposer's weights, signed bytes in its features' order (see `play::propose`) |
+//! | 23 + n | 3 | number of move exceptions `E` (little-endian) |
+//! | 26 + n | 1 | Rice parameter of the index gaps |
+//! | 27 + n | 1 | Rice parameter of the ordinals |
+//! | 28 + n | … | bits, each byte's least significant first: the `E` sorted position indices (`KpkIndex`) as gaps `e₀`, `eᵢ − eᵢ₋₁ − 1`, then the `E` ordinals minus one, each Rice-coded as in the hybrid format; zero padding to a byte |
 //! | end − 4 | 4 | CRC-32 (IEEE) of all preceding bytes |
 //!
 //! A move exception is a position with the pawn side to move where the proposer's first winning
-//! move is not DTC-optimal; its ordinal is the place (1, 2, …) of the first optimal move in the
-//! proposer's ranking of the winning moves ([`PlayModel::ranked_wins`]).
+//! move is not DTC-optimal; its ordinal is the place of the first optimal move in the proposer's
+//! ranking of the winning moves ([`PlayModel::ranked_wins`]), counted from 0 at the top-ranked
+//! move, so at least 1.
 
 use super::propose::{N_FEATURES, Proposer};
 use crate::chess::bitbase::Bitbase;
@@ -48,7 +49,8 @@ pub struct PlayModel {
     proposer: Proposer,
     /// Sorted indices of the move exceptions.
     indices: Vec<u32>,
-    /// For each exception, the ordinal (1, 2, …) of the first optimal move in the ranking.
+    /// For each exception, the ordinal of the first optimal move in the ranking (0 = the top-ranked
+    /// move, so at least 1).
     ordinals: Vec<u8>,
 }
 

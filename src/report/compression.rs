@@ -14,7 +14,7 @@ use crate::play::frontier::FrontierRow;
 use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
 use crate::report::levers;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::template;
 use std::path::Path;
 
@@ -446,7 +446,8 @@ fn size_chart(candidates: &[Candidate], chosen: usize) -> LineChart {
         x_range: Some((x_lo - pad, x_hi + pad)),
         log_x: false,
         log_y: false,
-        legend_top: false,
+        legend: Legend::Right,
+        integer_x: false,
         series,
     }
 }

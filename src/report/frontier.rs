@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::play::frontier::FrontierRow;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use std::path::{Path, PathBuf};
 
 /// The frontier's data and figures, written beside the report.
@@ -136,7 +136,8 @@ pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Resul
         x_range: Some(span),
         log_x: true,
         log_y: true,
-        legend_top: true,
+        legend: Legend::UpperRight,
+        integer_x: false,
         series,
     };
     let top = rows.iter().map(|r| r.total_bytes.max(r.search_total_bytes)).max().unwrap_or(1) as f64;

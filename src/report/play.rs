@@ -7,7 +7,7 @@ use crate::play::depth::{self, DepthAccuracy, DepthTarget};
 use crate::play::game::Player;
 use crate::play::matches::{MAX_PLIES, Record, record};
 use crate::play::search::Values;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use std::fmt::Write;
 
 const TEMPLATE: &str = include_str!("play.md");
@@ -57,11 +57,12 @@ pub fn run(bb: &Bitbase, model: &PlayModel, ladders: &[Vec<Values>], progress: &
     records
 }
 
-/// How the depth nets were trained, from the constants that train them.
+/// How the depth nets were trained, from the constants and the optimiser that train them.
 fn depth_setup() -> String {
     let t = depth::TOPOLOGY.iter().map(usize::to_string).collect::<Vec<_>>().join("-");
     format!(
-        "{t} per side to move, Adam (rate 0.003, batches of 256) for {} epochs, seed {}",
+        "{t} per side to move, {} for {} epochs, seed {}",
+        depth::optimiser().describe(),
         depth::EPOCHS,
         depth::SEED
     )
@@ -103,6 +104,89 @@ fn depth_tables(depth: &[(DepthTarget, DepthAccuracy)]) -> (String, String) {
     (by_side, by_dtc)
 }
 
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Section 2's claim, from the largest p with all of Cp won (`p_of(name, q)`): the sentence that
+/// says for which evaluators it holds, that is whose p at every q searched is at least their p at
+/// q = 0 plus q (or the longest win, `longest` plies, where that is less), and where the others
+/// fall short.
+fn cp_verdict(
+    names: &[&str],
+    qs: &[u32],
+    longest: usize,
+    p_of: &dyn Fn(&str, u32) -> Option<usize>,
+) -> String {
+    let (mut holds, mut fails, mut untested) = (Vec::new(), Vec::new(), Vec::new());
+    for name in names {
+        let Some(p0) = p_of(name, 0) else {
+            untested.push(format!("**{name}**"));
+            continue;
+        };
+        let short: Vec<String> = qs
+            .iter()
+            .filter(|&&q| q > 0)
+            .filter_map(|&q| {
+                let need = (p0 + q as usize).min(longest);
+                let p = p_of(name, q)?;
+                (p < need).then(|| format!("p = {p} at q = {q}, where the claim needs {need}"))
+            })
+            .collect();
+        if short.is_empty() {
+            holds.push(format!("**{name}**"));
+        } else {
+            fails.push(format!("**{name}** ({})", short.join("; ")));
+        }
+    }
+    let searched: Vec<String> = qs.iter().filter(|&&q| q > 0).map(u32::to_string).collect();
+    let mut verdict = format!("Verdict, computed from the table (q = {}): ", and_list(&searched));
+    verdict.push_str(&match (holds.is_empty(), fails.is_empty()) {
+        (false, true) => format!("the claim holds for every evaluator: {}.", and_list(&holds)),
+        (true, false) => format!("the claim holds for no evaluator: {}.", and_list(&fails)),
+        (false, false) => {
+            format!("the claim holds for {}; it fails for {}.", and_list(&holds), and_list(&fails))
+        }
+        (true, true) => "no evaluator searched.".into(),
+    });
+    if !untested.is_empty() {
+        verdict.push_str(&format!(" Without a game at q = 0: {}.", and_list(&untested)));
+    }
+    verdict
+}
+
+/// The Cp+q table (the largest p with all of Cp won, by evaluator and q) and the verdict on
+/// section 2's claim drawn from the same numbers.
+fn cp_q(records: &[Record]) -> (String, String) {
+    let names = searchers(records);
+    let qs: Vec<u32> = {
+        let mut qs: Vec<u32> = records.iter().filter_map(|r| r.q).collect();
+        qs.sort_unstable();
+        qs.dedup();
+        qs
+    };
+    let p_of = |name: &str, q: u32| {
+        records.iter().find(|r| r.name == name && r.q == Some(q)).map(|r| r.pawn.largest_p())
+    };
+    let mut rows =
+        format!("| evaluator |{}\n|---|", qs.iter().map(|q| format!(" q = {q} |")).collect::<String>());
+    rows.push_str(&"---:|".repeat(qs.len()));
+    for name in &names {
+        rows.push_str(&format!("\n| {name} |"));
+        for &q in &qs {
+            rows.push_str(&format!(" {} |", p_of(name, q).map_or("-".into(), |p| p.to_string())));
+        }
+    }
+    // The longest win: largest_p's ceiling, reached by a player that converts every win.
+    let longest = records.first().map_or(0, |r| r.pawn.positions.len().saturating_sub(1));
+    (rows, cp_verdict(&names, &qs, longest, &p_of))
+}
+
 /// The report's text. `model_bytes` is the play model's size; `nn6_train` says how the NN6 nets
 /// trained (accuracy and epochs).
 pub fn render(
@@ -133,23 +217,7 @@ pub fn render(
             format!("| {} | {} | {} | {} | {} |", r.name, q_of(r), r.drawn, r.held, pct(r.held, r.drawn))
         })
         .collect();
-    let names = searchers(records);
-    let qs: Vec<u32> = {
-        let mut qs: Vec<u32> = records.iter().filter_map(|r| r.q).collect();
-        qs.sort_unstable();
-        qs.dedup();
-        qs
-    };
-    let mut cp_rows =
-        format!("| evaluator |{}\n|---|", qs.iter().map(|q| format!(" q = {q} |")).collect::<String>());
-    cp_rows.push_str(&"---:|".repeat(qs.len()));
-    for name in &names {
-        cp_rows.push_str(&format!("\n| {name} |"));
-        for q in &qs {
-            let p = records.iter().find(|r| r.name == *name && r.q == Some(*q)).map(|r| r.pawn.largest_p());
-            cp_rows.push_str(&format!(" {} |", p.map_or("-".into(), |p| p.to_string())));
-        }
-    }
+    let (cp_rows, cp_verdict) = cp_q(records);
     let random = records.iter().find(|r| r.name == "random");
     let dtc_rows: Vec<String> = random
         .map(|r| {
@@ -175,19 +243,13 @@ pub fn render(
             ("pawn_rows", pawn_rows.join("\n")),
             ("king_rows", king_rows.join("\n")),
             ("cp_rows", cp_rows),
+            ("cp_verdict", cp_verdict),
             ("depth_by_side", depth_by_side),
             ("depth_by_dtc", depth_by_dtc),
             ("depth_setup", depth_setup()),
             ("dtc_rows", dtc_rows.join("\n")),
         ],
     )
-}
-
-/// The bottom of a y axis whose data span 0..`top`, low enough that the legend's `entries` (about
-/// 17 pixels each of a plot about 450 pixels high) sit in a band below the data.
-fn with_legend_band(top: f64, entries: usize) -> (f64, f64) {
-    let band = ((entries as f64 * 17.0 + 24.0) / 450.0).min(0.6);
-    (-top * band / (1.0 - band), top)
 }
 
 /// The figures, in the order of [`FIGURES`]: % wins won by DTC (every player without search, and
@@ -234,9 +296,12 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
         let (_, c) = r.pawn.total();
         if c == 0 { 0.0 } else { r.pawn.excess_sum as f64 / c as f64 }
     });
-    // The q axes run a little past the dodged points, so no marker is cut at the frame.
+    // The q axes run a little past the dodged points, so no marker is cut at the frame; q is a
+    // whole number of plies, so are its ticks.
     let max_q = records.iter().filter_map(|r| r.q).max().unwrap_or(0);
     let q_span = Some((-0.3, f64::from(max_q) + 0.3));
+    // Every value here is at least 0 and the legend stands outside the frame, so the y axes start
+    // at 0.
     let chart = |title: &str, x: &str, y: &str, series: Vec<Series>, y_range: (f64, f64)| LineChart {
         title: title.into(),
         x_label: x.into(),
@@ -246,15 +311,12 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
         x_range: if x.starts_with("q:") { q_span } else { None },
         log_x: false,
         log_y: false,
-        legend_top: false,
+        legend: Legend::Right,
+        integer_x: x.starts_with("q:"),
         series,
     };
     let top = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.08;
-    let (dtc_range, cp_range, excess_range) = (
-        with_legend_band(104.0, by_dtc.len()),
-        with_legend_band(top(&cp), cp.len()),
-        with_legend_band(top(&excess), excess.len()),
-    );
+    let (dtc_range, cp_range, excess_range) = ((0.0, 104.0), (0.0, top(&cp)), (0.0, top(&excess)));
     vec![
         chart(
             "Wins won against DTC (players without search, evaluators at q = 0)",
@@ -278,4 +340,67 @@ pub fn figures(records: &[Record]) -> Vec<LineChart> {
             excess_range,
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::matches::PawnSide;
+
+    /// The verdict from a table of (name, p at q = 0, 1, 2, 3).
+    fn verdict(table: &[(&str, [usize; 4])], longest: usize) -> String {
+        let names: Vec<&str> = table.iter().map(|t| t.0).collect();
+        let p_of = |name: &str, q: u32| table.iter().find(|t| t.0 == name).map(|t| t.1[q as usize]);
+        cp_verdict(&names, &[0, 1, 2, 3], longest, &p_of)
+    }
+
+    #[test]
+    fn the_verdict_asks_for_p_to_grow_by_q_at_every_q() {
+        let v = verdict(&[("a", [2, 2, 4, 4]), ("b", [2, 4, 6, 6]), ("c", [2, 4, 6, 8])], 38);
+        assert_eq!(
+            v,
+            "Verdict, computed from the table (q = 1, 2 and 3): the claim holds for **b** and **c**; it \
+             fails for **a** (p = 2 at q = 1, where the claim needs 3; p = 4 at q = 3, where the claim \
+             needs 5)."
+        );
+        assert!(verdict(&[("a", [2, 3, 4, 5])], 38).contains("holds for every evaluator: **a**."));
+        assert!(verdict(&[("a", [2, 2, 2, 2])], 38).contains("holds for no evaluator: **a** ("));
+    }
+
+    #[test]
+    fn the_verdict_caps_p_plus_q_at_the_longest_win() {
+        assert!(verdict(&[("a", [37, 38, 38, 38])], 38).contains("holds for every evaluator"));
+        assert!(
+            verdict(&[("a", [37, 38, 38, 37])], 38).contains("p = 37 at q = 3, where the claim needs 38")
+        );
+    }
+
+    /// A record of a player that converts the wins of DTC 1..=`p` (of 1..=3), and no other.
+    fn made_up(name: &str, q: Option<u32>, p: usize, excess: usize) -> Record {
+        let positions = vec![0, 10, 10, 10];
+        let converted = (0..4).map(|d| if (1..=p).contains(&d) { 10 } else { 0 }).collect();
+        let pawn = PawnSide { positions, converted, excess_sum: excess, excess_max: excess };
+        Record { name: name.into(), q, pawn, drawn: 5, held: 5 }
+    }
+
+    #[test]
+    fn the_figures_start_at_zero_with_whole_q_ticks_and_the_legend_beside() {
+        let records = [
+            made_up("perfect", None, 3, 0),
+            made_up("e", Some(0), 1, 4),
+            made_up("e", Some(1), 2, 2),
+            made_up("e", Some(2), 3, 0),
+        ];
+        let charts = figures(&records);
+        assert_eq!(charts.len(), FIGURES.len());
+        for (c, q_axis) in charts.iter().zip([false, true, true]) {
+            assert_eq!(c.y_range.0, 0.0, "{}", c.title);
+            assert_eq!(c.integer_x, q_axis, "{}", c.title);
+            assert_eq!(c.legend, Legend::Right, "{}", c.title);
+        }
+        assert_eq!(
+            cp_q(&records).1,
+            "Verdict, computed from the table (q = 1 and 2): the claim holds for every evaluator: **e**."
+        );
+    }
 }

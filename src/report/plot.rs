@@ -6,8 +6,10 @@ use crate::error::{Error, Result};
 use crate::output::FileOut;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::element::IntoDynElement;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -96,6 +98,51 @@ impl Series {
     }
 }
 
+/// Where a chart's legend goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legend {
+    /// In the frame's lower right corner (for rising curves).
+    LowerRight,
+    /// In the frame's upper right corner (for falling curves).
+    UpperRight,
+    /// Beside the frame, to the right of it (and of a right-hand axis), the frame narrowed to make
+    /// room and the title centred over both: it never covers a line, wherever the data lie.
+    Right,
+}
+
+/// A legend's inner margin and the width of its samples, as plotters draws a legend in the frame.
+const LEGEND_MARGIN: i32 = 10;
+const SAMPLE_WIDTH: i32 = 30;
+/// Pixels between the frame's right-hand margin (or axis) and a legend beside it.
+const LEGEND_GAP: i32 = 10;
+/// The margin around the title and the frame.
+const MARGIN: i32 = 12;
+
+/// The legend's sample of a series, its left end at `at`: a dot for points (`line` false), a
+/// dashed stroke (middle third left out) for a dashed line, a full stroke otherwise. Both are the
+/// same four shapes, so that they have one type.
+fn sample<'a, DB: DrawingBackend + 'a>(
+    colour: RGBColor,
+    line: bool,
+    dashed: bool,
+    at: (i32, i32),
+) -> impl IntoDynElement<'a, DB, (i32, i32)> {
+    let gap = if dashed { colour.mix(0.0) } else { colour.mix(1.0) };
+    if line {
+        EmptyElement::at(at)
+            + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
+            + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
+            + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
+            + Circle::new((10, 0), 0, colour.filled())
+    } else {
+        EmptyElement::at(at)
+            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
+            + Circle::new((10, 0), 4, colour.filled())
+    }
+}
+
 /// A line chart with an optional second y axis on the right.
 #[derive(Clone, Debug)]
 pub struct LineChart {
@@ -112,8 +159,9 @@ pub struct LineChart {
     /// A logarithmic left y axis (for counts spanning decades); needs a positive range. Points at
     /// or below zero are not drawn on it.
     pub log_y: bool,
-    /// Put the legend in the upper right corner (for falling curves) instead of the lower right.
-    pub legend_top: bool,
+    pub legend: Legend,
+    /// The x values are whole numbers (plies of search): ticks only at integers.
+    pub integer_x: bool,
     pub series: Vec<Series>,
 }
 
@@ -166,6 +214,46 @@ impl LineChart {
         let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
         let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
         if lo.is_finite() && hi > lo { (lo, hi) } else { (0.0, 1.0) }
+    }
+
+    /// The width in pixels of a legend box: its longest label in the legend's font, the sample
+    /// before it and the margins on both sides.
+    fn legend_width<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+        let font: TextStyle = (FAMILY, 13).into_font().into();
+        let mut widest = 0;
+        for s in self.series.iter().filter(|s| !s.label.is_empty()) {
+            widest = widest.max(area.estimate_text_size(&s.label, &font)?.0);
+        }
+        Ok(widest as i32 + SAMPLE_WIDTH + 2 * LEGEND_MARGIN)
+    }
+
+    /// The legend in `area` beside the frame, its box level with the frame's top (the area's) after
+    /// a gap: one row a labelled series, drawn as plotters draws a legend in the frame.
+    fn draw_legend_beside<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let labelled: Vec<&Series> = self.series.iter().filter(|s| !s.label.is_empty()).collect();
+        if labelled.is_empty() {
+            return Ok(());
+        }
+        let font: TextStyle = (FAMILY, 13).into_font().into();
+        let row = area.estimate_text_size("Ag", &font)?.1 as i32 + 4;
+        let (w, h) = (self.legend_width(area)?, row * labelled.len() as i32 + 2 * LEGEND_MARGIN);
+        let corners = [(LEGEND_GAP, 0), (LEGEND_GAP + w, h)];
+        area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled()))?;
+        area.draw(&Rectangle::new(corners, BLACK.mix(0.4)))?;
+        let text = font.pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, s) in labelled.iter().enumerate() {
+            let (x, y) = (LEGEND_GAP + LEGEND_MARGIN, LEGEND_MARGIN + row * i as i32 + row / 2);
+            let colour = PALETTE[s.colour % PALETTE.len()];
+            area.draw(&sample::<DB>(colour, s.line, s.dashed, (x, y)).into_dyn())?;
+            area.draw_text(&s.label, &text, (x + SAMPLE_WIDTH, y))?;
+        }
+        Ok(())
     }
 
     /// Draw the chart at `path`, as PNG for a `.png` path and SVG for `.svg`, `size` pixels (the
@@ -223,31 +311,46 @@ impl LineChart {
         Y::CoordDescType: ValueFormatter<f64>,
     {
         root.fill(&WHITE)?;
-        let mut builder = ChartBuilder::on(root);
+        let (frame, beside) = match self.legend {
+            // As plotters lays out a chart with its caption (margin, title, frame), the frame
+            // narrowed by the legend's room.
+            Legend::Right => {
+                let body = root.margin(MARGIN, MARGIN, MARGIN, MARGIN).titled(&self.title, (FAMILY, 20))?;
+                let room = LEGEND_GAP + self.legend_width(root)?;
+                let (frame, beside) = body.split_horizontally(body.dim_in_pixel().0 as i32 - room);
+                (frame, Some(beside))
+            }
+            Legend::LowerRight | Legend::UpperRight => (root.clone(), None),
+        };
+        let mut builder = ChartBuilder::on(&frame);
+        if beside.is_none() {
+            builder.caption(&self.title, (FAMILY, 20));
+        }
         builder
-            .caption(&self.title, (FAMILY, 20))
-            .margin(12)
+            .margin(if beside.is_none() { MARGIN } else { 0 })
             .x_label_area_size(40)
             .y_label_area_size(60)
             .right_y_label_area_size(if self.y2.is_some() { 60 } else { 10 });
         let chart = builder.build_cartesian_2d(x.clone(), y)?;
         let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
         let mut chart = chart.set_secondary_coord(x, z0..z1);
-        // A band kept free for the legend below data that never go below 0 (a range starting
-        // below 0) has no tick labels.
-        let primary = self.series.iter().filter(|s| !s.secondary).flat_map(|s| s.points.iter().map(|p| p.1));
-        let floor = if primary.fold(f64::INFINITY, f64::min) >= 0.0 { -1e-9 } else { f64::NEG_INFINITY };
-        let y_tick = |y: &f64| if *y < floor { String::new() } else { tick(*y) };
-        chart
-            .configure_mesh()
-            .x_desc(&self.x_label)
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style((FAMILY, 13))
             .axis_desc_style((FAMILY, 15))
             .light_line_style(RGBColor(245, 245, 245))
             .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&y_tick)
-            .draw()?;
+            .y_label_formatter(&|y| tick(*y));
+        if self.integer_x {
+            // Asked for at most as many ticks as there are integers in the range (and at most 10),
+            // plotters' steps of 1, 2 or 5 times a power of ten are whole: a step below 1 would
+            // need more ticks than that.
+            let (x0, x1) = self.x_span();
+            let integers = (x1.floor() - x0.ceil() + 1.0).max(1.0) as usize;
+            mesh.x_labels(integers.min(10));
+        }
+        mesh.draw()?;
         if self.y2.is_some() {
             chart
                 .configure_secondary_axes()
@@ -279,27 +382,10 @@ impl LineChart {
                     LineSeries::new(points.iter().copied(), style).point_size(if s.markers { 3 } else { 0 });
                 if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
             };
-            // The legend sample: a dot for points, a dashed stroke (middle third left out) for a
-            // dashed line, a full stroke otherwise.
-            let (line, dashed) = (s.line, s.dashed);
-            let gap = if dashed { colour.mix(0.0) } else { colour.mix(1.0) };
             // A series without a label (an interval's outline beside its mean) has no entry.
+            let (line, dashed) = (s.line, s.dashed);
             if !s.label.is_empty() {
-                anno.label(s.label.clone()).legend(move |(x, y)| {
-                    if line {
-                        EmptyElement::at((x, y))
-                            + PathElement::new(vec![(0, 0), (7, 0)], colour.stroke_width(2))
-                            + PathElement::new(vec![(7, 0), (13, 0)], gap.stroke_width(2))
-                            + PathElement::new(vec![(13, 0), (20, 0)], colour.stroke_width(2))
-                            + Circle::new((10, 0), 0, colour.filled())
-                    } else {
-                        EmptyElement::at((x, y))
-                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                            + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-                            + Circle::new((10, 0), 4, colour.filled())
-                    }
-                });
+                anno.label(s.label.clone()).legend(move |at| sample(colour, line, dashed, at));
             }
             if s.line && s.dashed && s.markers {
                 let dots = points.iter().map(|&p| Circle::new(p, 3, colour.filled()));
@@ -317,9 +403,12 @@ impl LineChart {
                 chart.draw_series(bars)?;
             }
         }
+        if let Some(area) = beside {
+            return self.draw_legend_beside(&area);
+        }
         chart
             .configure_series_labels()
-            .position(if self.legend_top {
+            .position(if self.legend == Legend::UpperRight {
                 SeriesLabelPosition::UpperRight
             } else {
                 SeriesLabelPosition::LowerRight
@@ -349,7 +438,8 @@ mod tests {
             x_range: None,
             log_x: false,
             log_y: false,
-            legend_top: false,
+            legend: Legend::LowerRight,
+            integer_x: false,
             series: vec![
                 Series::new("train", vec![(1.0, 50.0), (2.0, 80.0), (3.0, 95.0)], 0),
                 Series::new("E2", vec![(1.0, 0.9), (2.0, 0.5), (3.0, 0.2)], 1).on_right_axis().dashed(),
@@ -380,7 +470,8 @@ mod tests {
             x_range: Some((1.0, 10_000.0)),
             log_x: true,
             log_y: true,
-            legend_top: true,
+            legend: Legend::UpperRight,
+            integer_x: false,
             series: vec![
                 // The zero has no place on a log axis and is left out, not drawn at the frame.
                 Series::new("run", vec![(1.0, 500.0), (10.0, 40.0), (100.0, 0.0), (6285.0, 2.0)], 0),
@@ -394,5 +485,36 @@ mod tests {
             chart.save(&scratch.join(name), (640, 400)).unwrap();
         }
         assert_eq!(scratch.names(), ["log.png", "log.svg"]);
+    }
+
+    #[test]
+    fn a_legend_beside_the_frame_and_whole_x_ticks() {
+        let scratch = crate::scratch::Scratch::new("plot-beside");
+        let chart = LineChart {
+            title: "q".into(),
+            x_label: "plies".into(),
+            y_label: "p".into(),
+            y_range: (0.0, 9.0),
+            y2: None,
+            x_range: Some((-0.3, 3.3)),
+            log_x: false,
+            log_y: false,
+            legend: Legend::Right,
+            integer_x: true,
+            series: vec![
+                Series::new("a long label for the legend", vec![(0.0, 2.0), (3.0, 8.0)], 0),
+                Series::new("dashed", vec![(0.0, 1.0), (3.0, 1.0)], 1).dashed(),
+                Series::new("points", vec![(1.0, 4.0)], 2).points_only(),
+            ],
+        };
+        chart.save(&scratch.join("beside.svg"), (640, 400)).unwrap();
+        chart.save(&scratch.join("beside.png"), (640, 400)).unwrap();
+        let svg = std::fs::read_to_string(scratch.join("beside.svg")).unwrap();
+        let texts: Vec<&str> =
+            svg.split("</text>").filter_map(|t| t.rsplit_once('>').map(|(_, text)| text.trim())).collect();
+        for label in ["0", "1", "2", "3", "a long label for the legend", "dashed", "points"] {
+            assert!(texts.contains(&label), "{label} missing from {texts:?}");
+        }
+        assert!(!texts.iter().any(|t| t.contains(".5")), "a tick between integers in {texts:?}");
     }
 }

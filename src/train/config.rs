@@ -196,6 +196,40 @@ impl Optimiser {
             epsilon: default_epsilon(),
         }
     }
+
+    /// The optimiser in words, for reports: "online descent (rate 0.03, one fixed order)",
+    /// "Adam (rate 0.003, batches of 256)". Zero momentum, no annealing and Kingma and Ba's β1, β2
+    /// and ε go unsaid.
+    pub fn describe(&self) -> String {
+        match *self {
+            Optimiser::Online { learning_rate, momentum, anneal, reshuffle } => {
+                let mut parts = vec![format!("rate {learning_rate}")];
+                if momentum > 0.0 {
+                    parts.push(format!("momentum {momentum}"));
+                }
+                match anneal {
+                    Anneal::None => {}
+                    Anneal::Exponential { factor } => parts.push(format!("rate × {factor}^(epoch − 1)")),
+                    Anneal::Inverse { epochs } => parts.push(format!("rate / (1 + (epoch − 1)/{epochs})")),
+                }
+                parts.push(if reshuffle { "order reshuffled each epoch" } else { "one fixed order" }.into());
+                format!("online descent ({})", parts.join(", "))
+            }
+            Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
+                let mut parts = vec![format!("rate {learning_rate}"), format!("batches of {batch_size}")];
+                for (name, v, default) in [
+                    ("β1", beta1, default_beta1()),
+                    ("β2", beta2, default_beta2()),
+                    ("ε", epsilon, default_epsilon()),
+                ] {
+                    if v != default {
+                        parts.push(format!("{name} {v}"));
+                    }
+                }
+                format!("Adam ({})", parts.join(", "))
+            }
+        }
+    }
 }
 
 /// The paper's online learning rate as chosen for kpk (the paper does not state η): see
@@ -324,5 +358,32 @@ impl TrainConfig {
             ErrorFunction::E1 => e1,
             ErrorFunction::E2 => e2,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optimisers_are_described_by_their_settings() {
+        assert_eq!(Optimiser::online(0.03).describe(), "online descent (rate 0.03, one fixed order)");
+        let online = Optimiser::Online {
+            learning_rate: 0.1,
+            momentum: 0.5,
+            anneal: Anneal::Exponential { factor: 0.99 },
+            reshuffle: true,
+        };
+        assert_eq!(
+            online.describe(),
+            "online descent (rate 0.1, momentum 0.5, rate × 0.99^(epoch − 1), order reshuffled each epoch)"
+        );
+        assert_eq!(Optimiser::adam(0.003, 256).describe(), "Adam (rate 0.003, batches of 256)");
+        let Optimiser::Adam { learning_rate, batch_size, beta1, epsilon, .. } = Optimiser::adam(0.01, 32)
+        else {
+            unreachable!()
+        };
+        let adam = Optimiser::Adam { learning_rate, batch_size, beta1, beta2: 0.99, epsilon };
+        assert_eq!(adam.describe(), "Adam (rate 0.01, batches of 32, β2 0.99)");
     }
 }

@@ -2,7 +2,7 @@
 //! accuracy curves and Table 5 at a glance with the replicates' intervals.
 
 use super::*;
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 
 /// The a-file wtm positions (the set T4): the set of Figure 3 and Table 6.
 const A_FILE_POSITIONS: f64 = 20_643.0;
@@ -72,7 +72,8 @@ pub(super) fn figure3(
         x_range: Some(frame),
         log_x: true,
         log_y: true,
-        legend_top: true,
+        legend: Legend::UpperRight,
+        integer_x: false,
         series,
     }
 }
@@ -105,7 +106,8 @@ pub(super) fn nn6_chart(summaries: &[Summary], metrics: &[Vec<EpochMetrics>]) ->
         x_range: Some((1.0, right)),
         log_x: true,
         log_y: false,
-        legend_top: false,
+        legend: Legend::LowerRight,
+        integer_x: false,
         series,
     }
 }
@@ -150,7 +152,8 @@ pub(super) fn table5_chart(paper: &[Table5Row], replicated: &[Table5Stat]) -> Li
         x_range: Some((0.0, 42.0)),
         log_x: false,
         log_y: false,
-        legend_top: false,
+        legend: Legend::LowerRight,
+        integer_x: false,
         series,
     }
 }

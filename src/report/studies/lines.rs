@@ -4,7 +4,7 @@
 //! (the lower bound left to right, then the upper bound back), which the x axis' label explains
 //! instead of a legend entry. The legend has a band of its own below the data.
 
-use crate::report::plot::{LineChart, Series};
+use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::stats::Interval;
 use crate::study::{Figure, SettingResult, State, StudyRun};
 
@@ -71,7 +71,8 @@ fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
         x_range: None,
         log_x,
         log_y: false,
-        legend_top: false,
+        legend: Legend::LowerRight,
+        integer_x: false,
         series,
     }
 }
@@ -117,7 +118,8 @@ fn epochs(run: &StudyRun) -> LineChart {
         x_range: None,
         log_x: true,
         log_y: false,
-        legend_top: false,
+        legend: Legend::LowerRight,
+        integer_x: false,
         series,
     }
 }
