@@ -308,6 +308,8 @@ fn candidate(
     let qat = match &cfg.qat {
         Some(spec) => {
             let target = spec.target(&done.shifts);
+            // The fine-tuning's presentation order has a seed of its own: the candidate's plus 2^32,
+            // beside the training stages' seed · 31 + stage.
             let (tuned_net, tuned) =
                 qat::fine_tune(&net, input, data, &target, spec, seed.wrapping_add(1 << 32))?;
             let t = complete::complete(&tuned_net, input, data, bb)?;
@@ -424,6 +426,8 @@ mod tests {
             assert_eq!(a.hybrid.to_bytes()[4], if by_rule { 2 } else { 1 });
             assert!(!by_rule || a.hybrid.exceptions().indices().iter().all(|&i| i < 98_304));
             assert_eq!(&Hybrid::from_bytes(&a.hybrid.to_bytes(), "round trip").unwrap(), &a.hybrid);
+            let by_confidence = a.hybrid.to_bytes_in(crate::hybrid::ExceptionOrder::Confidence).0;
+            assert_eq!(&Hybrid::from_bytes(&by_confidence, "confidence order").unwrap(), &a.hybrid);
         }
     }
 }
