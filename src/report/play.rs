@@ -187,6 +187,28 @@ fn cp_q(records: &[Record]) -> (String, String) {
     (rows, cp_verdict(&names, &qs, longest, &p_of))
 }
 
+/// Bands of DTC, in plies, for the table of wins won by DTC.
+const DTC_BANDS: [(usize, usize); 6] = [(1, 6), (7, 12), (13, 18), (19, 24), (25, 30), (31, 38)];
+
+/// % of the won positions each record converts, by band of DTC ([`DTC_BANDS`]); the header gives
+/// each band's positions.
+fn band_rows(records: &[Record]) -> String {
+    let in_band = |v: &[usize], (lo, hi): (usize, usize)| v.iter().take(hi + 1).skip(lo).sum::<usize>();
+    let Some(first) = records.first() else { return String::new() };
+    let mut t = String::from("| player | q |");
+    for band in DTC_BANDS {
+        t += &format!(" DTC {}–{} ({}) |", band.0, band.1, in_band(&first.pawn.positions, band));
+    }
+    t += &format!("\n|---|---:|{}", "---:|".repeat(DTC_BANDS.len()));
+    for r in records {
+        t += &format!("\n| {} | {} |", r.name, q_of(r));
+        for band in DTC_BANDS {
+            t += &format!(" {} |", pct(in_band(&r.pawn.converted, band), in_band(&r.pawn.positions, band)));
+        }
+    }
+    t
+}
+
 /// The report's text. `model_bytes` is the play model's size; `nn6_train` says how the NN6 nets
 /// trained (accuracy and epochs).
 pub fn render(
@@ -248,6 +270,7 @@ pub fn render(
             ("depth_by_dtc", depth_by_dtc),
             ("depth_setup", depth_setup()),
             ("dtc_rows", dtc_rows.join("\n")),
+            ("band_rows", band_rows(records)),
         ],
     )
 }
@@ -352,6 +375,17 @@ mod tests {
         let names: Vec<&str> = table.iter().map(|t| t.0).collect();
         let p_of = |name: &str, q: u32| table.iter().find(|t| t.0 == name).map(|t| t.1[q as usize]);
         cp_verdict(&names, &[0, 1, 2, 3], longest, &p_of)
+    }
+
+    #[test]
+    fn the_dtc_bands_cover_every_win_once() {
+        let r = made_up("x", Some(1), 5, 0);
+        let covered: usize = DTC_BANDS.iter().map(|&(lo, hi)| hi + 1 - lo).sum();
+        assert_eq!(covered, 38, "DTC 1..=38, each in one band");
+        assert!(DTC_BANDS.windows(2).all(|w| w[1].0 == w[0].1 + 1));
+        let table = band_rows(&[r]);
+        assert_eq!(table.lines().count(), 3, "{table}");
+        assert!(table.lines().nth(2).unwrap().starts_with("| x | 1 | 100.00 | - |"), "{table}");
     }
 
     #[test]
