@@ -14,7 +14,11 @@ fn main() {
         match model.probe_fen(&fen) {
             Ok(a) => {
                 let outcome = if a.outcome == Outcome::Win { "win" } else { "draw" };
-                let source = if a.source == Source::Exception { "exception" } else { "net" };
+                let source = match a.source {
+                    Source::Net => "net",
+                    Source::Exception => "exception",
+                    Source::Rule => "rule",
+                };
                 println!("{fen}\t{outcome}\t{source}");
             }
             Err(e) => eprintln!("{fen}: {e}"),

@@ -109,7 +109,8 @@ impl Positions {
     /// what a net answers when the lone king's positions go by the one-ply rule
     /// ([`Coverage::PawnSideToMove`]).
     pub fn pawn_side_to_move(input: InputFunction, bb: &Bitbase, coding: Coding) -> Result<Positions> {
-        Positions::of(input, bb, coding, |p| p.side() == crate::Color::White, Coverage::PawnSideToMove)
+        let coverage = Coverage::PawnSideToMove;
+        Positions::of(input, bb, coding, |p| super::covers(coverage, p), coverage)
     }
 }
 

@@ -25,6 +25,12 @@ pub use inputs::InputFunction;
 pub use kpk_probe::Coverage;
 pub use quant::QuantNet;
 
+/// Whether the net and the exceptions of a model of `coverage` answer `p` (the probe crate's
+/// [`Coverage::covers`], for kpk's positions).
+pub fn covers(coverage: Coverage, p: &KpkPosition) -> bool {
+    coverage.covers(&inputs::probe_position(p))
+}
+
 /// Where `kpk compress` writes the model and `kpk query` looks for it: the committed model.
 pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 use rayon::prelude::*;
@@ -117,8 +123,7 @@ impl Hybrid {
     /// Indices of the legal positions the net answers (see [`Hybrid::coverage`]) where it alone
     /// disagrees with `bb`.
     pub fn net_errors(&self, bb: &Bitbase) -> Vec<u32> {
-        let covered = |p: &KpkPosition| self.coverage() == Coverage::All || p.side() == crate::Color::White;
-        let legal: Vec<KpkPosition> = KpkPosition::all().filter(covered).collect();
+        let legal: Vec<KpkPosition> = KpkPosition::all().filter(|p| covers(self.coverage(), p)).collect();
         let mut wrong: Vec<u32> = legal
             .par_iter()
             .filter(|p| self.net_outcome(p) != bb.outcome(p))

@@ -182,10 +182,7 @@ pub fn render(
             ("coverage", coverage_text(model)),
             (
                 "answered",
-                KpkPosition::all()
-                    .filter(|p| model.coverage() == Coverage::All || p.side() == Side::White)
-                    .count()
-                    .to_string(),
+                KpkPosition::all().filter(|p| crate::hybrid::covers(model.coverage(), p)).count().to_string(),
             ),
             (
                 "under_must",

@@ -11,7 +11,7 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::Result;
 use crate::hybrid::bits::{best_rice, zigzag};
 use crate::hybrid::compress::Candidate;
-use crate::hybrid::{Coverage, ExceptionOrder, ExceptionSet, Hybrid};
+use crate::hybrid::{ExceptionOrder, ExceptionSet, Hybrid, covers};
 
 /// Bits a per-column Rice parameter would take in a layer header (0..=24 fits 5 bits).
 const RICE_PARAMETER_BITS: u64 = 5;
@@ -27,8 +27,7 @@ struct OnePly {
 
 fn one_ply(model: &Hybrid) -> OnePly {
     let mut r = OnePly { wins_at_once: 0, pawn_taken: 0, stalemates: 0, exceptions: Vec::new() };
-    let answered = |p: &KpkPosition| model.coverage() == Coverage::All || p.side() == Side::White;
-    for p in KpkPosition::all().filter(answered) {
+    for p in KpkPosition::all().filter(|p| covers(model.coverage(), p)) {
         let Some(outcome) = p.settled_at_one_ply() else { continue };
         match (outcome, p.moves().is_empty()) {
             (Outcome::Win, _) => r.wins_at_once += 1,
@@ -86,7 +85,7 @@ pub fn section(candidates: &[Candidate], model: &Hybrid) -> Result<String> {
             "| the lone king's positions by the one-ply rule (format version 2) | the smallest candidate whose net answers both sides to move (format version 1): {}, seed {}; this model's net answers the {} positions with the pawn side to move, and a position with the lone king to move takes the rule's answer over them (computed at load) | {} | {} |\n",
             joint.topology,
             joint.seed,
-            KpkPosition::all().filter(|p| p.side() == Side::White).count(),
+            KpkPosition::all().filter(|p| covers(model.coverage(), p)).count(),
             joint.sizes.total,
             delta(joint.sizes.total)
         );
