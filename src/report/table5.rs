@@ -102,9 +102,8 @@ pub fn summarise(
             Ok(stats::mean(&shares))
         };
         // An accuracy is a percentage: the t-interval is cut at 0 and 100.
-        let clip = |i: Interval| Interval { lo: i.lo.max(0.0), hi: i.hi.min(100.0), ..i };
-        let ti = clip(Interval::of_mean(&train).expect("at least one run"));
-        let tsi = Interval::of_mean(&test).map(clip);
+        let ti = Interval::of_mean_pct(&train).expect("at least one run");
+        let tsi = Interval::of_mean_pct(&test);
         let (tr_lo, tr_hi) = stats::spread95(&train);
         let (ep_lo, ep_hi) = stats::spread95(&epochs);
         let test_spread = (!test.is_empty()).then(|| stats::spread95(&test));

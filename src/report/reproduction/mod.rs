@@ -4,11 +4,11 @@
 //! regenerated from the run folders without training again (`kpk reproduce --render-only`).
 
 use crate::error::{Error, Result};
-use crate::experiment::readings::ReadingDistance;
+
 use crate::experiment::{self, MisclassifiedRow, Summary};
 use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
-use crate::report::findings::ExtraRun;
+use crate::report::findings::{ExtraRun, Readings};
 use crate::report::plot::{ImageFormat, LineChart};
 use crate::report::section51::Claim;
 use crate::report::table5::{self, Table5Stat};
@@ -47,8 +47,9 @@ pub struct Reproduction<'a> {
     pub replicated: &'a [Table5Stat],
     /// Section 5.1's claims checked on the replicates.
     pub claims: &'a [Claim],
-    /// The readings of the stopping rule compared (`readings/distances.csv`).
-    pub readings: &'a [ReadingDistance],
+    /// What `kpk readings` wrote (`readings/`): the readings of the stopping rule compared and the
+    /// learning-rate sweep.
+    pub readings: &'a Readings,
     /// Trial 39 continued to 6,285 epochs (`trial39_continued/`), when run.
     pub continued: Option<&'a ExtraRun>,
     /// The independent trial 40's misclassified positions.
@@ -142,6 +143,10 @@ pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> 
 
 /// The readings of the stopping rule compared, written by `kpk readings`.
 pub const READINGS_CSV: &str = "readings/distances.csv";
+/// Each trial under each reading, written with [`READINGS_CSV`].
+pub const READINGS_TRIALS_CSV: &str = "readings/trials.csv";
+/// The learning-rate sweep, written by `kpk readings --learning-rates`.
+pub const SWEEP_CSV: &str = "readings/sweep.csv";
 /// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
 pub const CONTINUED: &str = "trial39_continued";
 
@@ -189,7 +194,11 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         if out.join(TABLE5_CSV).exists() { table5::read_csv(&out.join(TABLE5_CSV))? } else { Vec::new() };
     let claims: Vec<Claim> =
         if out.join(SECTION51_JSON).exists() { read_json(&out.join(SECTION51_JSON))? } else { Vec::new() };
-    let readings = read_csv_if_present::<ReadingDistance>(&out.join(READINGS_CSV))?;
+    let readings = Readings {
+        distances: read_csv_if_present(&out.join(READINGS_CSV))?,
+        trials: read_csv_if_present(&out.join(READINGS_TRIALS_CSV))?,
+        sweep: read_csv_if_present(&out.join(SWEEP_CSV))?,
+    };
     let continued = read_extra_run(&out.join(CONTINUED))?;
     let matched: Option<Matched> =
         if out.join(TABLE6_JSON).exists() { Some(read_json(&out.join(TABLE6_JSON))?) } else { None };

@@ -69,6 +69,7 @@ pub fn render(r: &Reproduction) -> String {
     let _ = writeln!(w);
     findings::write_replicated(w, r);
     findings::write_readings(w, r.readings);
+    findings::write_sweep(w, &r.readings.sweep);
     write_summary_of_differences(w, r);
 
     // Figures.

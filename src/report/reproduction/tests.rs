@@ -98,7 +98,7 @@ fn the_report_has_one_row_per_trial_and_compares_table6() {
         metrics: &[],
         replicated: &[],
         claims: &[],
-        readings: &[],
+        readings: &Readings::default(),
         continued: None,
         t40_misclassified: &[],
         matched: None,
