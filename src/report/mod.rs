@@ -9,6 +9,7 @@ pub mod frontier;
 pub mod levers;
 pub mod play;
 pub mod plot;
+pub mod raster;
 pub mod reproduction;
 pub mod section51;
 pub mod stats;
