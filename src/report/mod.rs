@@ -16,4 +16,5 @@ pub mod stats;
 pub mod studies;
 pub mod table5;
 pub mod table6;
+pub mod table6_groups;
 pub mod template;
