@@ -96,6 +96,10 @@ pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
 /// Board diagrams of the paper's Table 6 and of our best net's misclassified a-file positions.
 pub const TABLE6_PAPER_SVG: &str = "figures/table6_paper.svg";
 pub const TABLE6_OURS_SVG: &str = "figures/table6_ours.svg";
+/// Board diagrams of the positions wrong in at least half the runs at matched accuracy.
+pub const TABLE6_MATCHED_SVG: &str = "figures/table6_matched.svg";
+/// The board-diagram figures; each is also written as PNG beside its SVG.
+pub const TABLE6_SVGS: [&str; 3] = [TABLE6_PAPER_SVG, TABLE6_OURS_SVG, TABLE6_MATCHED_SVG];
 /// Table 5 over the replicates: means, 95% intervals, the paper's values, the baselines.
 pub const TABLE5_CSV: &str = "table5.csv";
 /// Section 5.1's claims checked on the replicates.
@@ -113,21 +117,17 @@ pub struct RunInfo {
 /// Check every file the report writes in `out` before any training starts: `reproduce.json`,
 /// `REPRODUCTION.md` and the figures (the output policy of [`crate::output`]).
 pub fn check_destinations(out: &Path) -> Result<()> {
-    for file in [
-        REPRODUCE_JSON,
-        REPRODUCTION_MD,
-        FIGURE3_PNG,
-        NN6_PNG,
-        TABLE5_PNG,
-        TABLE5_CSV,
-        SECTION51_JSON,
-        TABLE6_PAPER_SVG,
-        TABLE6_OURS_SVG,
-    ] {
+    for file in
+        [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE5_CSV, SECTION51_JSON]
+    {
         FileOut::check_in_own_folder(&out.join(file))?;
     }
     for png in [FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
         FileOut::check_in_own_folder(&out.join(Path::new(png).with_extension("svg")))?;
+    }
+    for svg in TABLE6_SVGS {
+        FileOut::check_in_own_folder(&out.join(svg))?;
+        FileOut::check_in_own_folder(&out.join(Path::new(svg).with_extension("png")))?;
     }
     Ok(())
 }
@@ -218,12 +218,17 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
 
     let ours: Vec<&MisclassifiedRow> =
         best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
-    for (file, diagrams) in [
+    let mut grids = vec![
         (TABLE6_PAPER_SVG, table6::paper_diagrams(&paper6)),
         (TABLE6_OURS_SVG, table6::our_diagrams(&ours, &paper6)),
-    ] {
-        FileOut::check_in_own_folder(&out.join(file))?
-            .write(crate::report::diagram::grid_svg(&diagrams, 6).as_bytes())?;
+    ];
+    if let Some(m) = &matched {
+        grids.push((TABLE6_MATCHED_SVG, table6::matched_diagrams(m)));
+    }
+    // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
+    for (file, diagrams) in grids {
+        let svg = crate::report::diagram::grid_svg(&diagrams, 6);
+        crate::report::raster::write_svg_and_png(&out.join(file), &svg)?;
     }
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
     // Each figure as PNG (shown in the report) and SVG (for print), beside each other.
