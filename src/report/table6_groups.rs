@@ -180,6 +180,10 @@ pub struct Class {
     pub test: fn(&KpkPosition, &Bitbase) -> bool,
 }
 
+/// The index in [`A2_CLASSES`] of the class the paper's #29-38 illustrate (section 5.1: "the wP is
+/// sometimes better on a2 than a3").
+pub const BETTER_ON_A2: usize = 2;
+
 /// The classes of the a2→a4 rule, narrowest first.
 pub const A2_CLASSES: [Class; 3] = [
     Class {
@@ -414,13 +418,13 @@ fn write_classes(
         );
     }
     let listed: Vec<u8> = A2_A3_ROWS.collect();
-    let better = &rows[2].paper_rows;
+    let better = &rows[BETTER_ON_A2].paper_rows;
     let (held, not_held): (Vec<u8>, Vec<u8>) = listed.iter().partition(|n| better.contains(n));
     let _ = writeln!(
         w,
         "\nOf the paper's #29-38, *{}* holds {}; not {} (with the pawn on a3 their kings win too). \
          Classes where our runs err more often than on the other a2 wins: {}.\n",
-        A2_CLASSES[2].name,
+        A2_CLASSES[BETTER_ON_A2].name,
         show_rows(&held),
         show_rows(&not_held),
         if harder.is_empty() { "none".to_string() } else { harder.join(", ") },

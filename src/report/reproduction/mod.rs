@@ -227,8 +227,7 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     }
     // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
     for (file, diagrams) in grids {
-        let svg = crate::report::diagram::grid_svg(&diagrams, 6);
-        crate::report::raster::write_svg_and_png(&out.join(file), &svg)?;
+        crate::report::diagram::write_diagrams(&out.join(file), &diagrams, 6)?;
     }
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
     // Each figure as PNG (shown in the report) and SVG (for print), beside each other.
