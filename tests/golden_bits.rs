@@ -9,7 +9,7 @@ use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train};
+use kpk::train::{Anneal, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train_measuring_on};
 use ndarray::Array2;
 
 /// FNV-1a over 64-bit words.
@@ -51,8 +51,20 @@ fn data(coding: InputCoding) -> (Array2<f64>, Vec<bool>) {
     (t4.inputs(coding), t4.wins())
 }
 
-/// One short training run: the hash of the kept net's weights and of every epoch's metrics.
+/// One short training run, measured on one thread.
 fn run(net: Mlp, coding: InputCoding, output: OutputCoding, optimiser: Optimiser, epochs: usize) -> u64 {
+    run_on(1, net, coding, output, optimiser, epochs)
+}
+
+/// One short training run, measured on `threads` threads: the hash of the kept net's weights and of every epoch's metrics.
+fn run_on(
+    threads: usize,
+    net: Mlp,
+    coding: InputCoding,
+    output: OutputCoding,
+    optimiser: Optimiser,
+    epochs: usize,
+) -> u64 {
     let (x, wins) = data(coding);
     let data = TrainData { inputs: x.view(), wins: &wins };
     // A held-out half as the test set exercises the second measurement pass.
@@ -67,7 +79,7 @@ fn run(net: Mlp, coding: InputCoding, output: OutputCoding, optimiser: Optimiser
         ..TrainConfig::default()
     };
     let mut h = Hash::new();
-    let result = train(net, &data, Some(&test), &cfg, &mut |m| h.metrics(m)).unwrap();
+    let result = train_measuring_on(net, &data, Some(&test), &cfg, threads, &mut |m| h.metrics(m)).unwrap();
     assert_eq!(result.epochs_run, epochs);
     h.net(&result.net);
     h.0
@@ -116,6 +128,15 @@ fn online_training_keeps_its_bits() {
         ),
     ];
     report_and_check(&cases, &GOLDEN_ONLINE);
+    // The measurement on several threads gives the same bits.
+    for threads in [2, 3] {
+        let net = Mlp::new(&[32, 64, 20, 1], 1.0, 3).unwrap();
+        assert_eq!(
+            run_on(threads, net, nat, one, online(0.1, 0.0, false), 3),
+            GOLDEN_ONLINE[0],
+            "{threads} threads"
+        );
+    }
 }
 
 /// Minibatch Adam (batches of 256, and of 64 with skip-layer connections and two outputs).
