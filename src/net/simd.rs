@@ -1,5 +1,6 @@
-//! The one place kpk chooses vector instructions: [`vectorised`] runs a pass compiled for AVX-512
-//! or AVX2 where the CPU has it. The kernels fix their order of operations and no fused
+//! Where kpk chooses vector instructions: [`vectorised`] runs a pass compiled for AVX-512
+//! or AVX2 where the CPU has it, and [`has_avx2`] guards the hand-written AVX2 kernels of
+//! `net/avx2.rs`. The kernels fix their order of operations and no fused
 //! multiply-add is enabled (Rust never contracts a multiply and an add), so every build computes
 //! the same bits as the generic one, only with wider vectors.
 
@@ -31,6 +32,14 @@ unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx2")]
 unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
+}
+
+/// Does the CPU support AVX2 (the condition for the kernels of `net/avx2.rs`)? The answer is
+/// detected once and cached, so the check costs a load and a test.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// Ask the CPU to start loading the cache lines of `data` (a training position's inputs, about to
