@@ -2,7 +2,7 @@
 //! vectorises poorly on its own. Each computes exactly the portable kernel's operations in the
 //! portable kernel's order (a vector add or multiply is four independent IEEE additions or
 //! multiplications, and no fused multiply-add is used), so the results are the same bits; the tests
-//! of `net/kernels.rs` compare the two. Call only where [`super::simd::has_avx2`] holds.
+//! of `net/kernels.rs` compare the two. Call only where [`super::simd::has_avx2`] holds; [`super::simd::use_avx2_kernels`] decides where they are used.
 
 use std::arch::x86_64::{
     _mm256_add_pd, _mm256_hadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute2f128_pd,

@@ -50,7 +50,7 @@ fn finish(acc: [f64; 4], ra: &[f64], rb: &[f64]) -> f64 {
 #[inline(always)]
 pub(crate) fn gemv(rows: &[f64], a: &[f64], out: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
-    if super::simd::has_avx2() {
+    if super::simd::use_avx2_kernels() {
         // SAFETY: the CPU supports AVX2.
         return unsafe { super::avx2::gemv(rows, a, out) };
     }
@@ -197,6 +197,13 @@ mod tests {
                 gemv_portable(&w, &a, &mut portable);
                 let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&out), bits(&portable), "rows {rows} n {n}");
+                #[cfg(target_arch = "x86_64")]
+                if super::super::simd::has_avx2() {
+                    let mut intrinsics = vec![0.0; rows];
+                    // SAFETY: the CPU supports AVX2.
+                    unsafe { super::super::avx2::gemv(&w, &a, &mut intrinsics) };
+                    assert_eq!(bits(&intrinsics), bits(&portable), "AVX2 kernel, rows {rows} n {n}");
+                }
                 for (j, &o) in out.iter().enumerate() {
                     assert_eq!(
                         o.to_bits(),
