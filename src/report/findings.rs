@@ -260,9 +260,18 @@ pub fn write_sweep(w: &mut String, rows: &[SweepRow]) {
     } else {
         format!("; {} cannot be told apart from it on these replicates", tied.join(", "))
     };
+    let kept = if closer.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " The configs keep η = {configs}: the section 6 studies build on trial 21's config, so a \
+             change of rate reruns them as well as trials 1-37; moving the configs to the closer rate is \
+             left open."
+        )
+    };
     let _ = writeln!(
         w,
-        "\n{verdict}{tied}.\n\n![Learning-rate sweep: distance to the paper's Table 5 against η, with 95% bootstrap intervals](readings/sweep.png)\n"
+        "\n{verdict}{tied}.{kept}\n\n![Learning-rate sweep: distance to the paper's Table 5 against η, with 95% bootstrap intervals](readings/sweep.png)\n"
     );
 }
 
