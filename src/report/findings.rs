@@ -200,8 +200,9 @@ pub fn write_sweep(w: &mut String, rows: &[SweepRow]) {
     let _ = writeln!(w, "### The learning rate of the small-set trials: one sweep\n");
     let _ = writeln!(
         w,
-        "The paper gives no step size. The sweep behind the configs' η = {configs} for NN1-NN5 \
-         (trials 1-37; `kpk readings --trials 1-37 --seeds 10 --draws 2 --learning-rates …`) trains \
+        "The paper gives no step size. The configs' η = {configs} for NN1-NN5 was chosen before this \
+         sweep and is its reference. The sweep (trials 1-37; `kpk readings --trials 1-37 --seeds 10 \
+         --draws 2 --learning-rates …`) trains \
          every small-set trial's replicates at each rate under the configs' stopping rule and kept state \
          and scores them by the distance above. The intervals are a paired bootstrap over the replicates \
          ({} resamples of the same weight seeds and draws for every trial and rate, seed {}): \
@@ -301,7 +302,7 @@ pub fn write_continued(
         let common = k.intersection(&paper_keys).count();
         let (expected, p) = stats::chance_overlap(population, paper_keys.len(), k.len(), common);
         format!(
-            "{common} of its {} on the paper's list (chance alone: {expected:.2} expected, P(≥ {common}) = {p:.2e})",
+            "{common} of its {} on the paper's list (chance alone: {expected:.2e} expected, P(≥ {common}) = {p:.2e})",
             k.len()
         )
     };

@@ -160,7 +160,7 @@ fn write_table6(w: &mut String, r: &Reproduction) {
         w,
         "Our best net on the a-file set T4 is **{}** ({} epochs, kept epoch {}, {} % training accuracy). \
          It misclassifies **{}** of the {} a-file wtm positions (m = 0); the paper's best net \
-         misclassified **{}**. **{common}** positions are on both lists.\n",
+         misclassified **{}**. On both lists: **{common}**.\n",
         best.name,
         best.epochs,
         best.best_epoch,
