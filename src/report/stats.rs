@@ -48,7 +48,13 @@ impl Interval {
     /// range lies in it, while the t-interval's symmetric half-width can reach past 100 % when
     /// most runs score 100 %.
     pub fn of_mean_pct(xs: &[f64]) -> Option<Interval> {
-        Interval::of_mean(xs).map(|i| Interval { lo: i.lo.max(0.0), hi: i.hi.min(100.0), ..i })
+        Interval::of_mean_within(xs, 0.0, 100.0)
+    }
+
+    /// [`Interval::of_mean`] of values that cannot leave [`min`, `max`] (percentages, counts of
+    /// epochs), its bounds cut to that range: the mean of such values lies in it too.
+    pub fn of_mean_within(xs: &[f64], min: f64, max: f64) -> Option<Interval> {
+        Interval::of_mean(xs).map(|i| Interval { lo: i.lo.max(min), hi: i.hi.min(max), ..i })
     }
 
     /// Whether `v` lies in [lo, hi].
