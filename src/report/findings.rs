@@ -52,9 +52,24 @@ pub fn write_replicated(w: &mut String, r: &Reproduction) {
     let _ = writeln!(
         w,
         "The paper's training accuracy lies within the range of 95% of our runs in {train_in} of {n} trials, \
-         its testing accuracy in {test_in} of {}, its epoch count in {epochs_in} of {n}.\n",
-        tested.len()
+         its testing accuracy in {test_in} of {}, its epoch count in {epochs_in} of {n}{}.\n",
+        tested.len(),
+        capped_note(r.replicated)
     );
+}
+
+/// Which trials' runs reached their budget, and where the paper's count is not compared for it.
+fn capped_note(rows: &[Table5Stat]) -> String {
+    let capped: Vec<String> = rows.iter().filter(|s| s.capped > 0).map(|s| s.trial.to_string()).collect();
+    if capped.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (*at the cap*: runs ended by the budget `max_epochs`, not by the stopping rule, in trials {}; \
+         where the budget is at or below the paper's count, the paper's count is not counted as within \
+         our range)",
+        capped.join(", ")
+    )
 }
 
 pub fn write_section51(w: &mut String, r: &Reproduction) {
