@@ -6,8 +6,11 @@ use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::experiment::readings::{self, ReadingDistance};
 use kpk::experiment::replicate::{self, Replicates};
+use kpk::experiment::sweep;
 use kpk::experiment::{Trial, TrialConfig};
+use kpk::output::FileOut;
 use kpk::paper::tables;
+use kpk::report::plot::ImageFormat;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -26,7 +29,7 @@ pub struct ReadingsArgs {
     #[arg(long, default_value_t = 5)]
     draws: usize,
     /// Weight seeds of the whole-set trials 38-41.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 10)]
     whole_set_seeds: usize,
     /// Runs trained at once (default: the number of cores).
     #[arg(long, value_name = "N")]
@@ -71,8 +74,17 @@ fn load_dir(dir: &Path) -> anyhow::Result<Vec<Trial>> {
     Ok(paths.iter().map(|p| TrialConfig::load(p)).collect::<kpk::error::Result<Vec<_>>>()?)
 }
 
-fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<()> {
-    kpk::output::write_file_with(path, |w| {
+/// Check every file a mode will write, before any training (outputs never destroy what kpk did
+/// not write, and a bad destination fails in a second, not after the runs).
+fn check_outputs(out: &Path, files: &[&str]) -> anyhow::Result<Vec<FileOut>> {
+    Ok(files
+        .iter()
+        .map(|f| FileOut::check_in_own_folder(&out.join(f)))
+        .collect::<kpk::error::Result<Vec<_>>>()?)
+}
+
+fn write_csv<T: serde::Serialize>(out: &FileOut, rows: &[T]) -> anyhow::Result<()> {
+    out.write_with(|w| {
         let mut csv = csv::Writer::from_writer(w);
         for row in rows {
             csv.serialize(row).map_err(std::io::Error::other)?;
@@ -94,6 +106,7 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
     if args.table6 {
         return run_table6(&args, &trials);
     }
+    let outs = check_outputs(&args.out, &["trials.csv", "distances.csv"])?;
     let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect();
     let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -105,10 +118,9 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
     })?;
     let paper = tables::table5();
     let (mut distances, rows) = readings::compare(&trials, &runs, &paper, &readings::examined());
-    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
-    write_csv(&args.out.join("trials.csv"), &rows)?;
+    write_csv(&outs[0], &rows)?;
     distances.sort_by(|a, b| a.distance.total_cmp(&b.distance));
-    write_csv(&args.out.join("distances.csv"), &distances)?;
+    write_csv(&outs[1], &distances)?;
     for d in &distances {
         print_distance(d);
     }
@@ -124,17 +136,18 @@ fn print_distance(d: &ReadingDistance) {
 }
 
 /// The learning-rate sweep: each rate applied to every trial, the configs' own reading of the
-/// stopping rule and kept state, the distance to the paper as in the readings comparison.
+/// stopping rule and kept state, the distance to the paper as in the readings comparison, each
+/// rate against the configs' by a paired bootstrap ([`kpk::experiment::sweep`]).
 fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
+    if let Some(rate) = args.learning_rates.iter().find(|r| !(r.is_finite() && **r > 0.0)) {
+        bail!("--learning-rates: {rate} is not a positive number");
+    }
+    let outs = check_outputs(&args.out, &["sweep.csv", "sweep.png", "sweep.svg"])?;
     let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let bb = Bitbase::generate();
-    let paper = tables::table5();
-    let mut rows = Vec::new();
+    let mut by_rate = Vec::new();
     for &rate in &args.learning_rates {
-        if !(rate.is_finite() && rate > 0.0) {
-            bail!("--learning-rates: {rate} is not a positive number");
-        }
         let at_rate: Vec<Trial> = trials
             .iter()
             .map(|t| {
@@ -143,29 +156,28 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
                 t
             })
             .collect();
-        let reading = readings::Reading::of(&at_rate[0].config);
         let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
-        let (distances, _) = readings::compare(&at_rate, &runs, &paper, &[reading]);
-        let train: Vec<f64> = runs.iter().map(|r| r.run.summary.train_accuracy_pct).collect();
-        let ci = kpk::report::stats::Interval::of_mean(&train).context("no runs")?;
-        let d = &distances[0];
-        eprintln!("rate {rate}: distance {:.3}, train {:.2} %", d.distance, ci.mean);
-        rows.push(readings::SweepRow {
-            learning_rate: rate,
-            runs: runs.len(),
-            epochs_log2: d.epochs_log2,
-            train_points: d.train_points,
-            distance: d.distance,
-            train_mean: ci.mean,
-            train_lo: ci.lo,
-            train_hi: ci.hi,
-        });
+        eprintln!("rate {rate}: {} runs", runs.len());
+        by_rate.push((rate, runs));
     }
-    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
-    write_csv(&args.out.join("sweep.csv"), &rows)?;
-    let chart = readings::sweep_chart(&rows);
-    chart.save(&args.out.join("sweep.png"), (900, 520))?;
-    chart.save(&args.out.join("sweep.svg"), (900, 520))?;
+    let rows = sweep::score(trials, &by_rate, &tables::table5());
+    for r in &rows {
+        eprintln!(
+            "rate {}: distance {:.3} [{:.3}, {:.3}], minus the configs' {}: {:+.3} [{:+.3}, {:+.3}]",
+            r.learning_rate,
+            r.distance,
+            r.distance_lo,
+            r.distance_hi,
+            r.configs_rate,
+            r.vs_configs,
+            r.vs_configs_lo,
+            r.vs_configs_hi
+        );
+    }
+    write_csv(&outs[0], &rows)?;
+    let chart = sweep::chart(&rows);
+    chart.save_to(&outs[1], ImageFormat::Png, (900, 520))?;
+    chart.save_to(&outs[2], ImageFormat::Svg, (900, 520))?;
     println!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -177,14 +189,14 @@ fn run_table6(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode>
     if a_file.is_empty() {
         bail!("no trial trains on T4, the a-file set of Table 6");
     }
+    let outs = check_outputs(&args.out, &["table6.json"])?;
     let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let bb = Bitbase::generate();
     let runs = replicate::run_replicates(&a_file, reps, &bb, jobs, &|_, _| {})?;
     let matched = kpk::report::table6::matched(&a_file, &runs, &tables::table6(), &bb, jobs)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
     let json = serde_json::to_string_pretty(&matched)? + "\n";
-    kpk::output::write_file(&args.out.join("table6.json"), json.as_bytes())?;
-    println!("wrote {}", args.out.join("table6.json").display());
+    outs[0].write(json.as_bytes())?;
+    println!("wrote {}", outs[0].display());
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::net::sweep::Sweep;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train};
+use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train, train_measuring_on};
 use ndarray::Array2;
 use std::process::ExitCode;
 
@@ -65,6 +65,15 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
             net.forward_each(&mut Sweep::new(), rows, |_, y| out += y[0]);
             out
         });
+        measure("the same on two threads (read the wall figure)", runs, || {
+            let mut out = [0.0; 2];
+            std::thread::scope(|scope| {
+                for (half, out) in rows.chunks(rows.len().div_ceil(64) * 32).zip(&mut out) {
+                    scope.spawn(|| net.forward_each(&mut Sweep::new(), half, |_, y| *out += y[0]));
+                }
+            });
+            out
+        });
     }
     if what.online {
         // The update pass alone, as the Python peers time it: forward, backward and update per
@@ -82,6 +91,10 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
         measure("kpk::train::train, one online epoch incl. end-of-epoch E1/E2 and accuracy", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
         });
+        measure("the same, the measurement on two threads (read the wall figure)", runs, || {
+            let net = Mlp::new(&topology, 1.0, 0).unwrap();
+            train_measuring_on(net, &data, None, &cfg, 2, &mut |_| {}).unwrap()
+        });
         let cfg = one_epoch(Optimiser::Online {
             learning_rate: 0.1,
             momentum: 0.9,
@@ -96,6 +109,10 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
         let cfg = one_epoch(Optimiser::adam(1e-3, 256));
         measure("kpk::train::train, one Adam epoch, batch 256, incl. end-of-epoch measurement", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
+        });
+        measure("the same, the measurement on two threads (read the wall figure)", runs, || {
+            let net = Mlp::new(&topology, 1.0, 0).unwrap();
+            train_measuring_on(net, &data, None, &cfg, 2, &mut |_| {}).unwrap()
         });
     }
     Ok(ExitCode::SUCCESS)

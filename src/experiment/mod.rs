@@ -13,6 +13,7 @@ pub mod readings;
 pub mod replicate;
 mod rows;
 mod run;
+pub mod sweep;
 
 pub use chart::*;
 pub use config::*;

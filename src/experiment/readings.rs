@@ -4,14 +4,16 @@
 //! A run does not depend on the stopping rule until it stops, so each replicate is trained once
 //! under [`StopRule::Both`] with the longest patience examined (it stops no earlier than any
 //! reading), and every reading's stop and kept epoch are read off that one history with
-//! [`crate::train::replay`]. A reading whose stop lies beyond the run's budget is cut at it and
-//! counted (`truncated`).
+//! [`crate::train::replay`]. A reading that has not stopped when the run's budget ends (the
+//! study's horizon on the small sets, the config's `max_epochs` on the whole sets) is cut there and
+//! counted (`truncated`): its epochs and accuracy are those at the budget, a lower bound on the
+//! reading's own.
 
 use super::replicate::ReplicateRun;
 use super::{Trial, TrialConfig};
 use crate::paper::tables::Table5Row;
 use crate::report::stats::{self, Interval};
-use crate::train::{BestState, StopRule, replay};
+use crate::train::{BestState, StopReason, StopRule, replay};
 use serde::{Deserialize, Serialize};
 
 /// One reading of section 4.5: which conditions stop training, their look-backs, which state is kept.
@@ -104,7 +106,7 @@ pub struct Outcome {
     /// Training accuracy of the kept state, m = 0, %.
     pub train_pct: f64,
     pub test_pct: Option<f64>,
-    /// The run's budget ended before the reading would have stopped.
+    /// The run's budget ended before the reading's own condition stopped it.
     pub truncated: bool,
 }
 
@@ -120,7 +122,7 @@ pub fn outcome(trial: &Trial, reading: &Reading, run: &ReplicateRun) -> Outcome 
         kept_epoch: r.kept_epoch,
         train_pct: kept.accuracy_m0_pct(),
         test_pct: kept.test_accuracy_pct,
-        truncated: r.stop_reason.is_none(),
+        truncated: matches!(r.stop_reason, None | Some(StopReason::MaxEpochs)),
     }
 }
 
@@ -160,8 +162,14 @@ pub struct ReadingDistance {
     /// The distance the default is chosen by: `epochs_log2 + train_points / 2` (a factor of two
     /// in epochs weighs as much as two points of training accuracy).
     pub distance: f64,
-    /// Replicates (over all trials) whose run ended before this reading would have stopped.
+    /// Replicates (over all trials) whose budget ended before this reading's condition stopped them.
     pub truncated: usize,
+    /// Replicates per small-set trial (T1/S1, T2/S2) and per whole-set trial (T3-T5), the fewest
+    /// over the trials; 0 when no such trial was run.
+    #[serde(default)]
+    pub small_set_replicates: usize,
+    #[serde(default)]
+    pub whole_set_replicates: usize,
 }
 
 /// Evaluate every reading on the runs. `trials[i]` is the configured trial (its own budget) whose
@@ -177,6 +185,7 @@ pub fn compare(
     for reading in readings {
         let label = reading.label();
         let (mut d_epochs, mut d_kept, mut d_train, mut n, mut truncated) = (0.0, 0.0, 0.0, 0usize, 0);
+        let (mut small, mut whole) = (usize::MAX, usize::MAX);
         for (i, trial) in trials.iter().enumerate() {
             let Some(p) = trial_number(trial.name()).and_then(|t| paper.iter().find(|p| p.trial == t)) else {
                 continue;
@@ -190,7 +199,7 @@ pub fn compare(
             let kept: Vec<f64> = outs.iter().map(|o| o.kept_epoch as f64).collect();
             let train: Vec<f64> = outs.iter().map(|o| o.train_pct).collect();
             let test: Vec<f64> = outs.iter().filter_map(|o| o.test_pct).collect();
-            let ti = Interval::of_mean(&train).expect("at least one run");
+            let ti = Interval::of_mean_pct(&train).expect("at least one run");
             let t = TrialUnderReading {
                 reading: label.clone(),
                 trial: p.trial,
@@ -209,6 +218,11 @@ pub fn compare(
             d_kept += (t.kept_epoch_median / p.epochs as f64).log2().abs();
             d_train += (t.train_mean - p.train_acc_pct).abs();
             truncated += t.truncated;
+            if super::replicate::is_drawn(trial.config.training_set.name()) {
+                small = small.min(outs.len());
+            } else {
+                whole = whole.min(outs.len());
+            }
             n += 1;
             rows.push(t);
         }
@@ -225,6 +239,8 @@ pub fn compare(
             train_points,
             distance: epochs_log2 + train_points / 2.0,
             truncated,
+            small_set_replicates: if small == usize::MAX { 0 } else { small },
+            whole_set_replicates: if whole == usize::MAX { 0 } else { whole },
         });
     }
     (distances, rows)
@@ -233,48 +249,4 @@ pub fn compare(
 /// The trial number of a config named "trialNN" (Table 5's row).
 pub fn trial_number(name: &str) -> Option<u8> {
     name.strip_prefix("trial").and_then(|n| n.parse().ok())
-}
-
-/// One learning rate of a sweep: every trial's replicates at that rate, under the configs' reading.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SweepRow {
-    pub learning_rate: f64,
-    pub runs: usize,
-    /// As in [`ReadingDistance`].
-    pub epochs_log2: f64,
-    pub train_points: f64,
-    pub distance: f64,
-    /// Training accuracy over all runs, mean and 95% interval, %.
-    pub train_mean: f64,
-    pub train_lo: f64,
-    pub train_hi: f64,
-}
-
-/// The sweep's chart: each distance component against the learning rate (log scale).
-pub fn sweep_chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
-    use crate::report::plot::{Legend, LineChart, Series};
-    let series = |label: &str, f: &dyn Fn(&SweepRow) -> f64, colour| {
-        Series::new(label, rows.iter().map(|r| (r.learning_rate, f(r))).collect(), colour).with_markers()
-    };
-    let top = rows.iter().map(|r| r.distance.max(r.train_points)).fold(1.0f64, f64::max);
-    let (lo, hi) = rows
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r.learning_rate), hi.max(r.learning_rate)));
-    LineChart {
-        title: "Learning-rate sweep: distance of Table 5's trials to the paper's".into(),
-        x_label: "learning rate η (log scale)".into(),
-        y_label: "distance (log2 epoch ratio; accuracy points)".into(),
-        y_range: (0.0, (top * 1.15).ceil()),
-        y2: None,
-        x_range: Some((lo / 1.5, hi * 1.5)),
-        log_x: true,
-        log_y: false,
-        legend: Legend::UpperRight,
-        integer_x: false,
-        series: vec![
-            series("distance = epochs + train / 2", &|r| r.distance, 0),
-            series("epochs: mean |log2(ours / paper)|", &|r| r.epochs_log2, 1),
-            series("train: mean |ours − paper|, points", &|r| r.train_points, 2),
-        ],
-    }
 }

@@ -49,6 +49,17 @@ fn finish(acc: [f64; 4], ra: &[f64], rb: &[f64]) -> f64 {
 /// exactly [`dot`]'s, so blocking does not change results.
 #[inline(always)]
 pub(crate) fn gemv(rows: &[f64], a: &[f64], out: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if super::simd::use_avx2_kernels() {
+        // SAFETY: the CPU supports AVX2.
+        return unsafe { super::avx2::gemv(rows, a, out) };
+    }
+    gemv_portable(rows, a, out);
+}
+
+/// [`gemv`] without intrinsics.
+#[inline(always)]
+fn gemv_portable(rows: &[f64], a: &[f64], out: &mut [f64]) {
     let n = a.len();
     let at = chunks4(a).1;
     let mut blocks = rows.chunks_exact(4 * n);
@@ -182,6 +193,17 @@ mod tests {
                 let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.29).cos()).collect();
                 let mut out = vec![0.0; rows];
                 gemv(&w, &a, &mut out);
+                let mut portable = vec![0.0; rows];
+                gemv_portable(&w, &a, &mut portable);
+                let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&out), bits(&portable), "rows {rows} n {n}");
+                #[cfg(target_arch = "x86_64")]
+                if super::super::simd::has_avx2() {
+                    let mut intrinsics = vec![0.0; rows];
+                    // SAFETY: the CPU supports AVX2.
+                    unsafe { super::super::avx2::gemv(&w, &a, &mut intrinsics) };
+                    assert_eq!(bits(&intrinsics), bits(&portable), "AVX2 kernel, rows {rows} n {n}");
+                }
                 for (j, &o) in out.iter().enumerate() {
                     assert_eq!(
                         o.to_bits(),

@@ -1,5 +1,6 @@
-//! The one place kpk chooses vector instructions: [`vectorised`] runs a pass compiled for AVX-512
-//! or AVX2 where the CPU has it. The kernels fix their order of operations and no fused
+//! Where kpk chooses vector instructions: [`vectorised`] runs a pass compiled for AVX-512
+//! or AVX2 where the CPU has it, and [`use_avx2_kernels`] chooses the hand-written AVX2 kernels of
+//! `net/avx2.rs`. The kernels fix their order of operations and no fused
 //! multiply-add is enabled (Rust never contracts a multiply and an add), so every build computes
 //! the same bits as the generic one, only with wider vectors.
 
@@ -31,6 +32,25 @@ unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx2")]
 unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
+}
+
+/// Does the CPU support AVX2? The hand-written kernels of `net/avx2.rs` need it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// Use the hand-written AVX2 kernels of `net/avx2.rs`: on a CPU with AVX2 but not AVX-512, where
+/// they were measured faster than the compiler's AVX2 code (README, "bench --what train"). With
+/// AVX-512 the compiler's wider code of [`vectorised`] is kept, as measured there before them.
+/// Either way the bits are the same. Detected once and cached: the check is a load and a test.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn use_avx2_kernels() -> bool {
+    has_avx2()
+        && !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl"))
 }
 
 /// Ask the CPU to start loading the cache lines of `data` (a training position's inputs, about to

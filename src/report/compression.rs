@@ -61,6 +61,7 @@ pub fn check_destinations(report: &Path) -> Result<()> {
         crate::output::FileOut::check(&path)?;
     }
     crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME))?;
+    crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME).with_extension("png"))?;
     Ok(())
 }
 

@@ -267,9 +267,10 @@ pub fn grid_svg(diagrams: &[Diagram], columns: usize) -> String {
     out
 }
 
-/// Write `diagrams` as one SVG file (rows of `columns`) through kpk's output policy.
+/// Write `diagrams` as one SVG file at `path` (rows of `columns`) and its PNG rendering beside it,
+/// through kpk's output policy.
 pub fn write_diagrams(path: &Path, diagrams: &[Diagram], columns: usize) -> Result<()> {
-    crate::output::write_file(path, grid_svg(diagrams, columns).as_bytes())
+    crate::report::raster::write_svg_and_png(path, &grid_svg(diagrams, columns))
 }
 
 #[cfg(test)]

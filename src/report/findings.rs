@@ -3,7 +3,8 @@
 //! section 5.1's comments checked.
 
 use super::reproduction::Reproduction;
-use crate::experiment::readings::ReadingDistance;
+use crate::experiment::readings::{ReadingDistance, TrialUnderReading};
+use crate::experiment::sweep::{self, SweepRow};
 use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::tables::Table6Row;
 use crate::report::section51;
@@ -51,9 +52,24 @@ pub fn write_replicated(w: &mut String, r: &Reproduction) {
     let _ = writeln!(
         w,
         "The paper's training accuracy lies within the range of 95% of our runs in {train_in} of {n} trials, \
-         its testing accuracy in {test_in} of {}, its epoch count in {epochs_in} of {n}.\n",
-        tested.len()
+         its testing accuracy in {test_in} of {}, its epoch count in {epochs_in} of {n}{}.\n",
+        tested.len(),
+        capped_note(r.replicated)
     );
+}
+
+/// Which trials' runs reached their budget, and where the paper's count is not compared for it.
+fn capped_note(rows: &[Table5Stat]) -> String {
+    let capped: Vec<String> = rows.iter().filter(|s| s.capped > 0).map(|s| s.trial.to_string()).collect();
+    if capped.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (*at the cap*: runs ended by the budget `max_epochs`, not by the stopping rule, in trials {}; \
+         where the budget is at or below the paper's count, the paper's count is not counted as within \
+         our range)",
+        capped.join(", ")
+    )
 }
 
 pub fn write_section51(w: &mut String, r: &Reproduction) {
@@ -90,11 +106,20 @@ pub fn write_section51(w: &mut String, r: &Reproduction) {
     }
 }
 
+/// What `kpk readings` wrote (`reports/readings/`): the readings of section 4.5 compared, each
+/// trial under each reading, and the learning-rate sweep. Empty where not run.
+#[derive(Clone, Debug, Default)]
+pub struct Readings {
+    pub distances: Vec<ReadingDistance>,
+    pub trials: Vec<TrialUnderReading>,
+    pub sweep: Vec<SweepRow>,
+}
+
 /// The readings of section 4.5 compared (`kpk readings`, `reports/readings/distances.csv`).
-pub fn write_readings(w: &mut String, readings: &[ReadingDistance]) {
-    if readings.is_empty() {
+pub fn write_readings(w: &mut String, readings: &Readings) {
+    let Some(first) = readings.distances.first() else {
         return;
-    }
+    };
     let _ = writeln!(w, "## The stopping rule and the kept state, examined\n");
     let _ = writeln!(
         w,
@@ -103,20 +128,23 @@ pub fn write_readings(w: &mut String, readings: &[ReadingDistance]) {
          then \"choose the end-of-epoch NN-state with the minimal E1/2\". The sentence does not say \
          whether either condition alone stops training, nor whether the 20 epochs also bound the wait for \
          an improvement; the last clause keeps the least E1/E2, which with E2 is an early, unconfident \
-         state. `kpk readings` trains every trial's replicates once (10 weight seeds × 5 draws of the small \
-         sets, 2 weight seeds of the whole sets, under the latest-stopping reading) and reads each \
-         reading's stop and kept epoch off the same runs. The distance to the paper over the 41 trials: \
-         *epochs* = mean |log2(our median epochs run / the paper's epochs)| (1 = a factor of two); *kept* \
-         the same with our kept epoch; *train* = mean |our mean training accuracy − the paper's| in points; \
-         **distance = epochs + train / 2**. *Truncated* counts runs whose budget (1,000 epochs on the small \
-         sets, the config's on the whole sets) ended before the reading would have stopped.\n"
+         state. `kpk readings` trains every trial's replicates once ({} runs of each small-set trial, {} of \
+         each whole-set trial, under the latest-stopping reading) and reads each reading's stop and kept \
+         epoch off the same runs. The distance to the paper over the 41 trials: *epochs* = mean \
+         |log2(our median epochs run / the paper's epochs)| (1 = a factor of two); *kept* the same with \
+         our kept epoch; *train* = mean |our mean training accuracy − the paper's| in points; **distance \
+         = epochs + train / 2**. *Truncated* counts runs whose budget ended before the reading's own \
+         condition stopped them (1,000 epochs on the small sets; the config's `max_epochs` on the whole \
+         sets, so every run of trial 38, capped at 400 of the paper's 1,000, counts under a reading that \
+         would have gone on): their epochs and accuracy are those at the budget.\n",
+        first.small_set_replicates, first.whole_set_replicates
     );
     let _ = writeln!(
         w,
         "| reading (window / patience in epochs) | epochs | kept | train, points | distance | truncated |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
-    let mut sorted: Vec<&ReadingDistance> = readings.iter().collect();
+    let mut sorted: Vec<&ReadingDistance> = readings.distances.iter().collect();
     sorted.sort_by(|a, b| a.distance.total_cmp(&b.distance));
     for (i, d) in sorted.iter().enumerate() {
         let label = if i == 0 { format!("**{}**", d.reading) } else { d.reading.clone() };
@@ -126,16 +154,141 @@ pub fn write_readings(w: &mut String, readings: &[ReadingDistance]) {
             d.epochs_log2, d.kept_log2, d.train_points, d.distance, d.truncated
         );
     }
-    if let Some(best) = sorted.first() {
-        let _ = writeln!(
-            w,
-            "\nThe closest reading, **{}**, is the configs' default (`stop = \"{}\"`, `window = {}`, \
-             `patience = {}`, `keep = \"{}\"`); every other reading stays available as config values. \
-             Keeping the least error measure, as the paper's algorithm box says, is far from the paper's \
-             accuracies under every stopping condition: with E2 it keeps epoch 1 of the whole-set trials.\n",
-            best.reading, best.stop, best.window, best.patience, best.keep
+    let best = sorted[0];
+    let _ = writeln!(
+        w,
+        "\nThe closest reading, **{}**, is the configs' default (`stop = \"{}\"`, `window = {}`, \
+         `patience = {}`, `keep = \"{}\"`); every other reading stays available as config values.{}\n",
+        best.reading,
+        best.stop,
+        best.window,
+        best.patience,
+        best.keep,
+        least_error_verdict(readings)
+    );
+}
+
+/// What keeping the least error measure (the paper's algorithm box) does, from the runs: how its
+/// training accuracy compares with keeping the most correct state, and which epoch it keeps on the
+/// whole sets.
+fn least_error_verdict(readings: &Readings) -> String {
+    let points = |keep: &str| -> Vec<f64> {
+        readings.distances.iter().filter(|d| d.keep == keep).map(|d| d.train_points).collect()
+    };
+    let (least, most) = (points("least_error"), points("most_correct"));
+    let mut out = String::new();
+    let least = least.into_iter().fold(f64::INFINITY, f64::min);
+    let most = most.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    if least.is_finite() && most.is_finite() && least > most {
+        let _ = write!(
+            out,
+            " Keeping the least error measure, as the paper's algorithm box says, is further from the \
+             paper's training accuracies under every stopping condition ({least:.2} points or more) than \
+             keeping the most correct state under any ({most:.2} points or fewer)."
         );
     }
+    let kept: Vec<f64> = readings
+        .trials
+        .iter()
+        .filter(|t| t.trial >= 38 && t.reading.ends_with("keep least error"))
+        .map(|t| t.kept_epoch_median)
+        .collect();
+    if !kept.is_empty() {
+        let (lo, hi) = kept.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &k| (a.min(k), b.max(k)));
+        let epochs = if lo == hi { format!("epoch {lo}") } else { format!("epochs {lo}-{hi}") };
+        let _ = write!(
+            out,
+            " With E2 it keeps {epochs} (median over the runs) of the whole-set trials 38-41: an early \
+             state with E2 below the untrained net's, before any position is learnt with confidence."
+        );
+    }
+    out
+}
+
+/// The learning-rate sweep of the small-set trials (`kpk readings --learning-rates`,
+/// `reports/readings/sweep.csv`), each rate against the configs' by a paired bootstrap.
+pub fn write_sweep(w: &mut String, rows: &[SweepRow]) {
+    let Some(first) = rows.first() else {
+        return;
+    };
+    let configs = first.configs_rate;
+    let _ = writeln!(w, "### The learning rate of the small-set trials: one sweep\n");
+    let _ = writeln!(
+        w,
+        "The paper gives no step size. The configs' η = {configs} for NN1-NN5 was chosen before this \
+         sweep and is its reference. The sweep (trials 1-37; `kpk readings --trials 1-37 --seeds 10 \
+         --draws 2 --learning-rates …`) trains \
+         every small-set trial's replicates at each rate under the configs' stopping rule and kept state \
+         and scores them by the distance above. The intervals are a paired bootstrap over the replicates \
+         ({} resamples of the same weight seeds and draws for every trial and rate, seed {}): \
+         *minus η = {configs}* is a rate's distance minus the configs' rate's; a rate is measurably \
+         closer to the paper only when that interval lies below 0. The NN6 trials 38-41 keep η = 0.03 \
+         from a separate sweep on T4 (`docs/TRAINER.md`, \"Choosing η\").\n",
+        sweep::BOOTSTRAP_RESAMPLES,
+        sweep::BOOTSTRAP_SEED
+    );
+    let _ = writeln!(
+        w,
+        "| η | runs | epochs: mean \\|log2 ratio\\| | training: mean \\|gap\\|, points | distance [95%] | minus η = {configs} [95%] | training accuracy %, mean [95% CI] |"
+    );
+    let _ = writeln!(w, "|---:|---:|---|---|---|---|---|");
+    for r in rows {
+        let eta = if r.learning_rate == configs {
+            format!("**{}**", r.learning_rate)
+        } else {
+            r.learning_rate.to_string()
+        };
+        let _ = writeln!(
+            w,
+            "| {eta} | {} | {:.2} [{:.2}, {:.2}] | {:.2} [{:.2}, {:.2}] | {:.2} [{:.2}, {:.2}] | {:+.3} [{:+.3}, {:+.3}] | {:.1} [{:.1}, {:.1}] |",
+            r.runs,
+            r.epochs_log2,
+            r.epochs_log2_lo,
+            r.epochs_log2_hi,
+            r.train_points,
+            r.train_points_lo,
+            r.train_points_hi,
+            r.distance,
+            r.distance_lo,
+            r.distance_hi,
+            r.vs_configs,
+            r.vs_configs_lo,
+            r.vs_configs_hi,
+            r.train_mean,
+            r.train_lo,
+            r.train_hi
+        );
+    }
+    let closer: Vec<String> =
+        rows.iter().filter(|r| r.vs_configs_hi < 0.0).map(|r| format!("η = {}", r.learning_rate)).collect();
+    let tied: Vec<String> = rows
+        .iter()
+        .filter(|r| r.learning_rate != configs && r.vs_configs_lo <= 0.0 && r.vs_configs_hi >= 0.0)
+        .map(|r| format!("η = {}", r.learning_rate))
+        .collect();
+    let verdict = if closer.is_empty() {
+        format!("No rate of the sweep is measurably closer to the paper than the configs' η = {configs}")
+    } else {
+        format!("Measurably closer to the paper than the configs' η = {configs}: {}", closer.join(", "))
+    };
+    let tied = if tied.is_empty() {
+        String::new()
+    } else {
+        format!("; {} cannot be told apart from it on these replicates", tied.join(", "))
+    };
+    let kept = if closer.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " The configs keep η = {configs}: the section 6 studies build on trial 21's config, so a \
+             change of rate reruns them as well as trials 1-37; moving the configs to the closer rate is \
+             left open."
+        )
+    };
+    let _ = writeln!(
+        w,
+        "\n{verdict}{tied}.{kept}\n\n![Learning-rate sweep: distance to the paper's Table 5 against η, with 95% bootstrap intervals](readings/sweep.png)\n"
+    );
 }
 
 /// Misclassified a-file training positions (m = 0) of a run, as square triples.
@@ -164,7 +317,7 @@ pub fn write_continued(
         let common = k.intersection(&paper_keys).count();
         let (expected, p) = stats::chance_overlap(population, paper_keys.len(), k.len(), common);
         format!(
-            "{common} of its {} on the paper's list (chance alone: {expected:.2} expected, P(≥ {common}) = {p:.2e})",
+            "{common} of its {} on the paper's list (chance alone: {expected:.2e} expected, P(≥ {common}) = {p:.2e})",
             k.len()
         )
     };

@@ -13,12 +13,13 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::OnceLock;
 
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+/// The bundled DejaVu Sans, shared with the SVG rasteriser ([`crate::report::raster`]).
+pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 /// The font family every chart asks for; [`ensure_font`] registers the bundled DejaVu Sans under it.
 pub const FAMILY: &str = "sans-serif";
 
 /// Register the bundled font under [`FAMILY`], once per process. Every chart drawn with plotters
-/// in kpk calls this (plotters is built without system fonts), so the TTF is embedded only here.
+/// in kpk calls this (plotters is built without system fonts).
 pub fn ensure_font() -> Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok =

@@ -56,7 +56,7 @@ enum Expect {
     NotGreater,
 }
 
-/// Compare two groups against the paper's claim.
+/// Compare two groups of accuracies (%) against the paper's claim.
 fn compare(
     paper: &str,
     measure: &str,
@@ -64,8 +64,8 @@ fn compare(
     b: (&str, &[f64]),
     expect: Expect,
 ) -> Option<Claim> {
-    let ia = Interval::of_mean(a.1)?;
-    let ib = Interval::of_mean(b.1)?;
+    let ia = Interval::of_mean_pct(a.1)?;
+    let ib = Interval::of_mean_pct(b.1)?;
     // The difference of the means with Welch's interval (unequal variances).
     let d = stats::difference(a.1, b.1)?;
     let (lo, hi) = (d.lo, d.hi);

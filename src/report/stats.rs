@@ -44,6 +44,19 @@ impl Interval {
         Some(Interval { mean, lo: mean - half, hi: mean + half, n: xs.len() })
     }
 
+    /// [`Interval::of_mean`] of percentages, its bounds cut to [0, 100]: the mean of values in that
+    /// range lies in it, while the t-interval's symmetric half-width can reach past 100 % when
+    /// most runs score 100 %.
+    pub fn of_mean_pct(xs: &[f64]) -> Option<Interval> {
+        Interval::of_mean_within(xs, 0.0, 100.0)
+    }
+
+    /// [`Interval::of_mean`] of values that cannot leave [`min`, `max`] (percentages, counts of
+    /// epochs), its bounds cut to that range: the mean of such values lies in it too.
+    pub fn of_mean_within(xs: &[f64], min: f64, max: f64) -> Option<Interval> {
+        Interval::of_mean(xs).map(|i| Interval { lo: i.lo.max(min), hi: i.hi.min(max), ..i })
+    }
+
     /// Whether `v` lies in [lo, hi].
     pub fn contains(&self, v: f64) -> bool {
         self.lo <= v && v <= self.hi
@@ -183,6 +196,17 @@ mod tests {
         assert!((i.half_width() - 1.962_93).abs() < 1e-4, "{i:?}");
         assert_eq!(Interval::of_mean(&[7.0]).unwrap().half_width(), 0.0);
         assert!(Interval::of_mean(&[]).is_none());
+    }
+
+    #[test]
+    fn a_percentage_interval_stays_within_0_and_100() {
+        // Four runs at 100 % and one at 96 %: the t-interval reaches 102.2 %, the mean cannot.
+        let xs = [100.0, 100.0, 96.0, 100.0, 100.0];
+        assert!(Interval::of_mean(&xs).unwrap().hi > 100.0);
+        let i = Interval::of_mean_pct(&xs).unwrap();
+        assert_eq!((i.mean, i.hi), (99.2, 100.0));
+        assert!(i.lo < 99.2 && i.lo > 90.0, "{i:?}");
+        assert_eq!(Interval::of_mean_pct(&[0.0, 0.0, 4.0]).unwrap().lo, 0.0);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::{ReplicateRun, wins_pct};
 use crate::paper::tables::Table5Row;
 use crate::report::stats::{self, Interval};
+use crate::train::StopReason;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -49,7 +50,12 @@ pub struct Table5Stat {
     /// paper prints: whole % for trials 1-37, one decimal for 38-41).
     pub paper_train_inside: bool,
     pub paper_test_inside: Option<bool>,
+    /// False where the paper's epoch count reaches our budget (`max_epochs`): a range cut at the
+    /// budget cannot say whether the paper's count lies in it.
     pub paper_epochs_inside: bool,
+    /// Replicates that ran to the budget (`max_epochs`) without the stopping rule ending them.
+    #[serde(default)]
+    pub capped: usize,
     /// Accuracy of calling every position a win, mean over the draws: the training set's and
     /// the testing set's.
     pub majority_train: f64,
@@ -102,9 +108,8 @@ pub fn summarise(
             Ok(stats::mean(&shares))
         };
         // An accuracy is a percentage: the t-interval is cut at 0 and 100.
-        let clip = |i: Interval| Interval { lo: i.lo.max(0.0), hi: i.hi.min(100.0), ..i };
-        let ti = clip(Interval::of_mean(&train).expect("at least one run"));
-        let tsi = Interval::of_mean(&test).map(clip);
+        let ti = Interval::of_mean_pct(&train).expect("at least one run");
+        let tsi = Interval::of_mean_pct(&test);
         let (tr_lo, tr_hi) = stats::spread95(&train);
         let (ep_lo, ep_hi) = stats::spread95(&epochs);
         let test_spread = (!test.is_empty()).then(|| stats::spread95(&test));
@@ -133,7 +138,10 @@ pub fn summarise(
             kept_epoch_median: stats::median(&kept),
             paper_train_inside: inside(p.train_acc_pct, tr_lo, tr_hi, decimals),
             paper_test_inside: p.test_acc_pct.zip(test_spread).map(|(v, (lo, hi))| inside(v, lo, hi, 0)),
-            paper_epochs_inside: ep_lo <= p.epochs as f64 && p.epochs as f64 <= ep_hi,
+            paper_epochs_inside: p.epochs < c.max_epochs
+                && ep_lo <= p.epochs as f64
+                && p.epochs as f64 <= ep_hi,
+            capped: mine.iter().filter(|r| r.run.summary.stop_reason == StopReason::MaxEpochs).count(),
             majority_train: round3(majority(c.training_set.name())?),
             majority_test: c.testing_set.map(|s| majority(s.name())).transpose()?.map(round3),
         });
@@ -186,7 +194,7 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
         };
         let _ = writeln!(
             w,
-            "| {} | {}{} | {} | {:.2} | {} | {} | {:.0} ({:.0}–{:.0}) | {:.0} | {} | {:.d$} [{:.d$}, {:.d$}] ({:.d$}–{:.d$}) | {} | {} | {} | {} | {:.1} / {} |",
+            "| {} | {}{} | {} | {:.2} | {} | {} | {:.0} ({:.0}–{:.0}){} | {:.0} | {} | {:.d$} [{:.d$}, {:.d$}] ({:.d$}–{:.d$}) | {} | {} | {} | {} | {:.1} / {} |",
             r.trial,
             p.train_set,
             p.test_acc_pct
@@ -198,6 +206,7 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
             r.epochs_median,
             r.epochs_spread_lo,
             r.epochs_spread_hi,
+            if r.capped > 0 { format!("; {} at the cap", r.capped) } else { String::new() },
             r.kept_epoch_median,
             r.paper_train,
             r.train_mean,

@@ -271,6 +271,26 @@ pub fn our_diagrams(ours: &[&MisclassifiedRow], paper6: &[Table6Row]) -> Vec<Dia
         .collect()
 }
 
+/// The rule for drawing a matched-accuracy position: wrong in at least half the runs that reached
+/// matched accuracy.
+pub fn drawn_rule(runs_wrong: usize, runs: usize) -> bool {
+    runs > 0 && 2 * runs_wrong >= runs
+}
+
+/// The positions wrong in at least half the runs at matched accuracy ([`drawn_rule`]), most
+/// frequent first, as board diagrams captioned "wrong in k of n runs" and the paper's row.
+pub fn matched_diagrams(m: &Matched) -> Vec<Diagram> {
+    let runs = m.runs.iter().filter(|r| r.epoch.is_some()).count();
+    m.positions
+        .iter()
+        .filter(|p| drawn_rule(p.runs, runs))
+        .filter_map(|p| {
+            let paper = p.paper_row.map_or_else(|| "not in Table 6".into(), |n| format!("paper #{n}"));
+            placement(&p.wk, &p.bk, &p.wp, format!("wrong in {} of {runs} runs; {paper}", p.runs))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,5 +312,38 @@ mod tests {
             let word = if bb.outcome(&pos) == crate::chess::position::Outcome::Win { "win" } else { "draw" };
             assert!(d.caption.as_deref().unwrap().contains(&format!("wtm {word},")), "row {}", p.n);
         }
+    }
+
+    #[test]
+    fn matched_diagrams_draw_the_positions_wrong_in_at_least_half_the_runs() {
+        let run = |epoch| MatchedRun {
+            trial: "trial40".into(),
+            seed: 40,
+            epoch,
+            errors: 0,
+            on_paper_list: 0,
+            chance_expected: 0.0,
+            chance_p: 1.0,
+        };
+        let count = |wk: &str, runs, paper_row| PositionCount {
+            wk: wk.into(),
+            bk: "c3".into(),
+            wp: "a2".into(),
+            result_wtm: "w".into(),
+            result_btm: "d".into(),
+            runs,
+            paper_row,
+        };
+        // Four runs reached matched accuracy, one never did: half is 2 of 4.
+        let m = Matched {
+            runs: vec![run(Some(30)), run(Some(31)), run(Some(32)), run(Some(33)), run(None)],
+            positions: vec![count("d5", 4, Some(38)), count("e5", 2, None), count("f5", 1, None)],
+            population: 20_643,
+            critical_base_pct: 0.0,
+        };
+        let d = matched_diagrams(&m);
+        let captions: Vec<_> = d.iter().map(|d| d.caption.clone().unwrap()).collect();
+        assert_eq!(captions, ["wrong in 4 of 4 runs; paper #38", "wrong in 2 of 4 runs; not in Table 6"]);
+        assert!(drawn_rule(3, 5) && !drawn_rule(2, 5) && !drawn_rule(0, 0));
     }
 }

@@ -10,6 +10,7 @@ pub mod api;
 
 use crate::error::{Error, Result};
 use crate::paper::features::FEATURES;
+use crate::report::plot::FONT;
 use api::Explorer;
 use serde_json::json;
 use std::sync::Arc;
@@ -22,7 +23,6 @@ pub const MAX_HEADER_BYTES: usize = 8192;
 const INDEX_HTML: &str = include_str!("../../assets/web/index.html");
 const APP_JS: &str = include_str!("../../assets/web/app.js");
 const STYLE_CSS: &str = include_str!("../../assets/web/style.css");
-const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 /// An HTTP answer: status, content type and body.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -86,9 +86,14 @@ impl SettingResult {
         self.replicates.iter().filter_map(|r| r.value(measure)).collect()
     }
 
-    /// The mean of `measure` with its 95% t-interval over replicates.
+    /// The mean of `measure` with its 95% t-interval over replicates, cut to the values the
+    /// measure can take (accuracies in [0, 100] %, epochs at least 0).
     pub fn interval(&self, measure: Measure) -> Option<Interval> {
-        Interval::of_mean(&self.values(measure))
+        let (min, max) = match measure {
+            Measure::Test | Measure::Train => (0.0, 100.0),
+            Measure::Epochs | Measure::Epoch => (0.0, f64::INFINITY),
+        };
+        Interval::of_mean_within(&self.values(measure), min, max)
     }
 
     /// Replicates whose training ended on the error target (section 4.5's first stopping rule).

@@ -229,14 +229,44 @@ struct Evaluation {
     correct_m0: usize,
 }
 
+/// Buffers of the end-of-epoch measurement: one [`Sweep`] per thread, and the outputs of every
+/// position when more than one thread measures.
+struct Measure {
+    sweeps: Vec<Sweep>,
+    ys: Vec<f64>,
+}
+
+impl Measure {
+    fn new(threads: usize) -> Measure {
+        Measure { sweeps: (0..threads.max(1)).map(|_| Sweep::new()).collect(), ys: Vec::new() }
+    }
+
+    /// The outputs of every position of `data` into `self.ys`, the positions split into one
+    /// contiguous run per thread; each output is the single-position pass's whatever the split.
+    fn outputs(&mut self, net: &Mlp, data: &Prepared) {
+        let (n, width, o) = (data.len(), net.n_inputs(), net.n_outputs());
+        self.ys.resize(n * o, 0.0);
+        let per = n.div_ceil(self.sweeps.len());
+        std::thread::scope(|scope| {
+            let runs = data.rows().chunks(per * width).zip(self.ys.chunks_mut(per * o));
+            for ((rows, ys), sweep) in runs.zip(&mut self.sweeps) {
+                scope.spawn(move || {
+                    net.forward_each(sweep, rows, |i, y| ys[i * o..(i + 1) * o].copy_from_slice(y));
+                });
+            }
+        });
+    }
+}
+
 /// The measurements of section 4.5 over every position of `data`, one block of positions at a time
-/// ([`Mlp::forward_each`]); E1's sum runs over positions and outputs in order.
-fn evaluate(net: &Mlp, sweep: &mut Sweep, data: &Prepared, output: OutputCoding) -> Evaluation {
+/// ([`Mlp::forward_each`]), on one thread or, with [`Measure`]'s threads, outputs first and then
+/// the same tally; E1's sum runs over positions and outputs in order either way.
+fn evaluate(net: &Mlp, measure: &mut Measure, data: &Prepared, output: OutputCoding) -> Evaluation {
     let o = output.width();
     let (mut sum, mut max) = (0.0f64, 0.0f64);
     let (mut correct, mut misclassified, mut undecided, mut correct_m0) = (0, 0, 0, 0);
     let plain = output.without_margin();
-    net.forward_each(sweep, data.rows(), |i, y| {
+    let mut tally = |i: usize, y: &[f64]| {
         let (d, win) = (&data.targets[i * o..(i + 1) * o], data.wins[i]);
         for (y, d) in y.iter().zip(d) {
             let e = (y - d).abs();
@@ -249,7 +279,15 @@ fn evaluate(net: &Mlp, sweep: &mut Sweep, data: &Prepared, output: OutputCoding)
             _ => misclassified += 1,
         }
         correct_m0 += usize::from(plain.classify(y).is_correct(win));
-    });
+    };
+    if measure.sweeps.len() == 1 {
+        net.forward_each(&mut measure.sweeps[0], data.rows(), tally);
+    } else {
+        measure.outputs(net, data);
+        for (i, y) in measure.ys.chunks_exact(o).enumerate() {
+            tally(i, y);
+        }
+    }
     Evaluation { e1: sum / (data.len() * o) as f64, e2: max, correct, misclassified, undecided, correct_m0 }
 }
 
@@ -266,6 +304,19 @@ pub fn train(
     cfg: &TrainConfig,
     on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<TrainResult> {
+    train_measuring_on(net, train, test, cfg, 1, on_epoch)
+}
+
+/// [`train`] with the end-of-epoch measurement of each epoch on `threads` threads (the training
+/// passes stay on the calling thread). The result is the same, bit for bit, for every `threads`.
+pub fn train_measuring_on(
+    net: Mlp,
+    train: &TrainData,
+    test: Option<&TrainData>,
+    cfg: &TrainConfig,
+    threads: usize,
+    on_epoch: &mut dyn FnMut(&EpochMetrics),
+) -> Result<TrainResult> {
     cfg.validate()?;
     if net.n_outputs() != cfg.output.width() {
         return Err(Error::Shape(format!(
@@ -280,7 +331,7 @@ pub fn train(
     let started = Instant::now();
     let mut net = net;
     let mut ws = Workspace::new(&net);
-    let mut sweep = Sweep::new();
+    let mut measure = Measure::new(threads);
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     // Section 4.5: "an arbitrary order which did not change from one training epoch to the next".
     // The data's own order may be systematic (datasets list positions by square), so the one fixed
@@ -297,12 +348,12 @@ pub fn train(
     let stop_reason = loop {
         epoch += 1;
         stepper.epoch(&mut net, &mut ws, &data, &mut order, &mut rng, epoch);
-        let ev = evaluate(&net, &mut sweep, &data, cfg.output);
+        let ev = evaluate(&net, &mut measure, &data, cfg.output);
         if !(ev.e1.is_finite() && net.layers().iter().all(|w| w.iter().all(|v| v.is_finite()))) {
             return Err(Error::Diverged { epoch });
         }
         let test_accuracy_pct = test.as_ref().map(|t| {
-            let e = evaluate(&net, &mut sweep, t, cfg.output);
+            let e = evaluate(&net, &mut measure, t, cfg.output);
             100.0 * e.correct as f64 / t.len() as f64
         });
         let metrics = EpochMetrics {

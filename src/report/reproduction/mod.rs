@@ -4,11 +4,11 @@
 //! regenerated from the run folders without training again (`kpk reproduce --render-only`).
 
 use crate::error::{Error, Result};
-use crate::experiment::readings::ReadingDistance;
+
 use crate::experiment::{self, MisclassifiedRow, Summary};
 use crate::output::FileOut;
 use crate::paper::tables::{self, Table5Row, Table6Row};
-use crate::report::findings::ExtraRun;
+use crate::report::findings::{ExtraRun, Readings};
 use crate::report::plot::{ImageFormat, LineChart};
 use crate::report::section51::Claim;
 use crate::report::table5::{self, Table5Stat};
@@ -47,8 +47,9 @@ pub struct Reproduction<'a> {
     pub replicated: &'a [Table5Stat],
     /// Section 5.1's claims checked on the replicates.
     pub claims: &'a [Claim],
-    /// The readings of the stopping rule compared (`readings/distances.csv`).
-    pub readings: &'a [ReadingDistance],
+    /// What `kpk readings` wrote (`readings/`): the readings of the stopping rule compared and the
+    /// learning-rate sweep.
+    pub readings: &'a Readings,
     /// Trial 39 continued to 6,285 epochs (`trial39_continued/`), when run.
     pub continued: Option<&'a ExtraRun>,
     /// The independent trial 40's misclassified positions.
@@ -95,6 +96,10 @@ pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
 /// Board diagrams of the paper's Table 6 and of our best net's misclassified a-file positions.
 pub const TABLE6_PAPER_SVG: &str = "figures/table6_paper.svg";
 pub const TABLE6_OURS_SVG: &str = "figures/table6_ours.svg";
+/// Board diagrams of the positions wrong in at least half the runs at matched accuracy.
+pub const TABLE6_MATCHED_SVG: &str = "figures/table6_matched.svg";
+/// The board-diagram figures; each is also written as PNG beside its SVG.
+pub const TABLE6_SVGS: [&str; 3] = [TABLE6_PAPER_SVG, TABLE6_OURS_SVG, TABLE6_MATCHED_SVG];
 /// Table 5 over the replicates: means, 95% intervals, the paper's values, the baselines.
 pub const TABLE5_CSV: &str = "table5.csv";
 /// Section 5.1's claims checked on the replicates.
@@ -112,21 +117,17 @@ pub struct RunInfo {
 /// Check every file the report writes in `out` before any training starts: `reproduce.json`,
 /// `REPRODUCTION.md` and the figures (the output policy of [`crate::output`]).
 pub fn check_destinations(out: &Path) -> Result<()> {
-    for file in [
-        REPRODUCE_JSON,
-        REPRODUCTION_MD,
-        FIGURE3_PNG,
-        NN6_PNG,
-        TABLE5_PNG,
-        TABLE5_CSV,
-        SECTION51_JSON,
-        TABLE6_PAPER_SVG,
-        TABLE6_OURS_SVG,
-    ] {
+    for file in
+        [REPRODUCE_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE5_CSV, SECTION51_JSON]
+    {
         FileOut::check_in_own_folder(&out.join(file))?;
     }
     for png in [FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
         FileOut::check_in_own_folder(&out.join(Path::new(png).with_extension("svg")))?;
+    }
+    for svg in TABLE6_SVGS {
+        FileOut::check_in_own_folder(&out.join(svg))?;
+        FileOut::check_in_own_folder(&out.join(Path::new(svg).with_extension("png")))?;
     }
     Ok(())
 }
@@ -142,6 +143,10 @@ pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> 
 
 /// The readings of the stopping rule compared, written by `kpk readings`.
 pub const READINGS_CSV: &str = "readings/distances.csv";
+/// Each trial under each reading, written with [`READINGS_CSV`].
+pub const READINGS_TRIALS_CSV: &str = "readings/trials.csv";
+/// The learning-rate sweep, written by `kpk readings --learning-rates`.
+pub const SWEEP_CSV: &str = "readings/sweep.csv";
 /// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
 pub const CONTINUED: &str = "trial39_continued";
 
@@ -189,7 +194,11 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
         if out.join(TABLE5_CSV).exists() { table5::read_csv(&out.join(TABLE5_CSV))? } else { Vec::new() };
     let claims: Vec<Claim> =
         if out.join(SECTION51_JSON).exists() { read_json(&out.join(SECTION51_JSON))? } else { Vec::new() };
-    let readings = read_csv_if_present::<ReadingDistance>(&out.join(READINGS_CSV))?;
+    let readings = Readings {
+        distances: read_csv_if_present(&out.join(READINGS_CSV))?,
+        trials: read_csv_if_present(&out.join(READINGS_TRIALS_CSV))?,
+        sweep: read_csv_if_present(&out.join(SWEEP_CSV))?,
+    };
     let continued = read_extra_run(&out.join(CONTINUED))?;
     let matched: Option<Matched> =
         if out.join(TABLE6_JSON).exists() { Some(read_json(&out.join(TABLE6_JSON))?) } else { None };
@@ -209,12 +218,16 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
 
     let ours: Vec<&MisclassifiedRow> =
         best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
-    for (file, diagrams) in [
+    let mut grids = vec![
         (TABLE6_PAPER_SVG, table6::paper_diagrams(&paper6)),
         (TABLE6_OURS_SVG, table6::our_diagrams(&ours, &paper6)),
-    ] {
-        FileOut::check_in_own_folder(&out.join(file))?
-            .write(crate::report::diagram::grid_svg(&diagrams, 6).as_bytes())?;
+    ];
+    if let Some(m) = &matched {
+        grids.push((TABLE6_MATCHED_SVG, table6::matched_diagrams(m)));
+    }
+    // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
+    for (file, diagrams) in grids {
+        crate::report::diagram::write_diagrams(&out.join(file), &diagrams, 6)?;
     }
     let by_trial = |t: u8| summaries.iter().zip(&metrics).find(|(s, _)| trial_number(s) == Some(t));
     // Each figure as PNG (shown in the report) and SVG (for print), beside each other.

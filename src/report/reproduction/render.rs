@@ -69,6 +69,7 @@ pub fn render(r: &Reproduction) -> String {
     let _ = writeln!(w);
     findings::write_replicated(w, r);
     findings::write_readings(w, r.readings);
+    findings::write_sweep(w, &r.readings.sweep);
     write_summary_of_differences(w, r);
 
     // Figures.
@@ -81,6 +82,8 @@ pub fn render(r: &Reproduction) -> String {
     write_table6(w, r);
     if let Some(m) = r.matched {
         let _ = writeln!(w, "{}", table6::markdown(m, r.paper_table6));
+        write_matched_figure(w, m);
+        w.push_str(&crate::report::table6_groups::markdown(m, r.paper_table6, &bitbase));
     }
     if let Some(c) = r.continued {
         let t40 = r.trials.iter().find(|s| trial_number(s) == Some(40));
@@ -157,7 +160,7 @@ fn write_table6(w: &mut String, r: &Reproduction) {
         w,
         "Our best net on the a-file set T4 is **{}** ({} epochs, kept epoch {}, {} % training accuracy). \
          It misclassifies **{}** of the {} a-file wtm positions (m = 0); the paper's best net \
-         misclassified **{}**. **{common}** positions are on both lists.\n",
+         misclassified **{}**. On both lists: **{common}**.\n",
         best.name,
         best.epochs,
         best.best_epoch,
@@ -219,5 +222,21 @@ fn write_table6(w: &mut String, r: &Reproduction) {
         "On the board (White to move in every position; the pawn White's, on the a-file):\n\n\
          ![our best net's misclassified a-file positions]({TABLE6_OURS_SVG})\n\n\
          ![the paper's Table 6 positions]({TABLE6_PAPER_SVG})\n"
+    );
+}
+
+/// The board diagrams of the positions wrong in at least half the matched runs, embedded.
+fn write_matched_figure(w: &mut String, m: &table6::Matched) {
+    let runs = crate::report::table6_groups::matched_runs(m);
+    let drawn = table6::matched_diagrams(m).len();
+    let png = std::path::Path::new(TABLE6_MATCHED_SVG).with_extension("png");
+    let _ = writeln!(
+        w,
+        "On the board: the {drawn} positions wrong in at least half of the {runs} runs at matched \
+         accuracy (the rule for drawing one: wrong in k of {runs} runs with 2k ≥ {runs}), most \
+         frequent first, each captioned with k and the paper's row where Table 6 lists it (White to \
+         move in every one; SVG beside the PNG: `{TABLE6_MATCHED_SVG}`).\n\n\
+         ![positions wrong in at least half the runs at matched accuracy]({})\n",
+        png.display()
     );
 }

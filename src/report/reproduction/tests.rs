@@ -98,7 +98,7 @@ fn the_report_has_one_row_per_trial_and_compares_table6() {
         metrics: &[],
         replicated: &[],
         claims: &[],
-        readings: &[],
+        readings: &Readings::default(),
         continued: None,
         t40_misclassified: &[],
         matched: None,
@@ -114,7 +114,7 @@ fn the_report_has_one_row_per_trial_and_compares_table6() {
     assert!(row40.contains("| 6285 | 6292 (6285) | 99.8 | 99.55 | 98.80 |"), "{row40}");
     assert!(md.contains("**Trial 40 (T4, all 20643 positions):** training accuracy 99.55 % against the paper's 99.8 % — **below the paper's**"));
     assert!(md.contains("It misclassifies **2** of the 20643"));
-    assert!(md.contains("**1** positions are on both lists"));
+    assert!(md.contains("On both lists: **1**."));
     assert!(md.contains("| 1 | c6 | c8 | a6 | w | d | 1 | 0 | 0.200 | 0.800 | 2 |"));
     assert!(md.contains("| 2 | h1 | h3 | a2 | w | d | 1 | 0 | 0.200 | 0.800 | — |"));
     assert!(md.contains(

@@ -95,7 +95,7 @@ fn per_epoch(s: &SettingResult, test: bool) -> Vec<(f64, Interval)> {
                 .filter_map(|r| r.curve.get(e))
                 .filter_map(|&(train, t)| if test { t } else { Some(train) })
                 .collect();
-            Some(((e + 1) as f64, Interval::of_mean(&vals)?))
+            Some(((e + 1) as f64, Interval::of_mean_pct(&vals)?))
         })
         .collect()
 }

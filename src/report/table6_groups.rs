@@ -1,0 +1,522 @@
+//! The paper's own groups of its 51 misclassified a-file positions (section 5.1, the text after
+//! Table 6) against our replicates at matched accuracy, and the a2 double-step class defined
+//! exactly with the bitbase over every a-file wtm position.
+//!
+//! Everything here is computed at render time from `readings/table6.json` ([`Matched`]), the
+//! paper's Table 6 and the bitbase.
+
+use crate::chess::bitbase::Bitbase;
+use crate::chess::board::{Color, Square};
+use crate::chess::position::{After, KpkPosition, Outcome};
+use crate::paper::tables::Table6Row;
+use crate::report::stats::{self, Interval};
+use crate::report::table6::Matched;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Section 5.1: "some win-defining rules input as characteristics were not 100% effective (see
+/// # 8, 17, 21, 22, 24)". The paper names the rows; nothing in the table marks them.
+pub const RULES_NOT_EFFECTIVE: [u8; 5] = [8, 17, 21, 22, 24];
+/// Section 5.1: "Positions # 29 to 38 remind us that the wP is sometimes better on a2 than a3".
+pub const A2_A3_ROWS: std::ops::RangeInclusive<u8> = 29..=38;
+
+/// One of the paper's groups: its name, how it is defined and its rows of Table 6.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub name: &'static str,
+    /// The rule that picks its rows, as the report states it.
+    pub rule: &'static str,
+    pub rows: Vec<u8>,
+}
+
+/// The groups section 5.1 names, in the order it names them, after the whole list. The three
+/// groups by result are computed from the results printed in Table 6; the last two are the rows
+/// the text lists.
+pub fn paper_groups(paper6: &[Table6Row]) -> Vec<Group> {
+    let rows = |keep: &dyn Fn(&Table6Row) -> bool| paper6.iter().filter(|p| keep(p)).map(|p| p.n).collect();
+    vec![
+        Group { name: "all of Table 6", rule: "every row", rows: rows(&|_| true) },
+        Group {
+            name: "critical",
+            rule: "the result changes with the side to move (w / d)",
+            rows: rows(&|p| p.result_wtm != p.result_btm),
+        },
+        Group {
+            name: "drawn either side to move",
+            rule: "d / d",
+            rows: rows(&|p| p.result_wtm == 'd' && p.result_btm == 'd'),
+        },
+        Group {
+            name: "won either side to move",
+            rule: "w / w",
+            rows: rows(&|p| p.result_wtm == 'w' && p.result_btm == 'w'),
+        },
+        Group {
+            name: "win-defining rules not effective",
+            rule: "the rows the text lists",
+            rows: RULES_NOT_EFFECTIVE.to_vec(),
+        },
+        Group {
+            name: "wP better on a2 than a3",
+            rule: "the rows the text lists",
+            rows: A2_A3_ROWS.collect(),
+        },
+    ]
+}
+
+/// How often our runs at matched accuracy get a set of positions wrong.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorRate {
+    /// Positions in the set.
+    pub positions: usize,
+    /// Of them, wrong in at least one run.
+    pub wrong_any: usize,
+    /// (position, run) pairs that are wrong, of `positions` × runs.
+    pub wrong_pairs: usize,
+    /// Runs at matched accuracy.
+    pub runs: usize,
+}
+
+impl ErrorRate {
+    /// Mean number of runs that get a position of the set wrong.
+    pub fn mean_runs(&self) -> f64 {
+        if self.positions == 0 { 0.0 } else { self.wrong_pairs as f64 / self.positions as f64 }
+    }
+
+    /// % of (position, run) pairs wrong, with its 95% Wilson interval. The pairs of one position
+    /// are not independent across runs, so the interval is narrower than a per-position one.
+    pub fn pct(&self) -> Option<Interval> {
+        stats::wilson_pct(self.wrong_pairs, self.positions * self.runs)
+    }
+}
+
+/// Runs of `m` that reached matched accuracy.
+pub fn matched_runs(m: &Matched) -> usize {
+    m.runs.iter().filter(|r| r.epoch.is_some()).count()
+}
+
+/// Runs wrong per position of `m`, keyed by (wK, bK, wP) as Table 6 writes them.
+fn runs_by_square(m: &Matched) -> BTreeMap<(String, String, String), usize> {
+    m.positions.iter().map(|p| ((p.wk.clone(), p.bk.clone(), p.wp.clone()), p.runs)).collect()
+}
+
+/// The error rate of our runs on the positions `keys` (wK, bK, wP).
+pub fn rate_over<'a>(m: &Matched, keys: impl Iterator<Item = (&'a str, &'a str, &'a str)>) -> ErrorRate {
+    let by = runs_by_square(m);
+    let mut r = ErrorRate { positions: 0, wrong_any: 0, wrong_pairs: 0, runs: matched_runs(m) };
+    for (wk, bk, wp) in keys {
+        let k = by.get(&(wk.to_string(), bk.to_string(), wp.to_string())).copied().unwrap_or(0);
+        r.positions += 1;
+        r.wrong_any += usize::from(k > 0);
+        r.wrong_pairs += k;
+    }
+    r
+}
+
+/// The error rate of our runs on each group's rows.
+pub fn group_rates(m: &Matched, paper6: &[Table6Row], groups: &[Group]) -> Vec<ErrorRate> {
+    groups
+        .iter()
+        .map(|g| {
+            let rows = paper6.iter().filter(|p| g.rows.contains(&p.n));
+            rate_over(m, rows.map(|p| (p.wk.as_str(), p.bk.as_str(), p.wp.as_str())))
+        })
+        .collect()
+}
+
+/// Whether a wtm position with the pawn on a2 is won *only because of the double step*: it is a
+/// win, a2-a4 wins, and no other move does (a2-a3 and every king move draw). Section 5.1: "Neither
+/// the 'a2→a4' or the 'cannot move into check' rules are known to the NN."
+pub fn needs_double_step(p: &KpkPosition, bb: &Bitbase) -> bool {
+    if p.wp().file() != 0 || p.wp().rank() != 1 || p.side() != Color::White {
+        return false;
+    }
+    let mut double_wins = false;
+    for mv in p.moves() {
+        let wins = match p.play(mv) {
+            After::Position(q) => bb.outcome(&q) == Outcome::Win,
+            After::Promoted { outcome, .. } => outcome == Outcome::Win,
+            After::PawnCaptured => false,
+        };
+        let double = mv.from == p.wp() && mv.to.rank() == 3;
+        match (double, wins) {
+            (true, w) => double_wins = w,
+            (false, true) => return false,
+            (false, false) => {}
+        }
+    }
+    double_wins
+}
+
+/// Whether a wtm position with the pawn on a2 wins while the same kings with the pawn on a3, White
+/// to move, draw or are no legal position: section 5.1's "the wP is sometimes better on a2 than a3.
+/// The bK cannot move into check on b3, is forced to move to b2, and allows the wP to escape to a4."
+pub fn better_on_a2(p: &KpkPosition, bb: &Bitbase) -> bool {
+    if p.wp().file() != 0 || p.wp().rank() != 1 || p.side() != Color::White || bb.outcome(p) != Outcome::Win {
+        return false;
+    }
+    let a3 = Square::from_coords(0, 2).expect("a3 is on the board");
+    KpkPosition::new(p.wk(), p.bk(), a3, p.side()).map_or(true, |q| bb.outcome(&q) == Outcome::Draw)
+}
+
+/// Whether a2-a4 wins and a2-a3 does not, whatever the king moves do.
+pub fn double_beats_single(p: &KpkPosition, bb: &Bitbase) -> bool {
+    if p.wp().file() != 0 || p.wp().rank() != 1 || p.side() != Color::White {
+        return false;
+    }
+    let pawn_to = |rank: u8| {
+        p.moves()
+            .into_iter()
+            .find(|mv| mv.from == p.wp() && mv.to.rank() == rank)
+            .is_some_and(|mv| matches!(p.play(mv), After::Position(q) if bb.outcome(&q) == Outcome::Win))
+    };
+    pawn_to(3) && !pawn_to(2)
+}
+
+/// A class of a-file wtm positions defined with the bitbase.
+pub struct Class {
+    pub name: &'static str,
+    pub rule: &'static str,
+    pub test: fn(&KpkPosition, &Bitbase) -> bool,
+}
+
+/// The index in [`A2_CLASSES`] of the class the paper's #29-38 illustrate (section 5.1: "the wP is
+/// sometimes better on a2 than a3").
+pub const BETTER_ON_A2: usize = 2;
+
+/// The classes of the a2→a4 rule, narrowest first.
+pub const A2_CLASSES: [Class; 3] = [
+    Class {
+        name: "only the double step wins",
+        rule: "wP a2, wtm win; a2-a4 wins and every other move (a2-a3, each king move) draws",
+        test: needs_double_step,
+    },
+    Class {
+        name: "a2-a4 wins, a2-a3 does not",
+        rule: "wP a2, wtm; a2-a4 wins and a2-a3 draws, king moves aside",
+        test: double_beats_single,
+    },
+    Class {
+        name: "better on a2 than a3",
+        rule: "wP a2, wtm win; the same kings with the wP on a3 (wtm) draw or are illegal",
+        test: better_on_a2,
+    },
+];
+
+/// The error rate of our runs on the positions of `population` that `keep` picks.
+pub fn rate_where(m: &Matched, population: &[KpkPosition], keep: impl Fn(&KpkPosition) -> bool) -> ErrorRate {
+    let names: Vec<[String; 3]> = population
+        .iter()
+        .filter(|p| keep(p))
+        .map(|p| [p.wk().to_string(), p.bk().to_string(), p.wp().to_string()])
+        .collect();
+    rate_over(m, names.iter().map(|[a, b, c]| (a.as_str(), b.as_str(), c.as_str())))
+}
+
+/// The rows of Table 6 whose position `keep` picks.
+pub fn rows_where(paper6: &[Table6Row], keep: impl Fn(&KpkPosition) -> bool) -> Vec<u8> {
+    paper6.iter().filter(|p| p.position().is_ok_and(|q| keep(&q))).map(|p| p.n).collect()
+}
+
+/// Every a-file wtm position (the set T4, the paper's Fa), in index order.
+pub fn a_file_wtm() -> Vec<KpkPosition> {
+    KpkPosition::all().filter(|p| p.wp().file() == 0 && p.side() == Color::White).collect()
+}
+
+fn show_rate(r: &ErrorRate) -> String {
+    r.pct().map_or_else(|| "—".into(), |i| format!("{:.2} ({:.2}–{:.2})", i.mean, i.lo, i.hi))
+}
+
+fn show_rows(rows: &[u8]) -> String {
+    match rows.len() {
+        0 => "none".into(),
+        1..=10 => rows.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", "),
+        n => format!("{n} rows"),
+    }
+}
+
+/// How `rate` stands against the base rate `base` (%): wholly above, wholly below or covering it.
+fn against(rate: &ErrorRate, base: f64) -> String {
+    let Some(i) = rate.pct() else { return "—".into() };
+    let times = if base > 0.0 { format!("{:.1}×", i.mean / base) } else { "—".into() };
+    let side = if i.lo > base {
+        "above"
+    } else if i.hi < base {
+        "below"
+    } else {
+        "covers it"
+    };
+    format!("{times}, {side}")
+}
+
+/// The section of `REPRODUCTION.md`: the paper's groups, then the a2 classes.
+pub fn markdown(m: &Matched, paper6: &[Table6Row], bb: &Bitbase) -> String {
+    let mut w = String::new();
+    let population = a_file_wtm();
+    let all = rate_where(m, &population, |_| true);
+    write_groups(&mut w, m, paper6, &all);
+    write_classes(&mut w, m, paper6, bb, &population);
+    w
+}
+
+fn write_groups(w: &mut String, m: &Matched, paper6: &[Table6Row], all: &ErrorRate) {
+    let runs = matched_runs(m);
+    let groups = paper_groups(paper6);
+    let rates = group_rates(m, paper6, &groups);
+    let base = rates[0].pct().map_or(0.0, |i| i.mean);
+    let _ = writeln!(
+        w,
+        "#### The paper's groups of its 51 against our runs
+"
+    );
+    let _ = writeln!(
+        w,
+        "Section 5.1 sorts the paper's 51: the *critical* positions whose result changes with the side \
+         to move, those drawn or won with either side to move, the rows where win-defining rules input \
+         as characteristics were not effective, and #29-38, where the wP is better on a2 than a3. For \
+         each group, how our {runs} runs at matched accuracy fare on its positions: how many are wrong \
+         in at least one run, the mean number of runs that get one wrong, and the share of (position, \
+         run) pairs wrong with its 95% Wilson interval (the runs of one position are not independent, \
+         so the interval is narrow). *vs the 51* is that share over the 51's own (the first row): the \
+         ratio, and whether the group's interval lies wholly above or below it. Last row: all {} \
+         a-file wtm positions, the base rate of any position.\n",
+        all.positions
+    );
+    let _ = writeln!(
+        w,
+        "| group | rule | size in the 51 | rows | wrong in ≥ 1 run | mean runs wrong (of {runs}) | \
+         % of pairs wrong (95%) | vs the 51 |"
+    );
+    let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---|");
+    for (g, r) in groups.iter().zip(&rates) {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
+            g.name,
+            g.rule,
+            g.rows.len(),
+            show_rows(&g.rows),
+            r.wrong_any,
+            r.mean_runs(),
+            show_rate(r),
+            if g.rows.len() == paper6.len() { "base".into() } else { against(r, base) },
+        );
+    }
+    let _ = writeln!(
+        w,
+        "| all a-file wtm positions | every position of T4 | — | — | {} | {:.4} | {} | {} |\n",
+        all.wrong_any,
+        all.mean_runs(),
+        show_rate(all),
+        against(all, base),
+    );
+}
+
+/// A share in %, 0 for an empty set.
+fn share(k: usize, n: usize) -> f64 {
+    if n == 0 { 0.0 } else { 100.0 * k as f64 / n as f64 }
+}
+
+/// One a2 class against the other wtm wins with the pawn on a2, for the paper's net and for ours.
+struct ClassRow {
+    inside: ErrorRate,
+    outside: ErrorRate,
+    a2_rest: ErrorRate,
+    paper_rows: Vec<u8>,
+    /// The paper's net's % wrong inside the class and on the other a2 wins.
+    paper_in: f64,
+    paper_rest: f64,
+}
+
+fn class_row(
+    c: &Class,
+    m: &Matched,
+    paper6: &[Table6Row],
+    bb: &Bitbase,
+    population: &[KpkPosition],
+) -> ClassRow {
+    let in_class = |p: &KpkPosition| (c.test)(p, bb);
+    let a2_win = |p: &KpkPosition| p.wp().rank() == 1 && bb.outcome(p) == Outcome::Win;
+    let inside = rate_where(m, population, in_class);
+    let a2_rest = rate_where(m, population, |p| a2_win(p) && !in_class(p));
+    let paper_rows = rows_where(paper6, in_class);
+    let paper_rest = rows_where(paper6, |p| a2_win(p) && !in_class(p)).len();
+    ClassRow {
+        outside: rate_where(m, population, |p| !in_class(p)),
+        paper_in: share(paper_rows.len(), inside.positions),
+        paper_rest: share(paper_rest, a2_rest.positions),
+        inside,
+        a2_rest,
+        paper_rows,
+    }
+}
+
+fn write_classes(
+    w: &mut String,
+    m: &Matched,
+    paper6: &[Table6Row],
+    bb: &Bitbase,
+    population: &[KpkPosition],
+) {
+    let _ = writeln!(w, "#### The a2→a4 rule over every a-file position\n");
+    let _ = writeln!(
+        w,
+        "Section 5.1: \"Neither the 'a2→a4' or the 'cannot move into check' rules are known to the \
+         NN.\" The paper's rows #29-38 are ten examples; the classes below take every a-file wtm \
+         position with the pawn on a2 that the rule decides, found with the bitbase. For each: its \
+         size and the paper's rows in it; the share of the class the paper's one net got wrong beside \
+         its share of the other wtm wins with the pawn on a2 (same pawn square, same result); our \
+         runs' share of (position, run) pairs wrong inside the class, on every other a-file wtm \
+         position and on the other a2 wins. Rates in %, ours with 95% Wilson intervals.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| class | rule | positions | paper's rows in it | paper's net: % wrong, class / other a2 wins | \
+         ours: wrong in ≥ 1 run | ours: % of pairs wrong (95%) | ours: other a-file wtm | \
+         ours: other a2 wins | ours vs other a2 wins |"
+    );
+    let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---|");
+    let rows: Vec<ClassRow> = A2_CLASSES.iter().map(|c| class_row(c, m, paper6, bb, population)).collect();
+    for (c, r) in A2_CLASSES.iter().zip(&rows) {
+        let control = r.a2_rest.pct().map_or(0.0, |i| i.mean);
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {:.1} / {:.1} | {} | {} | {} | {} | {} |",
+            c.name,
+            c.rule,
+            r.inside.positions,
+            show_rows(&r.paper_rows),
+            r.paper_in,
+            r.paper_rest,
+            r.inside.wrong_any,
+            show_rate(&r.inside),
+            show_rate(&r.outside),
+            show_rate(&r.a2_rest),
+            against(&r.inside, control),
+        );
+    }
+    let _ = writeln!(w);
+    let mut harder = Vec::new();
+    for (c, r) in A2_CLASSES.iter().zip(&rows) {
+        let (Some(i), Some(rest)) = (r.inside.pct(), r.a2_rest.pct()) else { continue };
+        let ours = if i.lo > rest.mean {
+            harder.push(c.name);
+            "more often than on the other a2 wins (the interval lies wholly above)"
+        } else if i.hi < rest.mean {
+            "less often than on the other a2 wins (the interval lies wholly below)"
+        } else {
+            "about as often as on the other a2 wins (the interval covers it)"
+        };
+        let times =
+            if r.paper_rest > 0.0 { format!("{:.1}×", r.paper_in / r.paper_rest) } else { "—".into() };
+        let _ = writeln!(
+            w,
+            "- *{}*: the paper's net got {:.1} % of the class wrong against {:.1} % of the other a2 \
+             wins ({times}); our runs err on {:.2} % of its (position, run) pairs against {:.2} % on \
+             the other a2 wins: {ours}.",
+            c.name, r.paper_in, r.paper_rest, i.mean, rest.mean
+        );
+    }
+    let listed: Vec<u8> = A2_A3_ROWS.collect();
+    let better = &rows[BETTER_ON_A2].paper_rows;
+    let (held, not_held): (Vec<u8>, Vec<u8>) = listed.iter().partition(|n| better.contains(n));
+    let _ = writeln!(
+        w,
+        "\nOf the paper's #29-38, *{}* holds {}; not {} (with the pawn on a3 their kings win too). \
+         Classes where our runs err more often than on the other a2 wins: {}.\n",
+        A2_CLASSES[BETTER_ON_A2].name,
+        show_rows(&held),
+        show_rows(&not_held),
+        if harder.is_empty() { "none".to_string() } else { harder.join(", ") },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::table6::{MatchedRun, PositionCount};
+
+    fn position(wk: &str, bk: &str, wp: &str) -> KpkPosition {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        KpkPosition::new(sq(wk), sq(bk), sq(wp), Color::White).unwrap()
+    }
+
+    #[test]
+    fn the_groups_hold_the_rows_section_5_1_names() {
+        let paper6 = crate::paper::tables::table6();
+        let groups = paper_groups(&paper6);
+        let rows = |name: &str| groups.iter().find(|g| g.name == name).unwrap().rows.clone();
+        assert_eq!(rows("all of Table 6").len(), 51);
+        // "Of the 51 misclassified positions, 42 are critical ... Eight are drawn with either wtm or
+        // btm (# 1, 17, 21, 22, 24, 41, 49, 51) and one (# 33) is a win with either side to move."
+        assert_eq!(rows("critical").len(), 42);
+        assert_eq!(rows("drawn either side to move"), vec![1, 17, 21, 22, 24, 41, 49, 51]);
+        assert_eq!(rows("won either side to move"), vec![33]);
+        assert_eq!(rows("win-defining rules not effective"), vec![8, 17, 21, 22, 24]);
+        assert_eq!(rows("wP better on a2 than a3"), (29..=38).collect::<Vec<u8>>());
+    }
+
+    #[test]
+    fn the_a2_classes_match_hand_checked_positions() {
+        let bb = Bitbase::generate();
+        // wK a8, bK b2, wP a2 (row 44): the bK attacks a2 and a3, so a king move or a2-a3 loses
+        // the pawn; a2-a4 escapes ("allows the wP to escape to a4") and wins.
+        let row44 = position("a8", "b2", "a2");
+        assert!(needs_double_step(&row44, &bb));
+        assert!(double_beats_single(&row44, &bb));
+        // wK b1 beside the pawn, bK far away on h8: every move wins, so the double step is not needed.
+        let easy = position("b1", "h8", "a2");
+        assert_eq!(bb.outcome(&easy), Outcome::Win);
+        assert!(!needs_double_step(&easy, &bb));
+        assert!(!double_beats_single(&easy, &bb));
+        assert!(!better_on_a2(&easy, &bb), "on a3 it wins as well");
+        // Row 29 (wK g6, bK f3): a win with the pawn on a2, a draw with it on a3.
+        let row29 = position("g6", "f3", "a2");
+        assert!(better_on_a2(&row29, &bb));
+        let on_a3 = position("g6", "f3", "a3");
+        assert_eq!(bb.outcome(&on_a3), Outcome::Draw);
+        // Off a2 no class holds.
+        let on_a3_win = position("b4", "h8", "a3");
+        assert!(A2_CLASSES.iter().all(|c| !(c.test)(&on_a3_win, &bb)));
+        // The narrowest class lies inside the second.
+        let population = a_file_wtm();
+        assert_eq!(population.len(), 20_643);
+        assert!(population.iter().all(|p| !needs_double_step(p, &bb) || double_beats_single(p, &bb)));
+    }
+
+    #[test]
+    fn rates_count_runs_per_position_and_pairs() {
+        let count = |wk: &str, bk: &str, wp: &str, runs| PositionCount {
+            wk: wk.into(),
+            bk: bk.into(),
+            wp: wp.into(),
+            result_wtm: "w".into(),
+            result_btm: "d".into(),
+            runs,
+            paper_row: None,
+        };
+        let run = |epoch| MatchedRun {
+            trial: "trial39".into(),
+            seed: 0,
+            epoch,
+            errors: 0,
+            on_paper_list: 0,
+            chance_expected: 0.0,
+            chance_p: 1.0,
+        };
+        let m = Matched {
+            runs: vec![run(Some(3)), run(Some(4)), run(None)],
+            positions: vec![count("a8", "b2", "a2", 2), count("g6", "f3", "a2", 1)],
+            population: 3,
+            critical_base_pct: 0.0,
+        };
+        let population = [position("a8", "b2", "a2"), position("g6", "f3", "a2"), position("b1", "h8", "a2")];
+        let r = rate_where(&m, &population, |_| true);
+        assert_eq!((r.positions, r.wrong_any, r.wrong_pairs, r.runs), (3, 2, 3, 2));
+        assert!((r.mean_runs() - 1.0).abs() < 1e-12);
+        assert!((r.pct().unwrap().mean - 50.0).abs() < 1e-12);
+        let bb = Bitbase::generate();
+        let only = rate_where(&m, &population, |p| needs_double_step(p, &bb));
+        assert_eq!((only.positions, only.wrong_pairs), (1, 2));
+    }
+}
