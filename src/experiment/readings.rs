@@ -214,8 +214,8 @@ pub fn compare(
                 paper_epochs: p.epochs,
                 paper_train: p.train_acc_pct,
             };
-            d_epochs += (t.epochs_median / p.epochs as f64).log2().abs();
-            d_kept += (t.kept_epoch_median / p.epochs as f64).log2().abs();
+            d_epochs += epochs_gap(t.epochs_median, p.epochs as f64);
+            d_kept += epochs_gap(t.kept_epoch_median, p.epochs as f64);
             d_train += (t.train_mean - p.train_acc_pct).abs();
             truncated += t.truncated;
             if super::replicate::is_drawn(trial.config.training_set.name()) {
@@ -237,13 +237,24 @@ pub fn compare(
             epochs_log2,
             kept_log2,
             train_points,
-            distance: epochs_log2 + train_points / 2.0,
+            distance: distance(epochs_log2, train_points),
             truncated,
             small_set_replicates: if small == usize::MAX { 0 } else { small },
             whole_set_replicates: if whole == usize::MAX { 0 } else { whole },
         });
     }
     (distances, rows)
+}
+
+/// One trial's epoch term of the distance: |log2(ours / the paper's)|, 1 for a factor of two.
+pub(super) fn epochs_gap(ours: f64, paper: f64) -> f64 {
+    (ours / paper).log2().abs()
+}
+
+/// The distance to the paper the default reading is chosen by: a factor of two in epochs weighs
+/// as much as two points of training accuracy.
+pub(super) fn distance(epochs_log2: f64, train_points: f64) -> f64 {
+    epochs_log2 + train_points / 2.0
 }
 
 /// The trial number of a config named "trialNN" (Table 5's row).

@@ -85,13 +85,13 @@ fn distance(per_trial: &[Outcomes], paper: &[(f64, f64)], ids: &[ReplicateId]) -
         }
         let epochs: Vec<f64> = picked.iter().map(|p| p.0).collect();
         let train: Vec<f64> = picked.iter().map(|p| p.1).collect();
-        d_epochs += (stats::median(&epochs) / paper_epochs).log2().abs();
+        d_epochs += readings::epochs_gap(stats::median(&epochs), paper_epochs);
         d_train += (stats::mean(&train) - paper_train).abs();
         n += 1;
     }
     let n = n.max(1) as f64;
     let (e, t) = (d_epochs / n, d_train / n);
-    (e, t, e + t / 2.0)
+    (e, t, readings::distance(e, t))
 }
 
 /// Score each rate's runs (`by_rate[k]` = (rate, runs of `trials` trained at it)) against the
