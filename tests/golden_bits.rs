@@ -9,7 +9,7 @@ use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train_measuring_on};
+use kpk::train::{Anneal, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train_on};
 use ndarray::Array2;
 
 /// FNV-1a over 64-bit words.
@@ -56,7 +56,7 @@ fn run(net: Mlp, coding: InputCoding, output: OutputCoding, optimiser: Optimiser
     run_on(1, net, coding, output, optimiser, epochs)
 }
 
-/// One short training run, measured on `threads` threads: the hash of the kept net's weights and of every epoch's metrics.
+/// One short training run on `threads` threads: the hash of the kept net's weights and of every epoch's metrics.
 fn run_on(
     threads: usize,
     net: Mlp,
@@ -79,7 +79,7 @@ fn run_on(
         ..TrainConfig::default()
     };
     let mut h = Hash::new();
-    let result = train_measuring_on(net, &data, Some(&test), &cfg, threads, &mut |m| h.metrics(m)).unwrap();
+    let result = train_on(net, &data, Some(&test), &cfg, threads, &mut |m| h.metrics(m)).unwrap();
     assert_eq!(result.epochs_run, epochs);
     h.net(&result.net);
     h.0
@@ -128,7 +128,7 @@ fn online_training_keeps_its_bits() {
         ),
     ];
     report_and_check(&cases, &GOLDEN_ONLINE);
-    // The measurement on several threads gives the same bits.
+    // Training with the measurement beside the next epoch (`train_on`) gives the same bits.
     for threads in [2, 3] {
         let net = Mlp::new(&[32, 64, 20, 1], 1.0, 3).unwrap();
         assert_eq!(
@@ -169,6 +169,16 @@ fn adam_training_keeps_its_bits() {
         ),
     ];
     report_and_check(&cases, &GOLDEN_ADAM);
+    // Training on several threads (`train_on`: the measurement as tasks, each batch's passes and
+    // update in halves) gives the same bits.
+    for threads in [2, 3] {
+        let net = Mlp::new(&[32, 64, 20, 1], 1.0, 3).unwrap();
+        let hash = run_on(threads, net, nat, OutputCoding::One, Optimiser::adam(1e-3, 256), 3);
+        assert_eq!(hash, GOLDEN_ADAM[0], "{threads} threads");
+        let net = Mlp::with_skip(&[32, 12, 2], 1.0, 8).unwrap();
+        let hash = run_on(threads, net, nat, OutputCoding::Two { margin: 0.0 }, Optimiser::adam(3e-3, 64), 2);
+        assert_eq!(hash, GOLDEN_ADAM[1], "skip, {threads} threads");
+    }
 }
 
 /// The single-position passes on their own: forward outputs and a few hundred online steps.

@@ -57,7 +57,8 @@ struct Trained {
     metrics: Vec<EpochMetrics>,
 }
 
-/// Train the trial's net in one call of [`train::train`], recording every epoch. The trainer
+/// Train the trial's net in one call of [`train::train_on`] on `threads` threads, recording every
+/// epoch. The trainer
 /// measures each end-of-epoch state both at the config's margin (NN6's stopping condition uses
 /// m = 0.4) and at m = 0 (what Tables 5 and 6 and Figure 3 count), and keeps the state the
 /// config's `keep` asks for.
@@ -66,10 +67,12 @@ fn train_trial(
     net: Mlp,
     train_set: &Prepared,
     test_set: Option<&Prepared>,
+    threads: usize,
     on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<Trained> {
     let test_data = test_set.map(Prepared::data);
-    let r = train::train(net, &train_set.data(), test_data.as_ref(), &trial.train_config(), on_epoch)?;
+    let cfg = trial.train_config();
+    let r = train::train_on(net, &train_set.data(), test_data.as_ref(), &cfg, threads, on_epoch)?;
     Ok(Trained {
         net: r.net,
         best_epoch: r.best_epoch,
@@ -130,12 +133,23 @@ fn assess(
 /// Run one trial: build its sets, train from its seed, and assess the kept net. `on_epoch` sees
 /// every epoch's metrics as training goes (for progress bars).
 pub fn run_trial(trial: &Trial, bb: &Bitbase, on_epoch: &mut dyn FnMut(&EpochMetrics)) -> Result<TrialRun> {
+    run_trial_on(trial, bb, 1, on_epoch)
+}
+
+/// [`run_trial`] training on `threads` threads ([`train::train_on`]: the same result for every
+/// count).
+pub fn run_trial_on(
+    trial: &Trial,
+    bb: &Bitbase,
+    threads: usize,
+    on_epoch: &mut dyn FnMut(&EpochMetrics),
+) -> Result<TrialRun> {
     let started = Instant::now();
     let c = &trial.config;
     let train_set = Prepared::new(c.training_set, trial, bb);
     let test_set = c.testing_set.map(|t| Prepared::new(t, trial, bb));
     let net = Mlp::new(trial.topology().widths(), c.slope, c.seed)?;
-    let result = train_trial(trial, net, &train_set, test_set.as_ref(), on_epoch)?;
+    let result = train_trial(trial, net, &train_set, test_set.as_ref(), threads, on_epoch)?;
     let output = trial.output();
     let mut misclassified = Vec::new();
     let (train_correct, train_at_margin) = assess(&result.net, &train_set, output, bb, &mut misclassified);
@@ -194,8 +208,9 @@ pub enum Progress<'a> {
 
 /// Run `trials` on `jobs` threads (a rayon pool of its own), longest budget first (so the long
 /// NN6 trials start at once and the short ones fill in around them), writing each one's folder as
-/// it finishes. Every trial is deterministic on its own and the runs come back in the order of
-/// `trials`, so the thread count changes only the wall time. Stops starting new trials after the
+/// it finishes. With more threads than trials, each trial trains on its share of them
+/// ([`run_trial_on`]). Every trial is deterministic on its own and the runs come back in the order
+/// of `trials`, so the thread count changes only the wall time. Stops starting new trials after the
 /// first failure, and returns the first error in the order of `trials`.
 pub fn run_trials(
     trials: &[Trial],
@@ -212,6 +227,7 @@ pub fn run_trials(
         .num_threads(jobs.clamp(1, trials.len().max(1)))
         .build()
         .map_err(|e| Error::Unavailable(format!("cannot start {jobs} threads: {e}")))?;
+    let threads_each = (jobs / trials.len().max(1)).max(1);
     let failed = AtomicBool::new(false);
     // `par_bridge` hands the trials out one at a time in `order` as threads fall free.
     let mut results: Vec<(usize, Result<TrialRun>)> = pool.install(|| {
@@ -221,8 +237,9 @@ pub fn run_trials(
             .filter(|_| !failed.load(Ordering::Relaxed))
             .map(|i| {
                 progress(Progress::Started(i));
-                let run = run_trial(&trials[i], bb, &mut |m| progress(Progress::Epoch(i, m)))
-                    .and_then(|run| write_trial(&folders[i], &run).map(|()| run));
+                let run =
+                    run_trial_on(&trials[i], bb, threads_each, &mut |m| progress(Progress::Epoch(i, m)))
+                        .and_then(|run| write_trial(&folders[i], &run).map(|()| run));
                 match &run {
                     Ok(run) => progress(Progress::Finished(i, run)),
                     Err(_) => failed.store(true, Ordering::Relaxed),

@@ -6,7 +6,7 @@
 
 use super::mlp::{Mlp, sigmoid};
 use super::simd::{prefetch, vectorised};
-use ndarray::{Array2, s};
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, s};
 
 /// Preallocated activations and deltas for batches of up to `rows` positions.
 #[derive(Clone, Debug)]
@@ -44,21 +44,81 @@ impl Mlp {
         batch: &[u32],
         grads: &mut [Array2<f64>],
     ) {
+        self.batch_gradient_in(ws, rows, targets, batch, grads, false);
+    }
+
+    /// [`Mlp::batch_gradient`], with `split` its work in two halves run by `rayon::join` (so on two
+    /// threads of the current pool when one is free): the positions' passes by halves of the
+    /// batch, each gradient G_l by halves of its rows (or of its columns, for a one-neuron layer).
+    /// Every element of every product is still one sum over the same operands in the same order
+    /// (matrixmultiply computes each element of C alone, whatever rows and columns it is asked
+    /// for), so the result is the same bits either way.
+    pub(crate) fn batch_gradient_in(
+        &self,
+        ws: &mut BatchWorkspace,
+        rows: &[f64],
+        targets: &[f64],
+        batch: &[u32],
+        grads: &mut [Array2<f64>],
+        split: bool,
+    ) {
         let b = batch.len();
+        let acts = ws.acts.iter_mut().map(|a| a.slice_mut(s![..b, ..])).collect();
+        let deltas = ws.deltas.iter_mut().map(|d| d.slice_mut(s![..b, ..])).collect();
+        let pass = Positions { rows, targets, inv_b: 1.0 / b as f64 };
+        if split && b >= 2 * MIN_HALF {
+            let h = b / 2;
+            let (acts, acts_low): (Vec<_>, Vec<_>) = split_rows(acts, h);
+            let (deltas, deltas_low): (Vec<_>, Vec<_>) = split_rows(deltas, h);
+            rayon::join(
+                || self.positions(&pass, acts, deltas, &batch[..h]),
+                || self.positions(&pass, acts_low, deltas_low, &batch[h..]),
+            );
+        } else {
+            self.positions(&pass, acts, deltas, batch);
+        }
+        // G_l = Δ_lᵀ · A_l,ext for every layer, in halves when split.
+        let products = (0..self.layers.len()).zip(grads.iter_mut()).map(|(l, g)| Gradient {
+            delta: ws.deltas[l].slice(s![..b, ..]),
+            acts: ws.acts[l].slice(s![..b, ..]),
+            grad: g.view_mut(),
+        });
+        if split {
+            let (first, second): (Vec<_>, Vec<_>) = products.map(Gradient::halves).unzip();
+            rayon::join(
+                || first.into_iter().for_each(Gradient::compute),
+                || second.into_iter().for_each(Gradient::compute),
+            );
+        } else {
+            products.for_each(Gradient::compute);
+        }
+    }
+
+    /// The forward pass and the deltas of the positions `batch` (rows of `acts` and `deltas` in
+    /// the same order): A' = f(A_ext · Wᵀ) layer by layer, the output deltas of the batch-mean
+    /// loss, then Δ_{l−1} = (Δ_l · W_l[:, 1..]) ∘ f′ down to the first hidden layer. Each position's
+    /// rows depend on that position alone.
+    fn positions(
+        &self,
+        pass: &Positions,
+        mut acts: Vec<ArrayViewMut2<f64>>,
+        mut deltas: Vec<ArrayViewMut2<f64>>,
+        batch: &[u32],
+    ) {
         let width = self.n_inputs();
         let o = self.n_outputs();
         let slope = self.slope;
         let n_layers = self.layers.len();
         for (r, &i) in batch.iter().enumerate() {
             if let Some(&ahead) = batch.get(r + 8) {
-                prefetch(&rows[ahead as usize * width..(ahead as usize + 1) * width]);
+                prefetch(&pass.rows[ahead as usize * width..(ahead as usize + 1) * width]);
             }
             let i = i as usize;
-            let x = &rows[i * width..(i + 1) * width];
-            ws.acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..].copy_from_slice(x);
+            let x = &pass.rows[i * width..(i + 1) * width];
+            acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..].copy_from_slice(x);
             if self.skip {
                 // Skip-layer connections: the inputs also end the row the output layer reads.
-                let mut below_top = ws.acts[n_layers - 1].row_mut(r);
+                let mut below_top = acts[n_layers - 1].row_mut(r);
                 let row = below_top.as_slice_mut().expect("standard layout");
                 let n = row.len();
                 row[n - width..].copy_from_slice(x);
@@ -66,10 +126,9 @@ impl Mlp {
         }
         // Forward: Z = A_ext · Wᵀ, A' = f(Z).
         for l in 0..n_layers {
-            let (below, above) = ws.acts.split_at_mut(l + 1);
-            let a_in = below[l].slice(s![..b, ..]);
-            let mut z = above[0].slice_mut(s![..b, 1..=self.topology[l + 1]]);
-            ndarray::linalg::general_mat_mul(1.0, &a_in, &self.layers[l].t(), 0.0, &mut z);
+            let (below, above) = acts.split_at_mut(l + 1);
+            let mut z = above[0].slice_mut(s![.., 1..=self.topology[l + 1]]);
+            ndarray::linalg::general_mat_mul(1.0, &below[l], &self.layers[l].t(), 0.0, &mut z);
             // Row by row over contiguous slices, so the sigmoids vectorise.
             vectorised(
                 #[inline(always)]
@@ -83,41 +142,114 @@ impl Mlp {
             );
         }
         // Output deltas of the batch-mean loss (1/b)·Σ ½(y − d)².
-        let inv_b = 1.0 / b as f64;
         let top = n_layers - 1;
         {
-            let y = ws.acts[top + 1].slice(s![..b, 1..]);
-            let mut delta = ws.deltas[top].slice_mut(s![..b, ..]);
+            let y = acts[top + 1].slice(s![.., 1..]);
+            let delta = &mut deltas[top];
             for (r, &i) in batch.iter().enumerate() {
-                let d = &targets[i as usize * o..(i as usize + 1) * o];
+                let d = &pass.targets[i as usize * o..(i as usize + 1) * o];
                 for k in 0..o {
                     let y = y[(r, k)];
-                    delta[(r, k)] = (y - d[k]) * slope * y * (1.0 - y) * inv_b;
+                    delta[(r, k)] = (y - d[k]) * slope * y * (1.0 - y) * pass.inv_b;
                 }
             }
         }
-        // Backward: G_l = Δ_lᵀ · A_l,ext; Δ_{l−1} = (Δ_l · W_l[:, 1..]) ∘ f′.
-        for l in (0..n_layers).rev() {
-            let (lower, at) = ws.deltas.split_at_mut(l);
-            let delta = at[0].slice(s![..b, ..]);
-            ndarray::linalg::general_mat_mul(
-                1.0,
-                &delta.t(),
-                &ws.acts[l].slice(s![..b, ..]),
-                0.0,
-                &mut grads[l],
-            );
-            if l > 0 {
-                let mut down = lower[l - 1].slice_mut(s![..b, ..]);
-                ndarray::linalg::general_mat_mul(
-                    1.0,
-                    &delta,
-                    &self.layers[l].slice(s![.., 1..=self.topology[l]]),
-                    0.0,
-                    &mut down,
-                );
-                let a = ws.acts[l].slice(s![..b, 1..=self.topology[l]]);
-                ndarray::Zip::from(&mut down).and(&a).for_each(|d, &a| *d *= slope * a * (1.0 - a));
+        // Backward: Δ_{l−1} = (Δ_l · W_l[:, 1..]) ∘ f′.
+        for l in (1..n_layers).rev() {
+            let (lower, at) = deltas.split_at_mut(l);
+            let down = &mut lower[l - 1];
+            let w = self.layers[l].slice(s![.., 1..=self.topology[l]]);
+            ndarray::linalg::general_mat_mul(1.0, &at[0], &w, 0.0, down);
+            let a = acts[l].slice(s![.., 1..=self.topology[l]]);
+            ndarray::Zip::from(down).and(&a).for_each(|d, &a| *d *= slope * a * (1.0 - a));
+        }
+    }
+}
+
+/// Fewer positions than this in a half, and the batch's passes are not split: the join would cost
+/// more than it saves.
+const MIN_HALF: usize = 32;
+
+/// What every position of a batch's passes reads: the inputs and targets of the whole set, and
+/// the 1/b of the batch-mean loss.
+struct Positions<'a> {
+    rows: &'a [f64],
+    targets: &'a [f64],
+    inv_b: f64,
+}
+
+/// Each view split into its first `h` rows and the rest.
+fn split_rows(
+    views: Vec<ArrayViewMut2<'_, f64>>,
+    h: usize,
+) -> (Vec<ArrayViewMut2<'_, f64>>, Vec<ArrayViewMut2<'_, f64>>) {
+    views.into_iter().map(|v| v.split_at(Axis(0), h)).unzip()
+}
+
+/// One layer's gradient product G = Δᵀ · A_ext, or a block of its rows or columns.
+struct Gradient<'a> {
+    delta: ArrayView2<'a, f64>,
+    acts: ArrayView2<'a, f64>,
+    grad: ArrayViewMut2<'a, f64>,
+}
+
+impl<'a> Gradient<'a> {
+    fn compute(mut self) {
+        ndarray::linalg::general_mat_mul(1.0, &self.delta.t(), &self.acts, 0.0, &mut self.grad);
+    }
+
+    /// The product in two: by halves of G's rows (Δ's columns), or of its columns (A's columns)
+    /// when G has one row.
+    fn halves(self) -> (Gradient<'a>, Gradient<'a>) {
+        let (rows, cols) = self.grad.dim();
+        if rows >= 2 {
+            let (d0, d1) = self.delta.split_at(Axis(1), rows / 2);
+            let (g0, g1) = self.grad.split_at(Axis(0), rows / 2);
+            (
+                Gradient { delta: d0, acts: self.acts, grad: g0 },
+                Gradient { delta: d1, acts: self.acts, grad: g1 },
+            )
+        } else {
+            let (a0, a1) = self.acts.split_at(Axis(1), cols / 2);
+            let (g0, g1) = self.grad.split_at(Axis(1), cols / 2);
+            (
+                Gradient { delta: self.delta, acts: a0, grad: g0 },
+                Gradient { delta: self.delta, acts: a1, grad: g1 },
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The split gradient (halves on two threads) equals the whole one bit for bit: odd batches,
+    /// one-neuron layers (split by columns), two outputs, skip-layer connections.
+    #[test]
+    fn the_split_batch_gradient_is_the_whole_one_bit_for_bit() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let cases =
+            [(&[5, 7, 3, 2][..], false), (&[32, 64, 20, 1], false), (&[6, 9, 1], true), (&[4, 1], false)];
+        for (topology, skip) in cases {
+            let net = if skip { Mlp::with_skip(topology, 1.3, 4) } else { Mlp::new(topology, 1.3, 4) };
+            let mut net = net.unwrap();
+            for w in net.layers_mut() {
+                w.mapv_inplace(|v| v * 20.0);
+            }
+            let (width, o, n) = (topology[0], *topology.last().unwrap(), 300);
+            let rows: Vec<f64> = (0..n * width).map(|i| ((i * 37 % 17) as f64 - 8.0) / 3.0).collect();
+            let targets: Vec<f64> = (0..n * o).map(|i| (i * 7 % 3 == 0) as u8 as f64).collect();
+            for b in [64, 67, 200] {
+                let batch: Vec<u32> = (0..b as u32).map(|i| (i * 13) % n as u32).collect();
+                let zeros = || net.layers().iter().map(|w| Array2::zeros(w.dim())).collect::<Vec<_>>();
+                let (mut whole, mut halves) = (zeros(), zeros());
+                let mut ws = BatchWorkspace::new(&net, b);
+                net.batch_gradient(&mut ws, &rows, &targets, &batch, &mut whole);
+                pool.install(|| net.batch_gradient_in(&mut ws, &rows, &targets, &batch, &mut halves, true));
+                let bits = |g: &[Array2<f64>]| g.iter().flatten().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&halves), bits(&whole), "{topology:?} skip {skip} batch {b}");
+                assert!(whole.iter().flatten().any(|&v| v != 0.0), "a gradient to compare");
             }
         }
     }

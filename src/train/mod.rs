@@ -48,7 +48,6 @@
 
 use crate::error::{Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
-use crate::net::sweep::Sweep;
 use ndarray::ArrayView2;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -58,12 +57,14 @@ use std::time::Instant;
 
 mod config;
 mod keep;
+mod measure;
 mod step;
 mod stopping;
 mod values;
 
 pub use config::*;
 pub use keep::BestState;
+use measure::Measure;
 pub(crate) use step::AdamState;
 use step::Stepper;
 pub use stopping::{Replay, StopRule, StoppingRule, replay};
@@ -219,78 +220,6 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// End-of-epoch measurements over one set.
-struct Evaluation {
-    e1: f64,
-    e2: f64,
-    correct: usize,
-    misclassified: usize,
-    undecided: usize,
-    correct_m0: usize,
-}
-
-/// Buffers of the end-of-epoch measurement: one [`Sweep`] per thread, and the outputs of every
-/// position when more than one thread measures.
-struct Measure {
-    sweeps: Vec<Sweep>,
-    ys: Vec<f64>,
-}
-
-impl Measure {
-    fn new(threads: usize) -> Measure {
-        Measure { sweeps: (0..threads.max(1)).map(|_| Sweep::new()).collect(), ys: Vec::new() }
-    }
-
-    /// The outputs of every position of `data` into `self.ys`, the positions split into one
-    /// contiguous run per thread; each output is the single-position pass's whatever the split.
-    fn outputs(&mut self, net: &Mlp, data: &Prepared) {
-        let (n, width, o) = (data.len(), net.n_inputs(), net.n_outputs());
-        self.ys.resize(n * o, 0.0);
-        let per = n.div_ceil(self.sweeps.len());
-        std::thread::scope(|scope| {
-            let runs = data.rows().chunks(per * width).zip(self.ys.chunks_mut(per * o));
-            for ((rows, ys), sweep) in runs.zip(&mut self.sweeps) {
-                scope.spawn(move || {
-                    net.forward_each(sweep, rows, |i, y| ys[i * o..(i + 1) * o].copy_from_slice(y));
-                });
-            }
-        });
-    }
-}
-
-/// The measurements of section 4.5 over every position of `data`, one block of positions at a time
-/// ([`Mlp::forward_each`]), on one thread or, with [`Measure`]'s threads, outputs first and then
-/// the same tally; E1's sum runs over positions and outputs in order either way.
-fn evaluate(net: &Mlp, measure: &mut Measure, data: &Prepared, output: OutputCoding) -> Evaluation {
-    let o = output.width();
-    let (mut sum, mut max) = (0.0f64, 0.0f64);
-    let (mut correct, mut misclassified, mut undecided, mut correct_m0) = (0, 0, 0, 0);
-    let plain = output.without_margin();
-    let mut tally = |i: usize, y: &[f64]| {
-        let (d, win) = (&data.targets[i * o..(i + 1) * o], data.wins[i]);
-        for (y, d) in y.iter().zip(d) {
-            let e = (y - d).abs();
-            sum += e;
-            max = max.max(e);
-        }
-        match output.classify(y) {
-            Classification::Undecided => undecided += 1,
-            c if c.is_correct(win) => correct += 1,
-            _ => misclassified += 1,
-        }
-        correct_m0 += usize::from(plain.classify(y).is_correct(win));
-    };
-    if measure.sweeps.len() == 1 {
-        net.forward_each(&mut measure.sweeps[0], data.rows(), tally);
-    } else {
-        measure.outputs(net, data);
-        for (i, y) in measure.ys.chunks_exact(o).enumerate() {
-            tally(i, y);
-        }
-    }
-    Evaluation { e1: sum / (data.len() * o) as f64, e2: max, correct, misclassified, undecided, correct_m0 }
-}
-
 /// Train `net` on `train` (measuring `test` too, if given, after each epoch) under `cfg`, calling
 /// `on_epoch` with each epoch's metrics. Returns the end-of-epoch state that `cfg.best` keeps (the
 /// least error measure, or the most positions right); see the module docs for the stopping rule.
@@ -304,12 +233,18 @@ pub fn train(
     cfg: &TrainConfig,
     on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<TrainResult> {
-    train_measuring_on(net, train, test, cfg, 1, on_epoch)
+    train_on(net, train, test, cfg, 1, on_epoch)
 }
 
-/// [`train`] with the end-of-epoch measurement of each epoch on `threads` threads (the training
-/// passes stay on the calling thread). The result is the same, bit for bit, for every `threads`.
-pub fn train_measuring_on(
+/// [`train`] on `threads` threads (a rayon pool of its own). With two or more, the end-of-epoch
+/// measurement of epoch t is handed out as tasks that the other threads take up while the calling
+/// thread already trains epoch t + 1 from the same end-of-epoch state; if the measurement of t
+/// ends training, that epoch t + 1 is discarded. Adam's batch passes are split over the threads
+/// too ([`Mlp::batch_gradient`]'s halves), a thread that finds no measurement left taking them up.
+/// The stopping rule and the kept state see exactly the states and measurements of [`train`], and
+/// every split leaves each sum in its order, so the result is the same, bit for bit, for every
+/// `threads`.
+pub fn train_on(
     net: Mlp,
     train: &TrainData,
     test: Option<&TrainData>,
@@ -328,34 +263,69 @@ pub fn train_measuring_on(
     }
     let data = Prepared::new(train, &net, cfg.output, "training")?;
     let test = test.map(|t| Prepared::new(t, &net, cfg.output, "testing")).transpose()?;
-    let started = Instant::now();
-    let mut net = net;
-    let mut ws = Workspace::new(&net);
-    let mut measure = Measure::new(threads);
+    let pool = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+        Some(pool.map_err(|e| Error::Unavailable(format!("cannot start {threads} threads: {e}")))?)
+    } else {
+        None
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     // Section 4.5: "an arbitrary order which did not change from one training epoch to the next".
     // The data's own order may be systematic (datasets list positions by square), so the one fixed
     // order is a seeded random permutation, drawn once.
     let mut order: Vec<u32> = (0..data.len() as u32).collect();
     order.shuffle(&mut rng);
-    let mut stepper = Stepper::new(&net, cfg.optimiser, data.len());
+    let stepper = Stepper::new(&net, cfg.optimiser, data.len(), pool.is_some());
+    let mut trainer = Trainer { stepper, ws: Workspace::new(&net), net, order, rng };
+    within(pool.as_ref(), || trainer.epoch(&data, 1));
+    run_epochs(trainer, &data, test.as_ref(), cfg, pool.as_ref(), on_epoch)
+}
 
+/// Run `f` on `pool`'s threads (so that the joins and tasks inside it use them), or here.
+fn within<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// The epoch loop of [`train_on`], from a trainer that has trained epoch 1: measure each
+/// end-of-epoch state, keep the best, and stop by the rule (section 4.5).
+fn run_epochs(
+    mut trainer: Trainer,
+    data: &Prepared,
+    test: Option<&Prepared>,
+    cfg: &TrainConfig,
+    pool: Option<&rayon::ThreadPool>,
+    on_epoch: &mut dyn FnMut(&EpochMetrics),
+) -> Result<TrainResult> {
+    let started = Instant::now();
+    let mut measure = Measure::new();
+    // The end-of-epoch state being measured; `trainer.net` may run one epoch ahead of it.
+    let mut state = trainer.net.clone();
     let mut history = Vec::new();
     // (rank key, epoch, state): a lesser key is better.
     let mut best: Option<((usize, f64), usize, Mlp)> = None;
     let mut rule = StoppingRule::new(cfg);
-    let mut epoch = 0;
+    let mut epoch = 1;
     let stop_reason = loop {
-        epoch += 1;
-        stepper.epoch(&mut net, &mut ws, &data, &mut order, &mut rng, epoch);
-        let ev = evaluate(&net, &mut measure, &data, cfg.output);
-        if !(ev.e1.is_finite() && net.layers().iter().all(|w| w.iter().all(|v| v.is_finite()))) {
+        state.clone_from(&trainer.net);
+        let ahead = pool.is_some() && epoch < cfg.max_epochs;
+        let (ev, test_accuracy_pct) = match pool {
+            Some(pool) => pool.install(|| {
+                rayon::scope(|scope| {
+                    measure.spawn(scope, &state, data, test);
+                    if ahead {
+                        trainer.epoch(data, epoch + 1);
+                    }
+                });
+                measure.tally(data, test, cfg.output)
+            }),
+            None => measure.here(&state, data, test, cfg.output),
+        };
+        if !(ev.e1.is_finite() && state.layers().iter().all(|w| w.iter().all(|v| v.is_finite()))) {
             return Err(Error::Diverged { epoch });
         }
-        let test_accuracy_pct = test.as_ref().map(|t| {
-            let e = evaluate(&net, &mut measure, t, cfg.output);
-            100.0 * e.correct as f64 / t.len() as f64
-        });
         let metrics = EpochMetrics {
             epoch,
             e1: ev.e1,
@@ -375,20 +345,41 @@ pub fn train_measuring_on(
         let measure = cfg.measure(ev.e1, ev.e2);
         let key = cfg.best.rank(data.len() - ev.correct_m0, measure);
         match &mut best {
-            Some((k, at, state)) if key < *k => {
+            Some((k, at, kept)) if key < *k => {
                 *k = key;
                 *at = epoch;
-                state.clone_from(&net);
+                std::mem::swap(kept, &mut state);
             }
             Some(_) => {}
-            None => best = Some((key, epoch, net.clone())),
+            None => best = Some((key, epoch, state.clone())),
         }
         if let Some(reason) = rule.observe(measure, ev.correct) {
             break reason;
         }
+        if !ahead {
+            within(pool, || trainer.epoch(data, epoch + 1));
+        }
+        epoch += 1;
     };
     let (_, best_epoch, net) = best.expect("at least one epoch ran");
     Ok(TrainResult { net, best_epoch, epochs_run: epoch, history, stop_reason })
+}
+
+/// The net being trained, with its optimiser's state, its workspace, the order of its positions
+/// and the random source that reshuffles them.
+struct Trainer {
+    net: Mlp,
+    stepper: Stepper,
+    ws: Workspace,
+    order: Vec<u32>,
+    rng: ChaCha8Rng,
+}
+
+impl Trainer {
+    /// Train epoch `epoch` (from 1) of online backpropagation or Adam.
+    fn epoch(&mut self, data: &Prepared, epoch: usize) {
+        self.stepper.epoch(&mut self.net, &mut self.ws, data, &mut self.order, &mut self.rng, epoch);
+    }
 }
 
 #[cfg(test)]

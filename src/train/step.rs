@@ -5,7 +5,7 @@ use super::{Anneal, Optimiser, Prepared};
 use crate::net::batch::BatchWorkspace;
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::simd::prefetch;
-use ndarray::Array2;
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
@@ -17,7 +17,8 @@ pub(super) enum Stepper {
 
 impl Stepper {
     /// `positions`: the training set size (a batch never holds more, so no buffer is larger).
-    pub(super) fn new(net: &Mlp, optimiser: Optimiser, positions: usize) -> Stepper {
+    /// `split`: Adam's batch passes and update in two halves run by `rayon::join` (the same bits).
+    pub(super) fn new(net: &Mlp, optimiser: Optimiser, positions: usize, split: bool) -> Stepper {
         let zeros = || net.layers().iter().map(|w| Array2::zeros(w.dim())).collect::<Vec<_>>();
         match optimiser {
             Optimiser::Online { learning_rate, momentum, anneal, reshuffle } => {
@@ -26,7 +27,9 @@ impl Stepper {
             }
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
                 let batch_size = batch_size.min(positions);
-                Stepper::Adam(Box::new(AdamState::new(net, learning_rate, batch_size, beta1, beta2, epsilon)))
+                let mut state = AdamState::new(net, learning_rate, batch_size, beta1, beta2, epsilon);
+                state.split = split;
+                Stepper::Adam(Box::new(state))
             }
         }
     }
@@ -84,6 +87,9 @@ pub(crate) struct AdamState {
     v: Vec<Array2<f64>>,
     grads: Vec<Array2<f64>>,
     batch: BatchWorkspace,
+    /// Split each step in two halves run by `rayon::join` ([`Mlp::batch_gradient`]'s halves, the
+    /// update by halves of each layer): the same bits, on two threads when the pool has them.
+    split: bool,
 }
 
 impl AdamState {
@@ -107,6 +113,7 @@ impl AdamState {
             v: zeros(),
             grads: zeros(),
             batch: BatchWorkspace::new(net, batch_size),
+            split: false,
         }
     }
 
@@ -134,24 +141,81 @@ impl AdamState {
 
     /// The gradient of the batch-mean loss into `self.grads`.
     fn gradients(&mut self, net: &Mlp, rows: &[f64], targets: &[f64], batch: &[u32]) {
-        net.batch_gradient(&mut self.batch, rows, targets, batch, &mut self.grads);
+        net.batch_gradient_in(&mut self.batch, rows, targets, batch, &mut self.grads, self.split);
     }
 
-    /// Adam update with bias correction, from `self.grads`.
+    /// Adam update with bias correction, from `self.grads`: each weight on its own, so a split's
+    /// halves run side by side.
     fn update(&mut self, net: &mut Mlp) {
         self.t += 1;
-        let c1 = 1.0 - self.beta1.powi(self.t);
-        let c2 = 1.0 - self.beta2.powi(self.t);
-        let (b1, b2, eps, lr) = (self.beta1, self.beta2, self.epsilon, self.learning_rate);
-        for (l, w) in net.layers_mut().iter_mut().enumerate() {
-            ndarray::Zip::from(w).and(&mut self.m[l]).and(&mut self.v[l]).and(&self.grads[l]).for_each(
-                |w, m, v, &g| {
-                    *m = b1 * *m + (1.0 - b1) * g;
-                    *v = b2 * *v + (1.0 - b2) * g * g;
-                    *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
-                },
+        let rule = AdamRule {
+            b1: self.beta1,
+            b2: self.beta2,
+            eps: self.epsilon,
+            lr: self.learning_rate,
+            c1: 1.0 - self.beta1.powi(self.t),
+            c2: 1.0 - self.beta2.powi(self.t),
+        };
+        let layers = net.layers_mut().iter_mut().zip(&mut self.m).zip(&mut self.v).zip(&self.grads);
+        let blocks = layers.map(|(((w, m), v), g)| Block {
+            w: w.view_mut(),
+            m: m.view_mut(),
+            v: v.view_mut(),
+            g: g.view(),
+        });
+        if self.split {
+            let (first, second): (Vec<_>, Vec<_>) = blocks.map(Block::halves).unzip();
+            rayon::join(
+                || first.into_iter().for_each(|b| rule.apply(b)),
+                || second.into_iter().for_each(|b| rule.apply(b)),
             );
+        } else {
+            blocks.for_each(|b| rule.apply(b));
         }
+    }
+}
+
+/// Kingma and Ba's update of a weight w from its gradient g, with the moments m and v and their
+/// bias corrections c1 = 1 − β1^t and c2 = 1 − β2^t.
+#[derive(Clone, Copy)]
+struct AdamRule {
+    b1: f64,
+    b2: f64,
+    eps: f64,
+    lr: f64,
+    c1: f64,
+    c2: f64,
+}
+
+impl AdamRule {
+    fn apply(self, b: Block) {
+        let AdamRule { b1, b2, eps, lr, c1, c2 } = self;
+        ndarray::Zip::from(b.w).and(b.m).and(b.v).and(b.g).for_each(|w, m, v, &g| {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+        });
+    }
+}
+
+/// A layer's weights with their moments and gradients, or a block of their rows or columns.
+struct Block<'a> {
+    w: ArrayViewMut2<'a, f64>,
+    m: ArrayViewMut2<'a, f64>,
+    v: ArrayViewMut2<'a, f64>,
+    g: ArrayView2<'a, f64>,
+}
+
+impl<'a> Block<'a> {
+    /// The block in two: by halves of its rows, or of its columns when it has one row.
+    fn halves(self) -> (Block<'a>, Block<'a>) {
+        let (rows, cols) = self.w.dim();
+        let (axis, at) = if rows >= 2 { (Axis(0), rows / 2) } else { (Axis(1), cols / 2) };
+        let (w0, w1) = self.w.split_at(axis, at);
+        let (m0, m1) = self.m.split_at(axis, at);
+        let (v0, v1) = self.v.split_at(axis, at);
+        let (g0, g1) = self.g.split_at(axis, at);
+        (Block { w: w0, m: m0, v: v0, g: g0 }, Block { w: w1, m: m1, v: v1, g: g1 })
     }
 }
 

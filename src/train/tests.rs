@@ -108,3 +108,52 @@ fn configs_read_from_toml_with_defaults() {
     );
     assert!(toml::from_str::<Optimiser>("kind = \"online\"\nlearning_rate = 0.1\nmomemtum = 0.5").is_err());
 }
+
+/// Training on several threads (each epoch's measurement beside the next epoch's training, that
+/// epoch thrown away when training stops) keeps the same states, measurements and stop as on one:
+/// early stops by either rule, with a test set, online with momentum and reshuffling, and Adam.
+#[test]
+fn training_on_several_threads_is_training_on_one() {
+    let n = 300;
+    let inputs = ndarray::Array2::from_shape_fn((n, 5), |(i, j)| ((i * 7 + j * 13) % 11) as f64 / 5.0 - 1.0);
+    let wins: Vec<bool> = (0..n).map(|i| (i * 7 % 11) + (i % 3) > 6).collect();
+    let data = TrainData { inputs: inputs.view(), wins: &wins };
+    let test = TrainData { inputs: inputs.slice(ndarray::s![..100, ..]), wins: &wins[..100] };
+    let momentum = Optimiser::Online {
+        learning_rate: 0.2,
+        momentum: 0.5,
+        anneal: Anneal::Exponential { factor: 0.99 },
+        reshuffle: true,
+    };
+    let configs = [
+        TrainConfig { optimiser: momentum, window: 3, max_epochs: 200, ..TrainConfig::default() },
+        TrainConfig {
+            optimiser: Optimiser::adam(0.01, 32),
+            window: 4,
+            max_epochs: 200,
+            ..TrainConfig::default()
+        },
+        TrainConfig { error_target: 0.45, window: 2, max_epochs: 200, ..TrainConfig::default() },
+        TrainConfig { window: 50, max_epochs: 7, best: BestState::LeastError, ..TrainConfig::default() },
+    ];
+    for cfg in configs {
+        let net = Mlp::new(&[5, 6, 1], 1.0, 3).unwrap();
+        let one = train_on(net.clone(), &data, Some(&test), &cfg, 1, &mut |_| {}).unwrap();
+        for threads in [2, 3] {
+            let many = train_on(net.clone(), &data, Some(&test), &cfg, threads, &mut |_| {}).unwrap();
+            let what = format!("{:?}, {threads} threads", cfg.optimiser);
+            assert_eq!(many.net, one.net, "{what}");
+            // Wall times differ; everything measured must not.
+            let measured = |h: &[EpochMetrics]| -> Vec<EpochMetrics> {
+                h.iter().map(|m| EpochMetrics { wall_seconds: 0.0, ..m.clone() }).collect()
+            };
+            assert_eq!(measured(&many.history), measured(&one.history), "{what}");
+            assert_eq!(
+                (many.best_epoch, many.epochs_run, many.stop_reason),
+                (one.best_epoch, one.epochs_run, one.stop_reason),
+                "{what}"
+            );
+        }
+        assert!(one.epochs_run < cfg.max_epochs || cfg.max_epochs == 7, "{:?} stopped early", cfg.optimiser);
+    }
+}

@@ -43,7 +43,7 @@ pub fn fit_values(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.shuffle(&mut rng);
-    let mut stepper = Stepper::new(&net, optimiser, n);
+    let mut stepper = Stepper::new(&net, optimiser, n, false);
     let mut errors = Vec::with_capacity(epochs);
     for epoch in 1..=epochs {
         stepper.epoch(&mut net, &mut ws, &data, &mut order, &mut rng, epoch);
