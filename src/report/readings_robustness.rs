@@ -28,6 +28,12 @@ fn trials_phrase(trials: &[u8]) -> String {
     format!("trial{} {}", if trials.len() == 1 { "" } else { "s" }, ranges(trials))
 }
 
+/// `text` with its first letter upper-case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// A trial whose median run, under some reading, ends at a budget equal to the paper's epoch count
 /// (at least half its runs cut there), so that it scores no epoch gap by running to the cap.
 struct AtThePapersCount {
@@ -134,10 +140,14 @@ pub fn write(w: &mut String, all: &Ranking, readings: &Readings) {
         String::new()
     } else {
         format!(
-            " {} enter every resample at their observed values (median epochs, mean training \
-             accuracy, `trials.csv`): `replicates.csv` does not hold their runs, so their own variation \
-             is left out of the intervals.",
-            trials_phrase(&all.fixed)
+            " {} {} every resample at {} observed values (median epochs, mean training accuracy, \
+             `trials.csv`): `replicates.csv` does not hold {} runs, so {} own variation is left out of \
+             the intervals.",
+            capitalised(&trials_phrase(&all.fixed)),
+            if all.fixed.len() == 1 { "enters" } else { "enter" },
+            if all.fixed.len() == 1 { "its" } else { "their" },
+            if all.fixed.len() == 1 { "its" } else { "their" },
+            if all.fixed.len() == 1 { "its" } else { "their" }
         )
     };
     let _ = writeln!(
@@ -229,6 +239,7 @@ mod tests {
         assert_eq!(ranges(&[]), "");
         assert_eq!(trials_phrase(&[39, 40, 41]), "trials 39-41");
         assert_eq!(trials_phrase(&[41]), "trial 41");
+        assert_eq!(capitalised("trials 38-41"), "Trials 38-41");
     }
 
     fn row(reading: &str, trial: u8, epochs_median: f64, truncated: usize) -> TrialUnderReading {
