@@ -324,3 +324,35 @@ fn the_configs_use_the_reading_and_rate_the_committed_readings_compare() {
         }
     }
 }
+
+/// The readings' intervals resample the committed runs (`reports/readings/replicates.csv`): over
+/// all trials, each reading's bootstrap point distance is the committed `distances.csv` distance
+/// (to rounding), its interval holds it, and the closest reading is the committed default.
+#[test]
+fn the_readings_intervals_rest_on_the_committed_distances() {
+    use kpk::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
+    use kpk::experiment::readings_intervals;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/readings");
+    fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+        let bytes = std::fs::read(path).unwrap();
+        csv::Reader::from_reader(bytes.as_slice()).deserialize().map(Result::unwrap).collect()
+    }
+    let distances: Vec<ReadingDistance> = read(&root.join("distances.csv"));
+    let trials: Vec<TrialUnderReading> = read(&root.join("trials.csv"));
+    let replicates: Vec<ReplicateOutcome> = read(&root.join("replicates.csv"));
+    let ranking = readings_intervals::rank(&distances, &trials, &replicates, &|_| true).unwrap();
+    assert_eq!(ranking.order.len(), distances.len());
+    for d in &distances {
+        let r = ranking.order.iter().find(|r| r.reading == d.reading).unwrap();
+        assert!(
+            (r.distance - d.distance).abs() < 1e-9,
+            "{}: {} against {}",
+            d.reading,
+            r.distance,
+            d.distance
+        );
+        assert!(r.lo <= r.distance && r.distance <= r.hi, "{r:?}");
+    }
+    let best = distances.iter().min_by(|a, b| a.distance.total_cmp(&b.distance)).unwrap();
+    assert_eq!(ranking.order[0].reading, best.reading);
+}

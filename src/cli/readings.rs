@@ -45,6 +45,10 @@ pub struct ReadingsArgs {
     /// first epoch with at most 51 errors (table6.json).
     #[arg(long)]
     table6: bool,
+    /// Train nothing: redraw the sweep's figure (sweep.png, sweep.svg) from the sweep.csv in the
+    /// output folder.
+    #[arg(long)]
+    render_only: bool,
 }
 
 /// Parse "1-37" or "38,41" or "1-13,21-28" into trial numbers.
@@ -100,13 +104,16 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
         let keep = parse_trials(list)?;
         trials.retain(|t| readings::trial_number(t.name()).is_some_and(|n| keep.contains(&n)));
     }
+    if args.render_only {
+        return render_sweep(&args.out);
+    }
     if !args.learning_rates.is_empty() {
         return run_sweep(&args, &trials);
     }
     if args.table6 {
         return run_table6(&args, &trials);
     }
-    let outs = check_outputs(&args.out, &["trials.csv", "distances.csv"])?;
+    let outs = check_outputs(&args.out, &["trials.csv", "distances.csv", "replicates.csv"])?;
     let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect();
     let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -117,10 +124,13 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
         }
     })?;
     let paper = tables::table5();
-    let (mut distances, rows) = readings::compare(&trials, &runs, &paper, &readings::examined());
-    write_csv(&outs[0], &rows)?;
-    distances.sort_by(|a, b| a.distance.total_cmp(&b.distance));
-    write_csv(&outs[1], &distances)?;
+    let mut compared = readings::compare(&trials, &runs, &paper, &readings::examined());
+    write_csv(&outs[0], &compared.trials)?;
+    compared.distances.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    write_csv(&outs[1], &compared.distances)?;
+    compared.replicates.sort_by_key(|r| (r.trial, r.draw_index, r.seed_index));
+    write_csv(&outs[2], &compared.replicates)?;
+    let distances = compared.distances;
     for d in &distances {
         print_distance(d);
     }
@@ -175,10 +185,24 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
         );
     }
     write_csv(&outs[0], &rows)?;
-    let chart = sweep::chart(&rows);
-    chart.save_to(&outs[1], ImageFormat::Png, (900, 520))?;
-    chart.save_to(&outs[2], ImageFormat::Svg, (900, 520))?;
+    sweep::save_chart(&rows, &outs[1], ImageFormat::Png)?;
+    sweep::save_chart(&rows, &outs[2], ImageFormat::Svg)?;
     println!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Redraw the sweep's figure from its committed rows (`sweep.csv` in `out`), training nothing.
+fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
+    let csv_path = out.join("sweep.csv");
+    let bytes = std::fs::read(&csv_path).with_context(|| format!("{}: cannot read", csv_path.display()))?;
+    let rows: Vec<sweep::SweepRow> = csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("{}: not a sweep table", csv_path.display()))?;
+    let outs = check_outputs(out, &["sweep.png", "sweep.svg"])?;
+    sweep::save_chart(&rows, &outs[0], ImageFormat::Png)?;
+    sweep::save_chart(&rows, &outs[1], ImageFormat::Svg)?;
+    println!("redrew {} and {}", outs[0].display(), outs[1].display());
     Ok(ExitCode::SUCCESS)
 }
 

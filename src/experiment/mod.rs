@@ -10,6 +10,7 @@ mod chart;
 mod config;
 mod folder;
 pub mod readings;
+pub mod readings_intervals;
 pub mod replicate;
 mod rows;
 mod run;

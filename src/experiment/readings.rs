@@ -143,6 +143,25 @@ pub struct TrialUnderReading {
     pub paper_train: f64,
 }
 
+/// One replicate under one reading (`reports/readings/replicates.csv`): what the bootstrap of the
+/// readings' distances resamples ([`super::readings_intervals`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplicateOutcome {
+    /// The reading, as in [`ReadingDistance`].
+    pub stop: String,
+    pub window: usize,
+    pub patience: usize,
+    pub keep: String,
+    pub trial: u8,
+    pub seed_index: usize,
+    pub draw_index: usize,
+    pub epochs: usize,
+    pub kept_epoch: usize,
+    /// Training accuracy of the kept state, m = 0, %.
+    pub train_pct: f64,
+    pub truncated: bool,
+}
+
 /// How close a reading comes to the paper over the 41 trials.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReadingDistance {
@@ -172,6 +191,14 @@ pub struct ReadingDistance {
     pub whole_set_replicates: usize,
 }
 
+/// Every reading evaluated on the runs: its distance, each trial under it, each replicate under it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compared {
+    pub distances: Vec<ReadingDistance>,
+    pub trials: Vec<TrialUnderReading>,
+    pub replicates: Vec<ReplicateOutcome>,
+}
+
 /// Evaluate every reading on the runs. `trials[i]` is the configured trial (its own budget) whose
 /// replicates are the runs with `trial == i`; `paper` is Table 5.
 pub fn compare(
@@ -179,9 +206,10 @@ pub fn compare(
     runs: &[ReplicateRun],
     paper: &[Table5Row],
     readings: &[Reading],
-) -> (Vec<ReadingDistance>, Vec<TrialUnderReading>) {
+) -> Compared {
     let mut distances = Vec::new();
     let mut rows = Vec::new();
+    let mut replicates = Vec::new();
     for reading in readings {
         let label = reading.label();
         let (mut d_epochs, mut d_kept, mut d_train, mut n, mut truncated) = (0.0, 0.0, 0.0, 0usize, 0);
@@ -190,11 +218,24 @@ pub fn compare(
             let Some(p) = trial_number(trial.name()).and_then(|t| paper.iter().find(|p| p.trial == t)) else {
                 continue;
             };
-            let outs: Vec<Outcome> =
-                runs.iter().filter(|r| r.trial == i).map(|r| outcome(trial, reading, r)).collect();
+            let mine: Vec<&ReplicateRun> = runs.iter().filter(|r| r.trial == i).collect();
+            let outs: Vec<Outcome> = mine.iter().map(|r| outcome(trial, reading, r)).collect();
             if outs.is_empty() {
                 continue;
             }
+            replicates.extend(mine.iter().zip(&outs).map(|(r, o)| ReplicateOutcome {
+                stop: reading.stop.name().into(),
+                window: reading.window,
+                patience: reading.patience,
+                keep: reading.keep.name().into(),
+                trial: p.trial,
+                seed_index: r.id.seed_index,
+                draw_index: r.id.draw_index,
+                epochs: o.epochs,
+                kept_epoch: o.kept_epoch,
+                train_pct: o.train_pct,
+                truncated: o.truncated,
+            }));
             let epochs: Vec<f64> = outs.iter().map(|o| o.epochs as f64).collect();
             let kept: Vec<f64> = outs.iter().map(|o| o.kept_epoch as f64).collect();
             let train: Vec<f64> = outs.iter().map(|o| o.train_pct).collect();
@@ -243,7 +284,7 @@ pub fn compare(
             whole_set_replicates: if whole == usize::MAX { 0 } else { whole },
         });
     }
-    (distances, rows)
+    Compared { distances, trials: rows, replicates }
 }
 
 /// One trial's epoch term of the distance: |log2(ours / the paper's)|, 1 for a factor of two.

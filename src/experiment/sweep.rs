@@ -54,7 +54,7 @@ pub struct SweepRow {
 }
 
 /// One replicate's outcome under the configs' reading: (epochs run, training accuracy %).
-type Outcomes = BTreeMap<ReplicateId, (f64, f64)>;
+pub(super) type Outcomes = BTreeMap<ReplicateId, (f64, f64)>;
 
 /// Per trial (in `trials` order, only those in Table 5), each replicate's outcome.
 fn outcomes(trials: &[Trial], runs: &[ReplicateRun]) -> Vec<Outcomes> {
@@ -76,7 +76,7 @@ fn outcomes(trials: &[Trial], runs: &[ReplicateRun]) -> Vec<Outcomes> {
 
 /// The distance to the paper (epochs + train / 2, as the readings comparison) of the replicates
 /// `ids` (repeats allowed) of every trial; trials with none of them are skipped.
-fn distance(per_trial: &[Outcomes], paper: &[(f64, f64)], ids: &[ReplicateId]) -> (f64, f64, f64) {
+pub(super) fn distance(per_trial: &[Outcomes], paper: &[(f64, f64)], ids: &[ReplicateId]) -> (f64, f64, f64) {
     let (mut d_epochs, mut d_train, mut n) = (0.0, 0.0, 0usize);
     for (outs, &(paper_epochs, paper_train)) in per_trial.iter().zip(paper) {
         let picked: Vec<(f64, f64)> = ids.iter().filter_map(|id| outs.get(id).copied()).collect();
@@ -164,7 +164,7 @@ pub fn score(trials: &[Trial], by_rate: &[(f64, Vec<ReplicateRun>)], paper: &[Ta
 
 /// For each rate, its (epochs, train, distance) on each of [`BOOTSTRAP_RESAMPLES`] resamples of
 /// the replicates; resample k is the same for every trial and every rate (paired).
-fn bootstrap(
+pub(super) fn bootstrap(
     per_rate: &[Vec<Outcomes>],
     paper: &[(f64, f64)],
     ids: &[ReplicateId],
@@ -183,6 +183,16 @@ fn bootstrap(
     out
 }
 
+/// Draw the sweep's chart at `out` in `format`, every swept rate a labelled tick of its log axis.
+pub fn save_chart(
+    rows: &[SweepRow],
+    out: &crate::output::FileOut,
+    format: crate::report::plot::ImageFormat,
+) -> crate::error::Result<()> {
+    let rates: Vec<f64> = rows.iter().map(|r| r.learning_rate).collect();
+    chart(rows).save_to_with_x_ticks(out, format, (900, 520), &rates)
+}
+
 /// The sweep's chart: each distance component against the learning rate (log scale).
 pub fn chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
     use crate::report::plot::{Legend, LineChart, Series};
@@ -198,8 +208,8 @@ pub fn chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r.learning_rate), hi.max(r.learning_rate)));
     LineChart {
         title: "Learning-rate sweep: distance of Table 5's trials to the paper's (95% bootstrap bars)".into(),
-        x_label: "learning rate η (log scale)".into(),
-        y_label: "distance (log2 epoch ratio; accuracy points)".into(),
+        x_label: "learning rate η, per position presented (dimensionless; log scale)".into(),
+        y_label: "distance to the paper (log2 epoch ratio, accuracy points)".into(),
         y_range: (0.0, (top * 1.15).ceil()),
         y2: None,
         x_range: Some((lo / 1.5, hi * 1.5)),

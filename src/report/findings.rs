@@ -3,10 +3,12 @@
 //! section 5.1's comments checked.
 
 use super::reproduction::Reproduction;
-use crate::experiment::readings::{ReadingDistance, TrialUnderReading};
+use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
+use crate::experiment::readings_intervals;
 use crate::experiment::sweep::{self, SweepRow};
 use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::tables::Table6Row;
+use crate::report::readings_robustness;
 use crate::report::section51;
 use crate::report::stats;
 use crate::report::table5::{self, Table5Stat};
@@ -112,6 +114,8 @@ pub fn write_section51(w: &mut String, r: &Reproduction) {
 pub struct Readings {
     pub distances: Vec<ReadingDistance>,
     pub trials: Vec<TrialUnderReading>,
+    /// Each run under each reading (`replicates.csv`), what the readings' intervals resample.
+    pub replicates: Vec<ReplicateOutcome>,
     pub sweep: Vec<SweepRow>,
 }
 
@@ -139,18 +143,30 @@ pub fn write_readings(w: &mut String, readings: &Readings) {
          would have gone on): their epochs and accuracy are those at the budget.\n",
         first.small_set_replicates, first.whole_set_replicates
     );
+    let ranking =
+        readings_intervals::rank(&readings.distances, &readings.trials, &readings.replicates, &|_| true);
+    let interval = |label: &str| ranking.as_ref().and_then(|r| r.order.iter().find(|o| o.reading == label));
     let _ = writeln!(
         w,
-        "| reading (window / patience in epochs) | epochs | kept | train, points | distance | truncated |"
+        "| reading (window / patience in epochs) | epochs | kept | train, points | distance | distance [95%] | minus the closest [95%] | truncated |"
     );
-    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---|---|---:|");
     let mut sorted: Vec<&ReadingDistance> = readings.distances.iter().collect();
     sorted.sort_by(|a, b| a.distance.total_cmp(&b.distance));
     for (i, d) in sorted.iter().enumerate() {
         let label = if i == 0 { format!("**{}**", d.reading) } else { d.reading.clone() };
+        let (ci, vs) = interval(&d.reading).map_or_else(
+            || ("—".to_string(), "—".to_string()),
+            |o| {
+                (
+                    format!("[{:.3}, {:.3}]", o.lo, o.hi),
+                    format!("{:+.3} [{:+.3}, {:+.3}]", o.vs_closest, o.vs_closest_lo, o.vs_closest_hi),
+                )
+            },
+        );
         let _ = writeln!(
             w,
-            "| {label} | {:.3} | {:.3} | {:.2} | {:.3} | {} |",
+            "| {label} | {:.3} | {:.3} | {:.2} | {:.3} | {ci} | {vs} | {} |",
             d.epochs_log2, d.kept_log2, d.train_points, d.distance, d.truncated
         );
     }
@@ -166,6 +182,9 @@ pub fn write_readings(w: &mut String, readings: &Readings) {
         best.keep,
         least_error_verdict(readings)
     );
+    if let Some(r) = &ranking {
+        readings_robustness::write(w, r, readings);
+    }
 }
 
 /// What keeping the least error measure (the paper's algorithm box) does, from the runs: how its

@@ -10,6 +10,7 @@ pub mod levers;
 pub mod play;
 pub mod plot;
 pub mod raster;
+pub mod readings_robustness;
 pub mod reproduction;
 pub mod section51;
 pub mod stats;

@@ -268,17 +268,40 @@ impl LineChart {
 
     /// Draw the chart into a destination already checked, in `format`.
     pub fn save_to(&self, out: &FileOut, format: ImageFormat, size: (u32, u32)) -> Result<()> {
+        self.render(out, format, size, None)
+    }
+
+    /// As [`LineChart::save_to`], a log x axis labelled at `x_ticks` and nowhere else: every value
+    /// a sweep took, which a log axis's own ticks (1 to 9 times a power of ten) may skip. Ticks
+    /// outside the x range are left out; a linear x axis keeps its own ticks.
+    pub fn save_to_with_x_ticks(
+        &self,
+        out: &FileOut,
+        format: ImageFormat,
+        size: (u32, u32),
+        x_ticks: &[f64],
+    ) -> Result<()> {
+        self.render(out, format, size, Some(x_ticks))
+    }
+
+    fn render(
+        &self,
+        out: &FileOut,
+        format: ImageFormat,
+        size: (u32, u32),
+        ticks: Option<&[f64]>,
+    ) -> Result<()> {
         ensure_font()?;
         let shown = Path::new(&out.display()).to_path_buf();
         out.write_rendered(format.extension(), |tmp| match format {
             ImageFormat::Png => {
                 let root = BitMapBackend::new(tmp, size).into_drawing_area();
-                self.draw_on(&root).map_err(|e| draw_err(&shown, e))?;
+                self.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
                 root.present().map_err(|e| draw_err(&shown, e))
             }
             ImageFormat::Svg => {
                 let root = SVGBackend::new(tmp, size).into_drawing_area();
-                self.draw_on(&root).map_err(|e| draw_err(&shown, e))?;
+                self.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
                 root.present().map_err(|e| draw_err(&shown, e))
             }
         })
@@ -287,26 +310,43 @@ impl LineChart {
     fn draw_on<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
+        ticks: Option<&[f64]>,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let (x0, x1) = self.x_span();
         let (y0, y1) = self.y_range;
-        match (self.log_x && x0 > 0.0, self.log_y && y0 > 0.0) {
-            (true, true) => self.draw_in(root, (x0..x1).log_scale(), (y0..y1).log_scale()),
-            (true, false) => self.draw_in(root, (x0..x1).log_scale(), y0..y1),
-            (false, true) => self.draw_in(root, x0..x1, (y0..y1).log_scale()),
-            (false, false) => self.draw_in(root, x0..x1, y0..y1),
+        let (log_x, log_y) = (self.log_x && x0 > 0.0, self.log_y && y0 > 0.0);
+        if let Some(ticks) = ticks {
+            let inside: Vec<f64> = ticks.iter().copied().filter(|t| (x0..=x1).contains(t)).collect();
+            let keyed = || inside.clone();
+            return match (log_x, log_y) {
+                (true, true) => {
+                    self.draw_in(root, || (x0..x1).log_scale().with_key_points(keyed()), (y0..y1).log_scale())
+                }
+                (true, false) => self.draw_in(root, || (x0..x1).log_scale().with_key_points(keyed()), y0..y1),
+                // A linear axis's own ticks are evenly spaced and already label any value.
+                (false, true) => self.draw_in(root, || x0..x1, (y0..y1).log_scale()),
+                (false, false) => self.draw_in(root, || x0..x1, y0..y1),
+            };
+        }
+        match (log_x, log_y) {
+            (true, true) => self.draw_in(root, || (x0..x1).log_scale(), (y0..y1).log_scale()),
+            (true, false) => self.draw_in(root, || (x0..x1).log_scale(), y0..y1),
+            (false, true) => self.draw_in(root, || x0..x1, (y0..y1).log_scale()),
+            (false, false) => self.draw_in(root, || x0..x1, y0..y1),
         }
     }
 
+    /// Draw in `root` with the x coordinate `x()` (made twice: for the left and the right axis)
+    /// and the left y coordinate `y`.
     fn draw_in<DB, X, Y>(
         &self,
         root: &DrawingArea<DB, Shift>,
-        x: X,
+        x: impl Fn() -> X,
         y: Y,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
     where
         DB: DrawingBackend,
-        X: AsRangedCoord<Value = f64> + Clone,
+        X: AsRangedCoord<Value = f64>,
         X::CoordDescType: ValueFormatter<f64>,
         Y: AsRangedCoord<Value = f64>,
         Y::CoordDescType: ValueFormatter<f64>,
@@ -332,9 +372,9 @@ impl LineChart {
             .x_label_area_size(40)
             .y_label_area_size(60)
             .right_y_label_area_size(if self.y2.is_some() { 60 } else { 10 });
-        let chart = builder.build_cartesian_2d(x.clone(), y)?;
+        let chart = builder.build_cartesian_2d(x(), y)?;
         let (y2_label, (z0, z1)) = self.y2.clone().unwrap_or_else(|| (String::new(), (0.0, 1.0)));
-        let mut chart = chart.set_secondary_coord(x, z0..z1);
+        let mut chart = chart.set_secondary_coord(x(), z0..z1);
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(&self.x_label)
             .y_desc(&self.y_label)
@@ -486,6 +526,34 @@ mod tests {
             chart.save(&scratch.join(name), (640, 400)).unwrap();
         }
         assert_eq!(scratch.names(), ["log.png", "log.svg"]);
+    }
+
+    #[test]
+    fn a_log_axis_is_labelled_at_every_tick_given() {
+        let scratch = crate::scratch::Scratch::new("plot-ticks");
+        let chart = LineChart {
+            title: "sweep".into(),
+            x_label: "rate (log scale)".into(),
+            y_label: "distance".into(),
+            y_range: (0.0, 5.0),
+            y2: None,
+            x_range: Some((0.02, 1.5)),
+            log_x: true,
+            log_y: false,
+            legend: Legend::UpperRight,
+            integer_x: false,
+            series: vec![Series::new("d", vec![(0.03, 4.0), (0.1, 2.0), (0.3, 1.5), (1.0, 1.4)], 0)],
+        };
+        let out = FileOut::check(&scratch.join("ticks.svg")).unwrap();
+        // 50 lies outside the range and is left out.
+        chart.save_to_with_x_ticks(&out, ImageFormat::Svg, (640, 400), &[0.03, 0.1, 0.3, 1.0, 50.0]).unwrap();
+        let svg = std::fs::read_to_string(scratch.join("ticks.svg")).unwrap();
+        let texts: Vec<&str> =
+            svg.split("</text>").filter_map(|t| t.rsplit_once('>').map(|(_, text)| text.trim())).collect();
+        for label in ["0.03", "0.1", "0.3", "1"] {
+            assert!(texts.contains(&label), "{label} missing from {texts:?}");
+        }
+        assert!(!texts.contains(&"50") && !texts.contains(&"0.2"), "a tick not asked for in {texts:?}");
     }
 
     #[test]

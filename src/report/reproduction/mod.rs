@@ -145,6 +145,8 @@ pub fn write_reproduction(out: &Path, summaries: &[Summary]) -> Result<PathBuf> 
 pub const READINGS_CSV: &str = "readings/distances.csv";
 /// Each trial under each reading, written with [`READINGS_CSV`].
 pub const READINGS_TRIALS_CSV: &str = "readings/trials.csv";
+/// Each run under each reading, written with [`READINGS_CSV`].
+pub const READINGS_REPLICATES_CSV: &str = "readings/replicates.csv";
 /// The learning-rate sweep, written by `kpk readings --learning-rates`.
 pub const SWEEP_CSV: &str = "readings/sweep.csv";
 /// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
@@ -197,6 +199,7 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     let readings = Readings {
         distances: read_csv_if_present(&out.join(READINGS_CSV))?,
         trials: read_csv_if_present(&out.join(READINGS_TRIALS_CSV))?,
+        replicates: read_csv_if_present(&out.join(READINGS_REPLICATES_CSV))?,
         sweep: read_csv_if_present(&out.join(SWEEP_CSV))?,
     };
     let continued = read_extra_run(&out.join(CONTINUED))?;

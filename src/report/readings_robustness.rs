@@ -1,0 +1,285 @@
+//! Under the readings table of `REPRODUCTION.md`: what its intervals are, whether the closest
+//! reading is measurably closer than the runner-up, and whether the ranking rests on runs cut at
+//! their budget (trial 41's budget is the paper's own epoch count) or on the whole-set trials.
+
+use crate::experiment::readings_intervals::{self, Ranking};
+use crate::experiment::sweep;
+use crate::report::findings::Readings;
+use crate::report::reproduction::NN6_TRIALS;
+use std::fmt::Write;
+
+/// Trial numbers as ranges: "1-37", "38, 40-41".
+pub fn ranges(trials: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < trials.len() {
+        let mut j = i;
+        while j + 1 < trials.len() && trials[j + 1] == trials[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j { trials[i].to_string() } else { format!("{}-{}", trials[i], trials[j]) });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// "trial 41" or "trials 39-41".
+fn trials_phrase(trials: &[u8]) -> String {
+    format!("trial{} {}", if trials.len() == 1 { "" } else { "s" }, ranges(trials))
+}
+
+/// `text` with its first letter upper-case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A trial whose median run, under some reading, ends at a budget equal to the paper's epoch count
+/// (at least half its runs cut there), so that it scores no epoch gap by running to the cap.
+struct AtThePapersCount {
+    trial: u8,
+    paper_epochs: usize,
+    /// The stopping conditions that do so (the readings without their kept state).
+    stops: Vec<String>,
+    /// The fewest and most of its runs cut at the budget under them, and its runs.
+    cut: (usize, usize),
+    runs: usize,
+}
+
+fn at_the_papers_count(readings: &Readings) -> Vec<AtThePapersCount> {
+    let mut out: Vec<AtThePapersCount> = Vec::new();
+    for t in &readings.trials {
+        if t.truncated * 2 < t.replicates || t.epochs_median != t.paper_epochs as f64 {
+            continue;
+        }
+        let stop = t.reading.split(", keep").next().unwrap_or(&t.reading).to_string();
+        match out.iter_mut().find(|o| o.trial == t.trial) {
+            Some(o) => {
+                if !o.stops.contains(&stop) {
+                    o.stops.push(stop);
+                }
+                o.cut = (o.cut.0.min(t.truncated), o.cut.1.max(t.truncated));
+            }
+            None => out.push(AtThePapersCount {
+                trial: t.trial,
+                paper_epochs: t.paper_epochs,
+                stops: vec![stop],
+                cut: (t.truncated, t.truncated),
+                runs: t.replicates,
+            }),
+        }
+    }
+    out.sort_by_key(|o| o.trial);
+    out
+}
+
+/// One trial of [`at_the_papers_count`] in words.
+fn describe(c: &AtThePapersCount) -> String {
+    let cut = if c.cut.0 == c.cut.1 { c.cut.0.to_string() } else { format!("{}-{}", c.cut.0, c.cut.1) };
+    let stops: Vec<String> = c.stops.iter().map(|s| format!("*{s}*")).collect();
+    format!(
+        "trial {} (budget and paper {} epochs; {cut} of its {} runs cut there) under {}",
+        c.trial,
+        c.paper_epochs,
+        c.runs,
+        stops.join(", ")
+    )
+}
+
+/// How many readings stand at another place than in `all`'s order.
+fn moved(all: &Ranking, other: &Ranking) -> usize {
+    all.labels().iter().zip(other.labels()).filter(|(a, b)| **a != *b).count()
+}
+
+/// One row of the robustness table: the trials ranked over, the top two, their paired difference,
+/// whether the order is the one over all trials.
+fn row(w: &mut String, name: &str, r: &Ranking, all: &Ranking) {
+    let (first, second) = (&r.order[0], &r.order[1]);
+    let order = match moved(all, r) {
+        0 => "as over all trials".to_string(),
+        k => format!("{k} of {} readings change place", r.order.len()),
+    };
+    let _ = writeln!(
+        w,
+        "| {name} | {} | {} | {:.3} | {} | {:.3} | {:+.3} [{:+.3}, {:+.3}] | {order} |",
+        r.trials.len(),
+        first.reading,
+        first.distance,
+        second.reading,
+        second.distance,
+        second.vs_closest,
+        second.vs_closest_lo,
+        second.vs_closest_hi
+    );
+}
+
+/// The verdict on the closest reading against the runner-up over `r`'s trials.
+fn verdict(r: &Ranking) -> String {
+    let (first, second) = (&r.order[0], &r.order[1]);
+    let tied: Vec<String> =
+        r.order[1..].iter().filter(|o| o.vs_closest_lo <= 0.0).map(|o| format!("*{}*", o.reading)).collect();
+    if tied.is_empty() {
+        format!(
+            "the closest reading, *{}*, is measurably closer to the paper than the runner-up, *{}*, and \
+             every other reading (the differences' intervals lie above 0)",
+            first.reading, second.reading
+        )
+    } else {
+        format!(
+            "the closest reading, *{}*, cannot be told apart on these replicates from {} (the \
+             difference's interval holds 0)",
+            first.reading,
+            tied.join(", ")
+        )
+    }
+}
+
+/// The paragraphs under the readings table, from `all` (the ranking over every trial) and the runs.
+pub fn write(w: &mut String, all: &Ranking, readings: &Readings) {
+    let fixed = if all.fixed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " {} {} every resample at {} observed values (median epochs, mean training accuracy, \
+             `trials.csv`): `replicates.csv` does not hold {} runs, so {} own variation is left out of \
+             the intervals.",
+            capitalised(&trials_phrase(&all.fixed)),
+            if all.fixed.len() == 1 { "enters" } else { "enter" },
+            if all.fixed.len() == 1 { "its" } else { "their" },
+            if all.fixed.len() == 1 { "its" } else { "their" },
+            if all.fixed.len() == 1 { "its" } else { "their" }
+        )
+    };
+    let _ = writeln!(
+        w,
+        "*Distance [95%]* and *minus the closest [95%]* are the learning-rate sweep's paired bootstrap \
+         applied to these readings ({} resamples of the replicates, seed {}, the same resample for every \
+         trial and every reading; the runs under each reading are `readings/replicates.csv`).{fixed} \
+         Over all {} trials, {}.\n",
+        sweep::BOOTSTRAP_RESAMPLES,
+        sweep::BOOTSTRAP_SEED,
+        all.trials.len(),
+        verdict(all)
+    );
+    let capped = at_the_papers_count(readings);
+    let described: Vec<String> = capped.iter().map(describe).collect();
+    let _ = writeln!(
+        w,
+        "A run cut at its budget enters the distance with the budget as its epoch count. Where the \
+         budget equals the paper's count, the median run scores no epoch gap by running to the cap: {}. \
+         The ranking without such trials and over the small-set trials alone (the same resamples):\n",
+        if described.is_empty() { "in no trial".to_string() } else { described.join("; ") },
+    );
+    write_subsets(w, all, readings, &capped.iter().map(|c| c.trial).collect::<Vec<_>>());
+}
+
+/// The robustness table: the ranking over all trials, without each trial scored at the paper's
+/// count by its budget, without all of them, and over the small sets; then the verdicts.
+fn write_subsets(w: &mut String, all: &Ranking, readings: &Readings, capped: &[u8]) {
+    let _ = writeln!(
+        w,
+        "| trials | count | closest | distance | runner-up | distance | runner-up minus closest [95%] | order of the {} readings |",
+        all.order.len()
+    );
+    let _ = writeln!(w, "|---|---:|---|---:|---|---:|---|---|");
+    row(w, &format!("all ({})", ranges(&all.trials)), all, all);
+    let mut excluded: Vec<Vec<u8>> = capped.iter().map(|&t| vec![t]).collect();
+    if capped.len() > 1 {
+        excluded.push(capped.to_vec());
+    }
+    // (name, the trials left out)
+    let mut subsets: Vec<(String, Vec<u8>)> =
+        excluded.into_iter().map(|out| (format!("without {}", ranges(&out)), out)).collect();
+    subsets.push(("small sets".to_string(), NN6_TRIALS.to_vec()));
+    // (trials, the same closest reading as over all, measurably closer than the runner-up)
+    let mut verdicts: Vec<(String, bool, bool)> = Vec::new();
+    for (name, out) in &subsets {
+        let include = |t: u8| !out.contains(&t);
+        let ranked =
+            readings_intervals::rank(&readings.distances, &readings.trials, &readings.replicates, &include);
+        let Some(r) = ranked.filter(|r| r.order.len() >= 2 && r.trials != all.trials) else {
+            continue;
+        };
+        row(w, &format!("{name} ({})", ranges(&r.trials)), &r, all);
+        let same = r.order[0].reading == all.order[0].reading;
+        verdicts.push((ranges(&r.trials), same, r.order[1].vs_closest_lo > 0.0));
+    }
+    if verdicts.is_empty() {
+        return;
+    }
+    let list = |f: &dyn Fn(&(String, bool, bool)) -> bool| -> Vec<String> {
+        verdicts.iter().filter(|v| f(v)).map(|v| v.0.clone()).collect()
+    };
+    let others = list(&|v| !v.1);
+    let stays = if others.is_empty() {
+        "the closest reading over all trials stays the closest in every row".to_string()
+    } else {
+        format!("another reading is the closest over trials {}", others.join("; "))
+    };
+    let (apart, not) = (list(&|v| v.2), list(&|v| !v.2));
+    let mut told = Vec::new();
+    if !apart.is_empty() {
+        told.push(format!("measurably closer than its runner-up over trials {}", apart.join("; ")));
+    }
+    if !not.is_empty() {
+        told.push(format!("not told apart from its runner-up over trials {}", not.join("; ")));
+    }
+    let _ = writeln!(w, "\nBy these rows {stays}; the closest is {}.\n", told.join(", and "));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::readings::TrialUnderReading;
+
+    #[test]
+    fn trial_lists_are_written_as_ranges() {
+        assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        assert_eq!(ranges(&[41]), "41");
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(trials_phrase(&[39, 40, 41]), "trials 39-41");
+        assert_eq!(trials_phrase(&[41]), "trial 41");
+        assert_eq!(capitalised("trials 38-41"), "Trials 38-41");
+    }
+
+    fn row(reading: &str, trial: u8, epochs_median: f64, truncated: usize) -> TrialUnderReading {
+        TrialUnderReading {
+            reading: reading.into(),
+            trial,
+            replicates: 10,
+            epochs_median,
+            kept_epoch_median: epochs_median,
+            train_mean: 99.0,
+            train_lo: 99.0,
+            train_hi: 99.0,
+            test_mean: None,
+            truncated,
+            paper_epochs: 461,
+            paper_train: 99.9,
+        }
+    }
+
+    #[test]
+    fn a_trial_is_scored_at_the_papers_count_when_most_runs_end_at_a_budget_equal_to_it() {
+        let readings = Readings {
+            trials: vec![
+                row("error target (target 20), keep most correct", 41, 461.0, 10),
+                row("error target (target 20), keep least error", 41, 461.0, 8),
+                // At the paper's count but stopped by the rule: not cut.
+                row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
+                // Cut, but at a budget below the paper's count.
+                row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
+            ],
+            ..Readings::default()
+        };
+        let capped = at_the_papers_count(&readings);
+        assert_eq!(capped.len(), 1);
+        assert_eq!(capped[0].trial, 41);
+        assert_eq!(capped[0].stops, ["error target (target 20)"]);
+        assert_eq!(capped[0].cut, (8, 10));
+        assert_eq!(
+            describe(&capped[0]),
+            "trial 41 (budget and paper 461 epochs; 8-10 of its 10 runs cut there) under *error target (target 20)*"
+        );
+    }
+}
