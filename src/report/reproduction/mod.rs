@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 mod discussion;
 mod figures;
 mod render;
+mod standing;
 #[cfg(test)]
 mod tests;
 
