@@ -11,6 +11,8 @@ use crate::error::{Error, Result};
 use serde::Deserialize;
 
 const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
+const TABLE2_SETS_CSV: &str = include_str!("../../data/paper/table2_position_sets.csv");
+const TABLE2_REMARKS_CSV: &str = include_str!("../../data/paper/table2_remarks.csv");
 const TABLE5_CSV: &str = include_str!("../../data/paper/table5_trials.csv");
 const TABLE6_CSV: &str = include_str!("../../data/paper/table6_misclassified_a_file.csv");
 
@@ -104,6 +106,87 @@ pub fn table2() -> Table2 {
         })
         .collect();
     Table2 { sources, rows }
+}
+
+/// One of Table 2's "Pos. set" rows: a set of Table 1's illegal or unreachable positions, its
+/// counts, and whether each source's count includes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionSet {
+    /// Table 1's set, e.g. `7a` or `6a-e`.
+    pub set: String,
+    /// "wtm" or "btm".
+    pub side: String,
+    pub positions: f64,
+    pub wins: f64,
+    pub draws: f64,
+    /// Table 1's note on the set.
+    pub note: String,
+    /// Per source of [`Table2::sources`], in that order: whether its count includes the set,
+    /// `None` where the paper gives no mark.
+    pub included: Vec<Option<bool>>,
+}
+
+impl PositionSet {
+    /// The set's figure for a row of Table 2 (`wtm positions`, `btm wins`, ...), zero for the other
+    /// side's rows and for rows that are not counts.
+    pub fn count(&self, row: &str) -> f64 {
+        match row.strip_prefix(self.side.as_str()) {
+            Some(" positions") => self.positions,
+            Some(" wins") => self.wins,
+            Some(" draws") => self.draws,
+            _ => 0.0,
+        }
+    }
+}
+
+/// Table 2's position sets, their marks ordered as `sources`.
+pub fn table2_sets(sources: &[String]) -> Vec<PositionSet> {
+    let mut reader = csv::Reader::from_reader(TABLE2_SETS_CSV.as_bytes());
+    let headers = reader.headers().expect("embedded Table 2 sets have a header").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name);
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("embedded Table 2 sets parse");
+            let field = |name: &str| column(name).map_or("", |i| &r[i]).to_string();
+            let number = |name: &str| field(name).parse::<f64>().expect("a count");
+            let included = sources
+                .iter()
+                .map(|s| match field(s).as_str() {
+                    "included" => Some(true),
+                    "not included" => Some(false),
+                    _ => None,
+                })
+                .collect();
+            PositionSet {
+                set: field("set"),
+                side: field("side"),
+                positions: number("positions"),
+                wins: number("wins"),
+                draws: number("draws"),
+                note: field("table1_note"),
+                included,
+            }
+        })
+        .collect()
+}
+
+/// What the paper's text says of one source's Table 2 figures.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Table2Remark {
+    pub source: String,
+    /// The rows of Table 2 it concerns, separated by `;`.
+    pub rows: String,
+    pub quote: String,
+    /// The paper's section.
+    pub section: String,
+    /// Whether the quote gives a reason for the difference, or only notes it.
+    pub reason_stated: bool,
+}
+
+/// The paper's remarks on Table 2's sources.
+pub fn table2_remarks() -> Vec<Table2Remark> {
+    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect("embedded Table 2 remarks parse")
 }
 
 /// Table 5, one row per trial, in trial order 1..=41.

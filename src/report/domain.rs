@@ -33,7 +33,7 @@ pub fn table3(bb: &Bitbase) -> Vec<Table3Row> {
 }
 
 /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-fn ours(bb: &Bitbase, row: &str) -> Option<f64> {
+pub(super) fn ours(bb: &Bitbase, row: &str) -> Option<f64> {
     let c = bb.counts();
     let (w, b) = (Color::White, Color::Black);
     Some(match row {
@@ -86,11 +86,10 @@ pub fn markdown(bb: &Bitbase) -> String {
         .collect();
     let _ = writeln!(
         w,
-        "\nSources whose every figure kpk's count equals: {}. The others count a different domain \
-         (illegal or unreachable positions included or excluded, as the paper's Table 2 notes \
-         for each).\n",
+        "\nSources whose every figure kpk's count equals: {}.\n",
         if agree.is_empty() { "none".to_string() } else { agree.join(", ") }
     );
+    let _ = writeln!(w, "{}", super::domain_notes::markdown(bb));
     let _ = writeln!(
         w,
         "Table 3 of the paper gives, for each odd p, the number Np of won wtm positions converted \

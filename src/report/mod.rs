@@ -4,6 +4,7 @@
 pub mod compression;
 pub mod diagram;
 pub mod domain;
+pub mod domain_notes;
 pub mod findings;
 pub mod frontier;
 pub mod levers;

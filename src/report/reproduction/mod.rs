@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 mod discussion;
 mod figures;
 mod render;
+mod standing;
 #[cfg(test)]
 mod tests;
 
@@ -243,12 +244,7 @@ pub fn write_reproduction_from_folders(out: &Path) -> Result<PathBuf> {
     save(figures::nn6_chart(&summaries, &metrics), NN6_PNG)?;
     save(figures::table5_chart(&paper, &replicated), TABLE5_PNG)?;
     let figures = [
-        (
-            "Figure 3 (ours): misclassified a-file wtm positions by epoch, trials 39 and 40 and trial 39 \
-             trained on to 6,285 epochs, beside the paper's end points and its 51"
-                .to_string(),
-            FIGURE3_PNG.to_string(),
-        ),
+        (figures::figure3_caption(&paper), FIGURE3_PNG.to_string()),
         (
             "Training accuracy by epoch of the NN6 trials 38-41 (whole sets T3, T4, T5)".to_string(),
             NN6_PNG.to_string(),

@@ -70,7 +70,7 @@ pub fn render(r: &Reproduction) -> String {
     findings::write_replicated(w, r);
     findings::write_readings(w, r.readings);
     findings::write_sweep(w, &r.readings.sweep);
-    write_summary_of_differences(w, r);
+    w.push_str(&super::standing::markdown(r.replicated, r.trials));
 
     // Figures.
     let _ = writeln!(w, "## Figure 3 and accuracy curves\n");
@@ -92,60 +92,6 @@ pub fn render(r: &Reproduction) -> String {
     findings::write_section51(w, r);
     w.push_str(&super::discussion::markdown(r));
     md
-}
-
-fn write_summary_of_differences(w: &mut String, r: &Reproduction) {
-    let _ = writeln!(w, "### Where our figures stand against the paper's\n");
-    let pairs: Vec<(&Table5Row, &Summary)> = r
-        .paper
-        .iter()
-        .filter_map(|p| r.trials.iter().find(|s| trial_number(s) == Some(p.trial)).map(|s| (p, s)))
-        .collect();
-    let small: Vec<_> = pairs.iter().filter(|(p, _)| p.trial <= 37).collect();
-    if !small.is_empty() {
-        let n = small.len() as f64;
-        let mean = |f: &dyn Fn(&(&Table5Row, &Summary)) -> f64| small.iter().map(|x| f(x)).sum::<f64>() / n;
-        let train_paper = mean(&|(p, _)| p.train_acc_pct);
-        let train_ours = mean(&|(_, s)| s.train_accuracy_pct);
-        let test_paper = mean(&|(p, _)| p.test_acc_pct.unwrap_or(0.0));
-        let test_ours = mean(&|(_, s)| s.test_accuracy_pct.unwrap_or(0.0));
-        let at_least = small.iter().filter(|(p, s)| s.train_accuracy_pct + 0.5 >= p.train_acc_pct).count();
-        let test_at_least = small
-            .iter()
-            .filter(|(p, s)| s.test_accuracy_pct.unwrap_or(0.0) + 0.5 >= p.test_acc_pct.unwrap_or(0.0))
-            .count();
-        let _ = writeln!(
-            w,
-            "- **Trials 1–37 (small sets T1/S1, T2/S2):** mean training accuracy {} % (paper {} %), mean \
-             testing accuracy {} % (paper {} %). Our training accuracy rounds to at least the paper's in \
-             {at_least} of {} trials, our testing accuracy in {test_at_least} of {}.",
-            pct(train_ours),
-            pct(train_paper),
-            pct(test_ours),
-            pct(test_paper),
-            small.len(),
-            small.len()
-        );
-    }
-    for (p, s) in pairs.iter().filter(|(p, _)| NN6_TRIALS.contains(&p.trial)) {
-        // Compare at the paper's printed precision (one decimal for trials 38-41).
-        let reached = (s.train_accuracy_pct * 10.0).round() / 10.0 >= p.train_acc_pct;
-        let _ = writeln!(
-            w,
-            "- **Trial {} ({}, all {} positions):** training accuracy {} % against the paper's {} % — {}; \
-             {} epochs run (paper {}), stopped by {}.",
-            p.trial,
-            p.train_set,
-            s.train_positions,
-            format_args!("{:.2}", s.train_accuracy_pct),
-            paper_pct(p.train_acc_pct),
-            if reached { "**at least the paper's**" } else { "**below the paper's**" },
-            s.epochs,
-            p.epochs,
-            s.stop_reason,
-        );
-    }
-    let _ = writeln!(w);
 }
 
 fn write_table6(w: &mut String, r: &Reproduction) {
