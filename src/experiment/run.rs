@@ -58,10 +58,9 @@ struct Trained {
 }
 
 /// Train the trial's net in one call of [`train::train_on`] on `threads` threads, recording every
-/// epoch. The trainer
-/// measures each end-of-epoch state both at the config's margin (NN6's stopping condition uses
-/// m = 0.4) and at m = 0 (what Tables 5 and 6 and Figure 3 count), and keeps the state the
-/// config's `keep` asks for.
+/// epoch. The trainer measures each end-of-epoch state both at the config's margin (NN6's stopping
+/// condition uses m = 0.4) and at m = 0 (what Tables 5 and 6 and Figure 3 count), and keeps the
+/// state the config's `keep` asks for.
 fn train_trial(
     trial: &Trial,
     net: Mlp,

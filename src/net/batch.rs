@@ -198,26 +198,31 @@ impl<'a> Gradient<'a> {
         ndarray::linalg::general_mat_mul(1.0, &self.delta.t(), &self.acts, 0.0, &mut self.grad);
     }
 
-    /// The product in two: by halves of G's rows (Δ's columns), or of its columns (A's columns)
-    /// when G has one row.
+    /// The product in two, where [`halving`] cuts G: by halves of its rows (Δ's columns), or of
+    /// its columns (A's columns) when it has one row.
     fn halves(self) -> (Gradient<'a>, Gradient<'a>) {
-        let (rows, cols) = self.grad.dim();
-        if rows >= 2 {
-            let (d0, d1) = self.delta.split_at(Axis(1), rows / 2);
-            let (g0, g1) = self.grad.split_at(Axis(0), rows / 2);
+        let (axis, at) = halving(self.grad.dim());
+        let (g0, g1) = self.grad.split_at(axis, at);
+        if axis == Axis(0) {
+            let (d0, d1) = self.delta.split_at(Axis(1), at);
             (
                 Gradient { delta: d0, acts: self.acts, grad: g0 },
                 Gradient { delta: d1, acts: self.acts, grad: g1 },
             )
         } else {
-            let (a0, a1) = self.acts.split_at(Axis(1), cols / 2);
-            let (g0, g1) = self.grad.split_at(Axis(1), cols / 2);
+            let (a0, a1) = self.acts.split_at(Axis(1), at);
             (
                 Gradient { delta: self.delta, acts: a0, grad: g0 },
                 Gradient { delta: self.delta, acts: a1, grad: g1 },
             )
         }
     }
+}
+
+/// Where a layer-shaped block (`rows` neurons × `cols` weights) is cut in two for `rayon::join`:
+/// after half its rows, or after half its columns when it has one row.
+pub(crate) fn halving((rows, cols): (usize, usize)) -> (Axis, usize) {
+    if rows >= 2 { (Axis(0), rows / 2) } else { (Axis(1), cols / 2) }
 }
 
 #[cfg(test)]

@@ -109,7 +109,8 @@ impl Measure {
 pub(super) type Measured = (Evaluation, Option<f64>);
 
 impl Evaluation {
-    fn accuracy_pct(&self, set: &Prepared) -> f64 {
+    /// The % of `set`'s positions classified correctly at the config's margin (section 4.3).
+    pub(super) fn accuracy_pct(&self, set: &Prepared) -> f64 {
         100.0 * self.correct as f64 / set.len() as f64
     }
 }

@@ -277,8 +277,9 @@ pub fn train_on(
     order.shuffle(&mut rng);
     let stepper = Stepper::new(&net, cfg.optimiser, data.len(), pool.is_some());
     let mut trainer = Trainer { stepper, ws: Workspace::new(&net), net, order, rng };
+    let started = Instant::now();
     within(pool.as_ref(), || trainer.epoch(&data, 1));
-    run_epochs(trainer, &data, test.as_ref(), cfg, pool.as_ref(), on_epoch)
+    run_epochs(trainer, started, &data, test.as_ref(), cfg, pool.as_ref(), on_epoch)
 }
 
 /// Run `f` on `pool`'s threads (so that the joins and tasks inside it use them), or here.
@@ -289,17 +290,17 @@ fn within<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Sen
     }
 }
 
-/// The epoch loop of [`train_on`], from a trainer that has trained epoch 1: measure each
-/// end-of-epoch state, keep the best, and stop by the rule (section 4.5).
+/// The epoch loop of [`train_on`], from a trainer that has trained epoch 1 since `started`:
+/// measure each end-of-epoch state, keep the best, and stop by the rule (section 4.5).
 fn run_epochs(
     mut trainer: Trainer,
+    started: Instant,
     data: &Prepared,
     test: Option<&Prepared>,
     cfg: &TrainConfig,
     pool: Option<&rayon::ThreadPool>,
     on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<TrainResult> {
-    let started = Instant::now();
     let mut measure = Measure::new();
     // The end-of-epoch state being measured; `trainer.net` may run one epoch ahead of it.
     let mut state = trainer.net.clone();
@@ -334,7 +335,7 @@ fn run_epochs(
             total: data.len(),
             misclassified: ev.misclassified,
             undecided: ev.undecided,
-            train_accuracy_pct: 100.0 * ev.correct as f64 / data.len() as f64,
+            train_accuracy_pct: ev.accuracy_pct(data),
             train_accuracy_m0_pct: Some(100.0 * ev.correct_m0 as f64 / data.len() as f64),
             test_accuracy_pct,
             wall_seconds: started.elapsed().as_secs_f64(),

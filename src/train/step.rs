@@ -2,10 +2,10 @@
 //! momentum and annealing) and minibatch Adam.
 
 use super::{Anneal, Optimiser, Prepared};
-use crate::net::batch::BatchWorkspace;
+use crate::net::batch::{BatchWorkspace, halving};
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::simd::prefetch;
-use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis};
+use ndarray::{Array2, ArrayView2, ArrayViewMut2};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
@@ -207,10 +207,9 @@ struct Block<'a> {
 }
 
 impl<'a> Block<'a> {
-    /// The block in two: by halves of its rows, or of its columns when it has one row.
+    /// The block in two, where [`halving`] cuts a layer.
     fn halves(self) -> (Block<'a>, Block<'a>) {
-        let (rows, cols) = self.w.dim();
-        let (axis, at) = if rows >= 2 { (Axis(0), rows / 2) } else { (Axis(1), cols / 2) };
+        let (axis, at) = halving(self.w.dim());
         let (w0, w1) = self.w.split_at(axis, at);
         let (m0, m1) = self.m.split_at(axis, at);
         let (v0, v1) = self.v.split_at(axis, at);
