@@ -17,7 +17,7 @@
 //! experiment/     └──► experiment ◄───┘                Table 5's trials as TOML configs → runs
 //!                          │
 //! report/                  ├─► reproduction        REPRODUCTION.md: Tables 2, 3, 5, 6, Figure 3
-//!                          │   (domain, table5, table6, section51, findings, plot, diagram)
+//!                          │   (domain, table5, table6, section51, findings, diagram)
 //! study/                   └─► study ─► report/studies   section 6's questions: STUDIES.md
 //!
 //! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/
@@ -25,14 +25,16 @@
 //! serve/    the explorer on 127.0.0.1         uses chess/, paper/, hybrid/, report/diagram
 //! ```
 //!
-//! `io` holds file reads and CRC-32; `output` the output policy (what kpk may replace, atomic
-//! writes, temporaries); `error` the typed errors. The library never prints; the
+//! Tools below every stage: `stats` (intervals, paired and clustered contrasts, Holm), `figures`
+//! (charts and SVG to PNG with the bundled font), `io` (file reads and CRC-32), `output` (the
+//! output policy: what kpk may replace, atomic writes, temporaries) and `error` (typed errors). The library never prints; the
 //! `kpk` binary (`src/cli/`) is the only place that does.
 
 pub mod chess;
 pub mod dataset;
 pub mod error;
 pub mod experiment;
+pub mod figures;
 pub mod hybrid;
 pub mod io;
 pub mod net;
@@ -43,6 +45,7 @@ pub mod report;
 #[doc(hidden)]
 pub mod scratch;
 pub mod serve;
+pub mod stats;
 pub mod study;
 pub mod train;
 

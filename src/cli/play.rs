@@ -234,7 +234,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     for stem in FIGURES {
         for ext in ["png", "svg"] {
             let path = args.figures.join(format!("{stem}.{ext}"));
-            figures.push((FileOut::check(&path)?, kpk::report::plot::ImageFormat::of(&path)?));
+            figures.push((FileOut::check(&path)?, kpk::figures::plot::ImageFormat::of(&path)?));
         }
     }
     let model = PlayModel::load(&args.model)?;

@@ -8,9 +8,9 @@ use kpk::experiment::readings::{self, ReadingDistance};
 use kpk::experiment::replicate::{self, Replicates};
 use kpk::experiment::sweep;
 use kpk::experiment::{Trial, TrialConfig};
+use kpk::figures::plot::ImageFormat;
 use kpk::output::FileOut;
 use kpk::paper::tables;
-use kpk::report::plot::ImageFormat;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -2,7 +2,7 @@
 
 use super::config::TrialConfig;
 use super::rows::Summary;
-use crate::report::plot::{Legend, LineChart, Series};
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::train::EpochMetrics;
 
 /// What a trial's chart marks beside its curves, where known: the margin m of section 4.3, the

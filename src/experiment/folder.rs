@@ -3,7 +3,7 @@
 use super::chart::{ChartMarks, accuracy_chart};
 use super::config::output_name;
 use super::config::{Trial, TrialConfig};
-use super::rows::{write_metrics, write_misclassified};
+use super::rows::{WEIGHTS_JSON, write_metrics, write_misclassified};
 use super::run::TrialRun;
 use crate::error::{Error, Result};
 use crate::net::export;
@@ -17,7 +17,6 @@ use std::path::Path;
 pub const CONFIG_TOML: &str = "config.toml";
 pub const METRICS_CSV: &str = "metrics.csv";
 pub const SUMMARY_JSON: &str = "summary.json";
-pub const WEIGHTS_JSON: &str = "weights.json";
 pub const WEIGHTS_SAFETENSORS: &str = "weights.safetensors";
 pub const WEIGHTS_NPY_DIR: &str = "npy";
 pub const ACCURACY_PNG: &str = "accuracy.png";

@@ -14,6 +14,7 @@ pub mod readings_intervals;
 pub mod replicate;
 mod rows;
 mod run;
+mod schedule;
 pub mod sweep;
 
 pub use chart::*;
@@ -21,6 +22,7 @@ pub use config::*;
 pub use folder::*;
 pub use rows::*;
 pub use run::*;
+pub use schedule::*;
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@
 use super::replicate::ReplicateRun;
 use super::{Trial, TrialConfig};
 use crate::paper::tables::Table5Row;
-use crate::report::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use crate::train::{BestState, StopReason, StopRule, replay};
 use serde::{Deserialize, Serialize};
 

@@ -11,7 +11,7 @@
 use super::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use super::replicate::ReplicateId;
 use super::sweep::{self, Outcomes};
-use crate::report::stats;
+use crate::stats;
 use std::collections::BTreeSet;
 
 /// One reading's distance over a set of trials, with its bootstrap interval and its difference

@@ -6,6 +6,9 @@ use crate::train::{EpochMetrics, StopReason};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The trial folder's file of the trained net ([`Summary::weights_file`] names it).
+pub const WEIGHTS_JSON: &str = "weights.json";
+
 /// `summary.json`: what a trial produced, for the report and for anyone scripting over runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {

@@ -13,7 +13,7 @@ use super::Trial;
 use super::readings::{self, Reading};
 use super::replicate::{ReplicateId, ReplicateRun};
 use crate::paper::tables::Table5Row;
-use crate::report::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -187,15 +187,15 @@ pub(super) fn bootstrap(
 pub fn save_chart(
     rows: &[SweepRow],
     out: &crate::output::FileOut,
-    format: crate::report::plot::ImageFormat,
+    format: crate::figures::plot::ImageFormat,
 ) -> crate::error::Result<()> {
     let rates: Vec<f64> = rows.iter().map(|r| r.learning_rate).collect();
     chart(rows).save_to_with_x_ticks(out, format, (900, 520), &rates)
 }
 
 /// The sweep's chart: each distance component against the learning rate (log scale).
-pub fn chart(rows: &[SweepRow]) -> crate::report::plot::LineChart {
-    use crate::report::plot::{Legend, LineChart, Series};
+pub fn chart(rows: &[SweepRow]) -> crate::figures::plot::LineChart {
+    use crate::figures::plot::{Legend, LineChart, Series};
     type Of = dyn Fn(&SweepRow) -> (f64, f64, f64);
     let series = |label: &str, f: &Of, colour| {
         let points = rows.iter().map(|r| (r.learning_rate, f(r).0)).collect();

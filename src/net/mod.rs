@@ -1,14 +1,13 @@
 //! The paper's learner (section 3): the sigmoid MLP and its arithmetic, trained nets on disk, and
 //! their export to formats other tools read.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
 mod backprop;
 pub mod batch;
 pub mod export;
 pub(crate) mod kernels;
 pub mod mlp;
 pub mod model;
+pub mod output;
 pub(crate) mod simd;
 pub mod sweep;
 pub mod topology;

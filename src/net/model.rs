@@ -13,9 +13,9 @@
 
 use crate::error::{Error, Result};
 use crate::net::mlp::Mlp;
+use crate::net::output::OutputCoding;
 use crate::paper::coding::{BINARY_BITS, InputCoding};
 use crate::paper::features::FEATURES;
-use crate::train::OutputCoding;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

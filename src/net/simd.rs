@@ -1,6 +1,6 @@
 //! Where kpk chooses vector instructions: [`vectorised`] runs a pass compiled for AVX-512
 //! or AVX2 where the CPU has it, and [`use_avx2_kernels`] chooses the hand-written AVX2 kernels of
-//! `net/avx2.rs`. The kernels fix their order of operations and no fused
+//! `net/kernels/avx2.rs`. The kernels fix their order of operations and no fused
 //! multiply-add is enabled (Rust never contracts a multiply and an add), so every build computes
 //! the same bits as the generic one, only with wider vectors.
 
@@ -34,14 +34,14 @@ unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// Does the CPU support AVX2? The hand-written kernels of `net/avx2.rs` need it.
+/// Does the CPU support AVX2? The hand-written kernels of `net/kernels/avx2.rs` need it.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// Use the hand-written AVX2 kernels of `net/avx2.rs` wherever the CPU has AVX2: they were
+/// Use the hand-written AVX2 kernels of `net/kernels/avx2.rs` wherever the CPU has AVX2: they were
 /// measured faster than the compiler's code both on a CPU without AVX-512 (AMD Zen 3) and on one
 /// with it (AMD Zen 4, whose AVX-512 runs as two 256-bit halves); README, "bench --what train".
 /// Either way the bits are the same. Detected once and cached: the check is a load and a test.

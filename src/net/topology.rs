@@ -105,6 +105,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn table5s_weight_counts_follow_from_its_topologies() {
+        for r in crate::paper::tables::table5() {
+            let t: Topology = r.topology.parse().unwrap();
+            assert_eq!(t.weight_count(), r.weights, "trial {}", r.trial);
+        }
+    }
+
+    #[test]
     fn parses_checks_and_writes_back() {
         let t: Topology = "32-32-5-2".parse().unwrap();
         assert_eq!(t.widths(), [32, 32, 5, 2]);

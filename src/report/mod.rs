@@ -9,14 +9,15 @@ pub mod findings;
 pub mod frontier;
 pub mod levers;
 pub mod play;
-pub mod plot;
-pub mod raster;
 pub mod readings_robustness;
 pub mod reproduction;
 pub mod section51;
-pub mod stats;
 pub mod studies;
 pub mod table5;
 pub mod table6;
 pub mod table6_groups;
 pub mod template;
+
+// The figure and statistics tools sit below every stage; their old paths stay while reports move.
+pub use crate::figures::{plot, raster};
+pub use crate::stats;

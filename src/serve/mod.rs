@@ -9,8 +9,8 @@
 pub mod api;
 
 use crate::error::{Error, Result};
+use crate::figures::plot::FONT;
 use crate::paper::features::FEATURES;
-use crate::report::plot::FONT;
 use api::Explorer;
 use serde_json::json;
 use std::sync::Arc;

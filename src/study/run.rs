@@ -6,7 +6,7 @@ use super::custom::run_custom;
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
 use crate::experiment::{Trial, TrialRun, run_trial};
-use crate::report::stats::Interval;
+use crate::stats::Interval;
 use crate::train::StopReason;
 use rayon::prelude::*;
 

@@ -2,14 +2,14 @@
 //! vectorises poorly on its own. Each computes exactly the portable kernel's operations in the
 //! portable kernel's order (a vector add or multiply is four independent IEEE additions or
 //! multiplications, and no fused multiply-add is used), so the results are the same bits; the tests
-//! of `net/kernels.rs` compare the two. Call only where [`super::simd::has_avx2`] holds; [`super::simd::use_avx2_kernels`] decides where they are used.
+//! of `net/kernels.rs` compare the two. Call only where [`crate::net::simd::has_avx2`] holds; [`crate::net::simd::use_avx2_kernels`] decides where they are used.
 
 use std::arch::x86_64::{
     _mm256_add_pd, _mm256_hadd_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_permute2f128_pd,
     _mm256_permute4x64_pd, _mm256_set_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
 };
 
-/// As [`super::kernels::gemv`]: four rows at a time, each row's four partial sums in one vector;
+/// As [`super::gemv`]: four rows at a time, each row's four partial sums in one vector;
 /// the four rows' sums are then combined as (s0 + s2) + (s1 + s3) side by side, and the leftover
 /// columns added one by one, four rows to a vector.
 ///
@@ -51,6 +51,6 @@ pub(super) unsafe fn gemv(rows: &[f64], a: &[f64], out: &mut [f64]) {
         }
     }
     for (row, o) in blocks.remainder().chunks_exact(n).zip(outs.into_remainder()) {
-        *o = super::kernels::dot(row, a);
+        *o = super::dot(row, a);
     }
 }

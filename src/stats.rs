@@ -3,6 +3,8 @@
 //! chance overlap of two lists of positions. Every comparison of settings that depend on random
 //! seeds goes through here, so a figure or table shows an interval, not one run.
 
+pub mod compare;
+
 use serde::{Deserialize, Serialize};
 
 /// A mean over replicates and its two-sided 95% confidence interval.

@@ -13,7 +13,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// The bundled DejaVu Sans, shared with the SVG rasteriser ([`crate::report::raster`]).
+/// The bundled DejaVu Sans, shared with the SVG rasteriser ([`crate::figures::raster`]).
 pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 /// The font family every chart asks for; [`ensure_font`] registers the bundled DejaVu Sans under it.
 pub const FAMILY: &str = "sans-serif";

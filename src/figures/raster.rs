@@ -12,7 +12,7 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
     static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let mut db = resvg::usvg::fontdb::Database::new();
-        db.load_font_data(crate::report::plot::FONT.to_vec());
+        db.load_font_data(super::plot::FONT.to_vec());
         db.set_sans_serif_family("DejaVu Sans");
         db.set_serif_family("DejaVu Sans");
         db.set_monospace_family("DejaVu Sans");
