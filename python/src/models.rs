@@ -17,7 +17,9 @@ use std::path::PathBuf;
 const HYBRID_BYTES: &[u8] = include_bytes!("../../models/kpk.hybrid");
 const PLAY_BYTES: &[u8] = include_bytes!("../../models/kpk-play.hybrid");
 
-/// The exact win/draw classifier: a small integer net and the positions it gets wrong.
+/// The exact win/draw classifier: a small integer net and the positions it gets wrong
+/// (section 5.1). `Hybrid()` loads the committed `models/kpk.hybrid`, shipped inside the package;
+/// `Hybrid(path)` a model file written by `kpk compress`.
 #[pyclass(module = "kpk", frozen)]
 pub struct Hybrid {
     inner: kpk::hybrid::Hybrid,
@@ -120,6 +122,7 @@ fn squares_position(i: usize, squares: [i64; 3], side: Color) -> PyResult<KpkPos
 }
 
 /// The play model: the hybrid plus a move proposer and its exceptions, playing perfectly.
+/// `PlayModel()` loads the committed `models/kpk-play.hybrid`, shipped inside the package.
 #[pyclass(module = "kpk", frozen)]
 pub struct PlayModel {
     inner: kpk::play::PlayModel,
@@ -148,6 +151,11 @@ impl PlayModel {
 }
 
 /// A net saved by `kpk run` (`weights.json`) as a dict of NumPy arrays and its description.
+///
+/// Keys: `weights` (one `(outputs, inputs)` float64 array per layer), `biases` (one `(outputs,)`
+/// array per layer), `topology`, `slope`, `input_coding`, `features` (the characteristics the
+/// inputs are made from, "x1" ...), `output_coding` ("one" or "two"), `margin` (None for "one")
+/// and `seed`. Each layer computes `1 / (1 + exp(-slope * (W @ a + b)))` (section 3).
 #[pyfunction]
 fn load_net<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let saved = SavedNet::load(&path).map_err(value_error)?;

@@ -114,6 +114,9 @@ def test_boards_are_taken_wherever_a_fen_is():
     assert np.array_equal(kpk.features([Board(WON)]), kpk.features(WON))
     assert h.classify(Board(WON)).tolist() == [True]
     assert kpk.PlayModel().best_move(Board(WON)) == kpk.PlayModel().best_move(WON)
+    # Any iterable of positions: a NumPy array of strings, a generator.
+    assert h.classify(np.array([WON, START])).tolist() == [True, False]
+    assert h.classify(f for f in (START, WON)).tolist() == [False, True]
 
 
 def test_python_chess_boards():
