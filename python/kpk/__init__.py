@@ -19,13 +19,18 @@ with the pawn of either colour on any file; answers are from the pawn side's poi
 input raises ``ValueError`` with kpk's one-line message. Nothing here uses the network.
 """
 
-from ._kpk import Bitbase, Hybrid, PlayModel, Probe, __version__, dataset, features, load_net
-
-SETS = ("T1", "S1", "T2", "S2", "T3", "T4", "T5", "wtm", "btm", "all")
-"""The names ``dataset`` accepts (case-insensitive)."""
-
-CODINGS = ("natural", "scaled", "binary", "onehot")
-"""The input codings ``features`` and ``dataset`` accept (section 4.2)."""
+from ._kpk import (
+    CODINGS,
+    SETS,
+    Bitbase,
+    Hybrid,
+    PlayModel,
+    Probe,
+    __version__,
+    dataset,
+    features,
+    load_net,
+)
 
 __all__ = [
     "Bitbase",

@@ -16,6 +16,10 @@ Positions = Union[Position, Iterable[Position]]
 """A sequence of positions; a single FEN or board counts as a sequence of one."""
 
 __version__: str
+SETS: Tuple[str, ...]
+"""The names ``dataset`` accepts (case-insensitive): T1, S1, T2, S2, T3, T4, T5, wtm, btm, all."""
+CODINGS: Tuple[str, ...]
+"""The input codings ``features`` and ``dataset`` accept (section 4.2)."""
 
 class Probe:
     """The bitbase's answer for one position."""

@@ -10,6 +10,7 @@ use kpk::play::{after, uci};
 use kpk::{Color, Outcome};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -182,5 +183,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ProbeAnswer>()?;
     m.add_function(wrap_pyfunction!(features_of, m)?)?;
     m.add_function(wrap_pyfunction!(dataset, m)?)?;
+    // The names `dataset` and `features` accept, from the library's own lists.
+    m.add("SETS", PyTuple::new(m.py(), kpk::dataset::SetName::ALL.map(|s| s.name()))?)?;
+    m.add("CODINGS", PyTuple::new(m.py(), InputCoding::ALL.map(InputCoding::name))?)?;
     Ok(())
 }
