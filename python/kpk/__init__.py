@@ -1,0 +1,46 @@
+"""kpk for Python: king and pawn versus king, exactly.
+
+A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA Journal 21(4),
+1998, as NumPy arrays:
+
+- ``Bitbase()``: every legal KPK position's result and depth to conversion; ``.probe(fen)`` and
+  ``.probe_many(fens)``.
+- ``features(fens, coding="natural")``: the paper's characteristics x1..x32 (Table 4) in one of the
+  input codings of section 4.2.
+- ``dataset(name, coding="natural", seed=1998)``: the sets T1, S1, T2, S2, T3, T4, T5 of section
+  4.5, and wtm, btm, all, as ``(X, y, fens)`` in the row order of ``kpk dataset``.
+- ``Hybrid(path=None)``: the exact win/draw classifier (a small integer net plus the positions it
+  gets wrong, section 5.1); the committed model ships inside the package.
+- ``PlayModel(path=None).best_move(fen)``: a perfect move from the play model file.
+- ``load_net(path)``: a net saved by ``kpk run`` (``weights.json``) as NumPy arrays.
+
+A position is a FEN string or any object with a ``fen()`` method (a python-chess ``chess.Board``),
+with the pawn of either colour on any file; answers are from the pawn side's point of view. Bad
+input raises ``ValueError`` with kpk's one-line message. Nothing here uses the network.
+"""
+
+from ._kpk import (
+    CODINGS,
+    SETS,
+    Bitbase,
+    Hybrid,
+    PlayModel,
+    Probe,
+    __version__,
+    dataset,
+    features,
+    load_net,
+)
+
+__all__ = [
+    "Bitbase",
+    "CODINGS",
+    "Hybrid",
+    "PlayModel",
+    "Probe",
+    "SETS",
+    "__version__",
+    "dataset",
+    "features",
+    "load_net",
+]
