@@ -1,7 +1,7 @@
 //! The C ABI of `kpk-probe` (header: `include/kpk.h`). A model is an opaque pointer owned by the
 //! caller: load it once, probe from any number of threads, free it once. There is no global state.
 //! No function panics across the boundary: bad arguments give a negative result, and each body
-//! runs under [`guard`], so even a defect in the library ends as [`KPK_INTERNAL`] instead of
+//! runs under `guard`, so even a defect in the library ends as [`KPK_INTERNAL`] instead of
 //! unwinding into C.
 
 use kpk_probe::{Color, Model, Outcome, Source, Square};
@@ -67,8 +67,8 @@ fn encode(outcome: Outcome, source: Source, from_exception: *mut c_int) -> c_int
 }
 
 /// Probe by squares (`a1 = 0, b1 = 1, …, h8 = 63`): `KPK_WIN`, `KPK_DRAW` (from the pawn side's
-/// point of view), `KPK_ILLEGAL`, `KPK_BAD_ARGUMENT` (or `KPK_INTERNAL`). If `from_exception` is not null it receives
-/// 1 when the answer came from the exception table, 0 when from the net.
+/// point of view), `KPK_ILLEGAL`, `KPK_BAD_ARGUMENT` (or `KPK_INTERNAL`). If `from_exception` is
+/// not null it receives 1 when the answer came from the exception table, 0 when from the net.
 ///
 /// # Safety
 /// `model` must come from `kpk_model_load`; `from_exception` must be null or writable.
