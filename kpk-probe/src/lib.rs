@@ -51,6 +51,6 @@ pub mod table4;
 
 pub use fen::{FenError, Material};
 pub use input::Input;
-pub use model::{Answer, Coverage, FormatError, Model, Outcome, Source};
-pub use position::{Illegal, MAX_INDEX, Position, Transform};
+pub use model::{Answer, Coverage, FormatError, Model, Source};
+pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
 pub use square::{BadSquare, Color, Square};

@@ -5,6 +5,7 @@ use crate::fen::FenError;
 use crate::first_layer::FirstLayer;
 pub use crate::input::{Input, SIDE_TO_MOVE};
 use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
+pub use crate::position::Outcome;
 use crate::position::{Illegal, MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use alloc::vec::Vec;
@@ -123,13 +124,6 @@ impl Coverage {
             Coverage::PawnSideToMove => VERSION_PAWN_SIDE,
         }
     }
-}
-
-/// A game-theoretic value from the pawn side's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Draw,
-    Win,
 }
 
 /// Which part of the model gave an answer.

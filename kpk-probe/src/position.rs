@@ -29,6 +29,22 @@ use core::fmt;
 /// Number of indices: 2 sides × 24 pawn squares × 64 × 64 king squares.
 pub const MAX_INDEX: usize = 2 * 24 * 64 * 64;
 
+/// The result of a KPK position for the pawn side: it wins, or the game is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Draw,
+    Win,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+        })
+    }
+}
+
 /// Why a placement is not a legal KPK position; the squares are those the caller gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Illegal {

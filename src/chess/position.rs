@@ -11,24 +11,7 @@
 
 use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, slider_attacks};
 use crate::error::{Error, IllegalPosition};
-pub use kpk_probe::position::Transform;
-use std::fmt;
-
-/// The result of a KPK position for the pawn side: it wins, or the game is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Draw,
-    Win,
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-        })
-    }
-}
+pub use kpk_probe::position::{Outcome, Transform};
 
 /// A legal KPK position in canonical orientation (White pawn on files a–d): the chess core's
 /// [`kpk_probe::Position`], with the moves kpk plays.
