@@ -20,6 +20,7 @@ extern "C" {
 #define KPK_WIN 1
 #define KPK_ILLEGAL (-1)      /* not a legal KPK position (or not a KPK FEN) */
 #define KPK_BAD_ARGUMENT (-2) /* a null model or FEN, or a square outside 0..63 */
+#define KPK_INTERNAL (-3)     /* a defect in the library, caught at the boundary; never expected */
 
 typedef struct kpk_model kpk_model;
 
@@ -30,14 +31,16 @@ kpk_model *kpk_model_load(const uint8_t *bytes, size_t len);
 /* Free a model; NULL is ignored. */
 void kpk_model_free(kpk_model *model);
 
-/* KPK_WIN, KPK_DRAW, KPK_ILLEGAL or KPK_BAD_ARGUMENT for a white king, a black king and a pawn
+/* KPK_WIN, KPK_DRAW, KPK_ILLEGAL or KPK_BAD_ARGUMENT (or KPK_INTERNAL) for a white king, a black king and a pawn
  * (black if pawn_is_black != 0) on the given squares, Black to move if black_to_move != 0.
  * If from_exception is not NULL it receives 1 when the answer came from the exception table
  * and 0 when it came from the net. */
 int kpk_probe(const kpk_model *model, int white_king, int black_king, int pawn,
               int pawn_is_black, int black_to_move, int *from_exception);
 
-/* As kpk_probe, for a position in FEN (NUL-terminated). */
+/* As kpk_probe, for a position in FEN (NUL-terminated); a FEN that is not KPK, not well-formed
+ * or not UTF-8 gives KPK_ILLEGAL. The grammar is kpk's (kpk-probe/src/fen.rs): fields separated
+ * by ASCII whitespace, counters of ASCII digits. */
 int kpk_probe_fen(const kpk_model *model, const char *fen, int *from_exception);
 
 #ifdef __cplusplus

@@ -15,7 +15,9 @@ the net's ('net'), the net's flipped by the exception table ('exception'), or, i
 file with the lone king to move, the one-ply rule's over the model's other answers ('rule').
 """
 
+import re
 import struct
+import sys
 import zlib
 from operator import mul
 
@@ -169,18 +171,19 @@ def legal_positions():
         yield i, (wk, bk, wp, wtm)
 
 
+# The FEN grammar is kpk's (kpk-probe/src/fen.rs): fields separated by runs of ASCII whitespace
+# (space, tab, LF, CR, form feed), 2 to 6 of them; the placement's 8 ranks of the digits 1-8 and
+# the letters KkPpQqRrBbNn, each covering 8 files; "w" or "b"; castling "-"; en passant "-" or a
+# square on rank 3 or 6; counters of the ASCII digits 0-9. Then KPK material and legality.
+_FEN_SPACE = re.compile("[ \t\n\r\f]+")
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def parse_fen(fen):
     """(wk, bk, pawn, pawn_is_black, black_to_move) of a KPK FEN; raises IllegalPosition."""
-    fields = fen.split()
-    if not 2 <= len(fields) <= 6 or fields[1] not in ("w", "b"):
-        raise IllegalPosition("not a FEN")
-    if len(fields) > 2 and fields[2] != "-":
-        raise IllegalPosition("castling rights in KPK")
-    if len(fields) > 3 and fields[3] != "-" and not (
-            len(fields[3]) == 2 and fields[3][0] in "abcdefgh" and fields[3][1] in "36"):
-        raise IllegalPosition("bad en passant square")
-    if any(not f.isdigit() for f in fields[4:]):
-        raise IllegalPosition("bad move counter")
+    fields = [f for f in _FEN_SPACE.split(fen) if f]
+    if not 2 <= len(fields) <= 6:
+        raise IllegalPosition("not 2 to 6 fields")
     rows = fields[0].split("/")
     if len(rows) != 8:
         raise IllegalPosition("not eight ranks")
@@ -189,18 +192,27 @@ def parse_fen(fen):
         rank, file = 7 - i, 0
         for ch in row:
             if ch in "12345678":
-                file += int(ch)
-                continue
-            if ch not in "KkPpQqRrBbNn" or file >= 8:
-                raise IllegalPosition("not a FEN")
-            pieces.setdefault(ch, []).append(rank * 8 + file)
-            file += 1
+                file += ord(ch) - ord("0")
+            elif ch in "KkPpQqRrBbNn":
+                pieces.setdefault(ch, []).append(rank * 8 + file)
+                file += 1
+            else:
+                raise IllegalPosition("unexpected character in the placement")
         if file != 8:
             raise IllegalPosition("a rank is not eight squares")
     pawns = pieces.get("P", []) + pieces.get("p", [])
     if (set(pieces) - set("KkPp") or len(pieces.get("K", [])) != 1
             or len(pieces.get("k", [])) != 1 or len(pawns) != 1):
         raise IllegalPosition("not king and pawn against king")
+    if fields[1] not in ("w", "b"):
+        raise IllegalPosition("the side to move is not w or b")
+    if len(fields) > 2 and fields[2] != "-":
+        raise IllegalPosition("castling rights in KPK")
+    if len(fields) > 3 and fields[3] != "-" and not (
+            len(fields[3]) == 2 and fields[3][0] in "abcdefgh" and fields[3][1] in "36"):
+        raise IllegalPosition("bad en passant square")
+    if any(not set(f) <= _ASCII_DIGITS for f in fields[4:]):
+        raise IllegalPosition("bad move counter")
     return pieces["K"][0], pieces["k"][0], pawns[0], "p" in pieces, fields[1] == "b"
 
 
@@ -393,11 +405,38 @@ def _check(model_path, answers_path):
     assert model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1")[0] == "win"
     assert model.probe_fen("1K6/6p1/6k1/8/8/8/8/8 b - - 0 1")[0] == "win"
     assert model.probe_fen("k7/8/1K6/P7/8/8/8/8 b - - 0 1")[0] == "draw"
+    for bad in ("8/8/8/8/8/1K6/1P6/6k1 w - - \u00b2 1", "8/8/8/8/8/1K6/1P6/6k1\u00a0w",
+                "8" * 33 + "/8/8/8/8/1K6/1P6/6k1 w"):
+        try:
+            model.probe_fen(bad)
+        except IllegalPosition:
+            continue
+        raise SystemExit("python reader: accepts %r" % bad)
     print("python reader: %d positions agree with the Rust answers" % n)
 
 
+def _verdicts(model_path):
+    """For each line of standard input, a string as hexadecimal UTF-8: its verdict as a FEN on one
+    line, `reject` or `OUTCOME SOURCE INDEX` (tests/fen_verdicts.rs compares these with kpk's)."""
+    model = load(model_path)
+    out = []
+    for line in sys.stdin:
+        fen = bytes.fromhex(line.strip()).decode("utf-8")
+        try:
+            wk, bk, wp, pawn_is_black, black_to_move = parse_fen(fen)
+            outcome, source = model.probe(wk, bk, wp, pawn_is_black, black_to_move)
+        except IllegalPosition:
+            out.append("reject")
+            continue
+        i = index(*canonical(wk, bk, wp, pawn_is_black, black_to_move))
+        out.append("%s %s %d" % (outcome, source, i))
+    sys.stdout.write("".join(v + "\n" for v in out))
+
+
 if __name__ == "__main__":
-    import sys
-    if len(sys.argv) != 3:
-        raise SystemExit("usage: python3 kpk_hybrid.py MODEL ANSWERS")
-    _check(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "--verdicts":
+        _verdicts(sys.argv[2])
+    elif len(sys.argv) == 3:
+        _check(sys.argv[1], sys.argv[2])
+    else:
+        raise SystemExit("usage: python3 kpk_hybrid.py MODEL ANSWERS | --verdicts MODEL < HEX-LINES")

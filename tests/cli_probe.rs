@@ -26,6 +26,14 @@ const BAD: &[(&str, &str)] = &[
     ("4k3/8/8/8/8/8/P7/4K3 w KQ", "castling field must be '-'"),
     ("4k3/8/8/8/8/8/P7/4K3 w - e5", "en passant"),
     ("4k3/8/8/8/8/8/P7/4K3 w - - x 1", "move counter"),
+    // The grammar's counters are ASCII digits, its separators ASCII whitespace (kpk-probe/src/fen.rs).
+    ("4k3/8/8/8/8/8/P7/4K3 w - - \u{b2} 1", "move counter must be a non-negative integer, found '\u{b2}'"),
+    ("4k3/8/8/8/8/8/P7/4K3 w - - +1 1", "move counter must be a non-negative integer, found '+1'"),
+    ("4k3/8/8/8/8/8/P7/4K3\u{a0}w", "expected 2 to 6 space-separated fields, found 1"),
+    (
+        "888888888888888888888888888888888/8/8/8/8/1K6/1P6/6k1 w",
+        "rank 8 of the piece placement covers 264 files, expected 8",
+    ),
     ("4k3/8/8/8/8/8/8/4K3 w", "no pawn"),
     ("4k3/8/8/8/8/8/PP6/4K3 w", "2 pawns"),
     ("4k3/8/8/8/8/p7/P7/4K3 w", "2 pawns"),

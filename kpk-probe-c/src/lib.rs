@@ -1,9 +1,12 @@
 //! The C ABI of `kpk-probe` (header: `include/kpk.h`). A model is an opaque pointer owned by the
 //! caller: load it once, probe from any number of threads, free it once. There is no global state.
-//! No function panics across the boundary: bad arguments give a negative result.
+//! No function panics across the boundary: bad arguments give a negative result, and each body
+//! runs under `guard`, so even a defect in the library ends as [`KPK_INTERNAL`] instead of
+//! unwinding into C.
 
-use kpk_probe::{Color, Model, Outcome, Source};
+use kpk_probe::{Color, Model, Outcome, Source, Square};
 use std::ffi::{CStr, c_char, c_int};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The position's result is a draw.
 pub const KPK_DRAW: c_int = 0;
@@ -13,6 +16,14 @@ pub const KPK_WIN: c_int = 1;
 pub const KPK_ILLEGAL: c_int = -1;
 /// A null pointer or a square outside 0..64.
 pub const KPK_BAD_ARGUMENT: c_int = -2;
+/// A defect in the library (it panicked); never expected, reported rather than unwound into C.
+pub const KPK_INTERNAL: c_int = -3;
+
+/// Run `body`, turning a panic into `on_panic`: unwinding out of an `extern "C"` function aborts
+/// the caller's process.
+fn guard<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(on_panic)
+}
 
 /// Decode a model file from `len` bytes at `bytes`. Returns null if the bytes are not a valid
 /// model (or `bytes` is null). Free the model with [`kpk_model_free`].
@@ -26,10 +37,10 @@ pub unsafe extern "C" fn kpk_model_load(bytes: *const u8, len: usize) -> *mut Mo
     }
     // SAFETY: the caller promises `len` readable bytes at `bytes`.
     let slice = unsafe { std::slice::from_raw_parts(bytes, len) };
-    match Model::from_bytes(slice) {
+    guard(std::ptr::null_mut(), || match Model::from_bytes(slice) {
         Ok(m) => Box::into_raw(Box::new(m)),
         Err(_) => std::ptr::null_mut(),
-    }
+    })
 }
 
 /// Free a model from [`kpk_model_load`]; null is ignored.
@@ -56,8 +67,8 @@ fn encode(outcome: Outcome, source: Source, from_exception: *mut c_int) -> c_int
 }
 
 /// Probe by squares (`a1 = 0, b1 = 1, …, h8 = 63`): `KPK_WIN`, `KPK_DRAW` (from the pawn side's
-/// point of view), `KPK_ILLEGAL` or `KPK_BAD_ARGUMENT`. If `from_exception` is not null it receives
-/// 1 when the answer came from the exception table, 0 when from the net.
+/// point of view), `KPK_ILLEGAL`, `KPK_BAD_ARGUMENT` (or `KPK_INTERNAL`). If `from_exception` is
+/// not null it receives 1 when the answer came from the exception table, 0 when from the net.
 ///
 /// # Safety
 /// `model` must come from `kpk_model_load`; `from_exception` must be null or writable.
@@ -73,15 +84,15 @@ pub unsafe extern "C" fn kpk_probe(
 ) -> c_int {
     // SAFETY: the caller passes a model from kpk_model_load (or null, refused here).
     let Some(model) = (unsafe { model.as_ref() }) else { return KPK_BAD_ARGUMENT };
-    let square = |s: c_int| u8::try_from(s).ok().filter(|&s| s < 64);
+    let square = |s: c_int| u8::try_from(s).ok().and_then(Square::new);
     let (Some(wk), Some(bk), Some(p)) = (square(white_king), square(black_king), square(pawn)) else {
         return KPK_BAD_ARGUMENT;
     };
     let color = |black: c_int| if black != 0 { Color::Black } else { Color::White };
-    match model.probe_squares(wk, bk, p, color(pawn_is_black), color(black_to_move)) {
+    guard(KPK_INTERNAL, || match model.probe_squares(wk, bk, p, color(pawn_is_black), color(black_to_move)) {
         Ok(a) => encode(a.outcome, a.source, from_exception),
         Err(_) => KPK_ILLEGAL,
-    }
+    })
 }
 
 /// Probe a FEN (a NUL-terminated string): as [`kpk_probe`]; a FEN that is not KPK, not
@@ -103,8 +114,14 @@ pub unsafe extern "C" fn kpk_probe_fen(
     }
     // SAFETY: the caller promises a NUL-terminated string.
     let Ok(text) = (unsafe { CStr::from_ptr(fen) }).to_str() else { return KPK_ILLEGAL };
-    match model.probe_fen(text) {
+    guard(KPK_INTERNAL, || match model.probe_fen(text) {
         Ok(a) => encode(a.outcome, a.source, from_exception),
         Err(_) => KPK_ILLEGAL,
-    }
+    })
 }
+
+#[cfg(test)]
+#[path = "../../tests/fen_corpus/mod.rs"]
+mod fen_corpus;
+#[cfg(test)]
+mod tests;

@@ -17,7 +17,7 @@
 //! machine. The tables take `(2 · 64 · 24 + 450) · n` 32-bit words for `n` first-layer neurons
 //! (337 KB for 24) and are built once per model.
 
-use crate::model::{Input, SIDE_TO_MOVE};
+use crate::input::{Input, SIDE_TO_MOVE};
 use crate::net::Layer;
 use crate::position::Position;
 use crate::table4::{X32_MARGIN, characteristics};
@@ -146,7 +146,7 @@ impl FirstLayer {
     #[inline]
     pub fn sums(&self, p: &Position, acc: &mut [i32]) {
         let (wk, bk, wp) = p.squares();
-        let (wk, bk, wp) = (usize::from(wk), usize::from(bk), usize::from(wp));
+        let (wk, bk, wp) = (wk.index(), bk.index(), wp.index());
         let slot = (wp / 8 - 1) * 4 + wp % 8;
         let side = usize::from(!p.white_to_move());
         let (dx, dy) = ((wk % 8) as isize - (bk % 8) as isize, (wk / 8) as isize - (bk / 8) as isize);

@@ -5,13 +5,14 @@
 //! loaded, so one model answers from any number of threads.
 //!
 //! ```
-//! use kpk_probe::{Color, Model, Outcome};
+//! use kpk_probe::{Color, Model, Outcome, Square};
 //! let model = Model::from_bytes(include_bytes!("../../models/kpk.hybrid")).unwrap();
 //! // White: Kb3, Pb2; Black: Kg1; White to move. The pawn side wins.
 //! let a = model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1").unwrap();
 //! assert_eq!(a.outcome, Outcome::Win);
 //! // The same by squares (a1 = 0, b1 = 1, …, h8 = 63).
-//! let b = model.probe_squares(17, 6, 9, Color::White, Color::White).unwrap();
+//! let sq = |n| Square::new(n).unwrap();
+//! let b = model.probe_squares(sq(17), sq(6), sq(9), Color::White, Color::White).unwrap();
 //! assert_eq!(a, b);
 //! ```
 //!
@@ -26,6 +27,10 @@
 //! on every position with the pawn side to move, then the rule), a 24 KB bit set, so such a query
 //! is one bit.
 //!
+//! The crate is also kpk's chess core: squares and colours ([`square`]), legality, the canonical
+//! orientation and the position numbering ([`position`]) and the FEN grammar ([`fen`]) are
+//! defined here once, and kpk, this crate's C ABI and its answers share them.
+//!
 //! The file format is specified in the kpk crate's `src/hybrid/format.md` (printed in
 //! `reports/COMPRESSION.md`), the position numbering in [`position`], the arithmetic in [`net`],
 //! the bit stream in [`bits`] and the characteristics in [`table4`].
@@ -34,11 +39,18 @@
 extern crate alloc;
 
 pub mod bits;
+pub mod fen;
 pub mod first_layer;
+pub mod input;
 pub mod model;
 pub mod net;
 pub mod position;
+pub mod quote;
+pub mod square;
 pub mod table4;
 
-pub use model::{Answer, Coverage, FormatError, Input, Model, Outcome, Source};
-pub use position::{Color, FenError, Illegal, MAX_INDEX, Position};
+pub use fen::{FenError, Material};
+pub use input::Input;
+pub use model::{Answer, Coverage, FormatError, Model, Source};
+pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
+pub use square::{BadSquare, Color, Square};

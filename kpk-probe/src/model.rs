@@ -1,10 +1,13 @@
 //! The model file: decoding (format versions 1 and 2) and answering.
 
 use crate::bits::{BitError, BitReader, crc32};
+use crate::fen::FenError;
 use crate::first_layer::FirstLayer;
+pub use crate::input::{Input, SIDE_TO_MOVE};
 use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
-use crate::position::{Color, FenError, Illegal, MAX_INDEX, Position};
-use crate::table4::{BOUND, N_FEATURES, characteristics};
+pub use crate::position::Outcome;
+use crate::position::{Illegal, MAX_INDEX, Position};
+use crate::square::{Color, Square};
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -25,81 +28,25 @@ pub const CONFIDENCE_ORDER: u8 = 0x80;
 pub const MAX_RICE: u32 = 24;
 /// Largest bias magnitude a file may hold.
 pub const MAX_BIAS: i64 = 1 << 24;
-/// The side-to-move input's number (after Table 4's x1..x32).
-pub const SIDE_TO_MOVE: usize = N_FEATURES + 1;
 /// Bytes of the feature mask: 33 bits.
 const MASK_BYTES: usize = 5;
 
-/// What the net sees of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// Seven integers: x1..x6 (file and rank, 1-based, of the pawn side's king, the lone king and
-    /// the pawn, canonical orientation) and the side to move (0 = the pawn side, 1 = the lone king).
-    Coordinates,
-    /// The chosen x of Table 4's x1..x32 and x33 = the side to move (0 = the pawn side, 1 = the
-    /// lone king), in increasing x; bit `x − 1` of the mask is set when `x` is an input. Each
-    /// input is the characteristic's natural integer value.
-    Features { mask: u64 },
-}
-
-impl Input {
-    /// Number of inputs.
-    #[must_use]
-    pub fn width(self) -> usize {
-        match self {
-            Input::Coordinates => 7,
-            Input::Features { mask } => mask.count_ones() as usize,
-        }
-    }
-
-    /// Largest magnitude of any input on a legal position (for the overflow proof).
-    #[must_use]
-    pub fn bound(self) -> i32 {
-        BOUND
-    }
-
-    /// Write the inputs of `p` into `out[..width()]`.
-    #[inline]
-    pub fn write(self, p: &Position, out: &mut [i16]) {
-        let side = i16::from(!p.white_to_move());
-        match self {
-            Input::Coordinates => {
-                for (o, &c) in out.iter_mut().zip(&p.coordinates()) {
-                    *o = i16::from(c);
-                }
-                out[6] = side;
+/// Parse the input function from the start of `bytes`: the function and the bytes used.
+fn read_input(bytes: &[u8]) -> Result<(Input, usize), FormatError> {
+    match bytes.first() {
+        Some(0) => Ok((Input::Coordinates, 1)),
+        Some(1) => {
+            let m = bytes.get(1..1 + MASK_BYTES).ok_or(FormatError::Truncated)?;
+            let mut le = [0u8; 8];
+            le[..MASK_BYTES].copy_from_slice(m);
+            let mask = u64::from_le_bytes(le);
+            if mask == 0 || mask >> SIDE_TO_MOVE != 0 {
+                return Err(FormatError::Invalid("the input mask names no input or one beyond x33"));
             }
-            Input::Features { mask } => {
-                let f = characteristics(p.coordinates(), p.white_to_move());
-                let mut rest = mask;
-                let mut k = 0;
-                while rest != 0 {
-                    let x = rest.trailing_zeros() as usize; // x + 1 is the Table 4 number
-                    out[k] = if x < N_FEATURES { i16::from(f[x]) } else { side };
-                    k += 1;
-                    rest &= rest - 1;
-                }
-            }
+            Ok((Input::Features { mask }, 1 + MASK_BYTES))
         }
-    }
-
-    /// Parse the input function from the start of `bytes`: the function and the bytes used.
-    pub fn from_bytes(bytes: &[u8]) -> Result<(Input, usize), FormatError> {
-        match bytes.first() {
-            Some(0) => Ok((Input::Coordinates, 1)),
-            Some(1) => {
-                let m = bytes.get(1..1 + MASK_BYTES).ok_or(FormatError::Truncated)?;
-                let mut le = [0u8; 8];
-                le[..MASK_BYTES].copy_from_slice(m);
-                let mask = u64::from_le_bytes(le);
-                if mask == 0 || mask >> SIDE_TO_MOVE != 0 {
-                    return Err(FormatError::Invalid("the input mask names no input or one beyond x33"));
-                }
-                Ok((Input::Features { mask }, 1 + MASK_BYTES))
-            }
-            Some(_) => Err(FormatError::Invalid("unknown input function")),
-            None => Err(FormatError::Truncated),
-        }
+        Some(_) => Err(FormatError::Invalid("unknown input function")),
+        None => Err(FormatError::Truncated),
     }
 }
 
@@ -179,13 +126,6 @@ impl Coverage {
     }
 }
 
-/// A game-theoretic value from the pawn side's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Draw,
-    Win,
-}
-
 /// Which part of the model gave an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -248,7 +188,7 @@ impl Model {
             return Err(FormatError::Invalid("an exception names no legal position the model covers"));
         }
         let first = FirstLayer::new(input, &net.layers()[0]);
-        let mut flipped = alloc::vec![0u64; (MAX_INDEX as usize).div_ceil(64)];
+        let mut flipped = alloc::vec![0u64; MAX_INDEX.div_ceil(64)];
         for &i in &exceptions {
             flipped[i as usize / 64] |= 1 << (i % 64);
         }
@@ -262,7 +202,7 @@ impl Model {
     /// The one-ply rule's answer for every position with the lone king to move, as a bit set
     /// over the indices, from the model's answers for the pawn side to move.
     fn rule_answers(&self) -> Vec<u64> {
-        let words = (MAX_INDEX as usize).div_ceil(64);
+        let words = MAX_INDEX.div_ceil(64);
         let mut pawn_side_wins = alloc::vec![0u64; words];
         for p in Position::all().filter(Position::white_to_move) {
             if self.covered(&p).outcome == Outcome::Win {
@@ -289,7 +229,7 @@ impl Model {
     /// Decode a model file (format version 1 or 2; see the crate documentation).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, FormatError> {
         let (body, coverage) = check_envelope(bytes)?;
-        let (input, used) = Input::from_bytes(&body[PREAMBLE_LEN..])?;
+        let (input, used) = read_input(&body[PREAMBLE_LEN..])?;
         let layers_at = PREAMBLE_LEN + used + 1;
         let n_layers = *body.get(layers_at - 1).ok_or(FormatError::Truncated)? as usize;
         if !(1..=MAX_LAYERS).contains(&n_layers) {
@@ -325,7 +265,7 @@ impl Model {
             let ranks = read_sorted(&mut r, n_exceptions, ke, order.len())?;
             ranks.iter().map(|&rank| order[rank as usize]).collect()
         } else {
-            read_sorted(&mut r, n_exceptions, ke, MAX_INDEX as usize)?
+            read_sorted(&mut r, n_exceptions, ke, MAX_INDEX)?
         };
         if !r.at_padded_end() {
             return Err(FormatError::Invalid("the bit stream does not end where the file does"));
@@ -393,17 +333,17 @@ impl Model {
         }
     }
 
-    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given squares
-    /// (`a1 = 0 … h8 = 63`), `side_to_move` to play; from the pawn side's point of view.
+    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given squares,
+    /// `side_to_move` to play; from the pawn side's point of view.
     pub fn probe_squares(
         &self,
-        white_king: u8,
-        black_king: u8,
-        pawn: u8,
+        white_king: Square,
+        black_king: Square,
+        pawn: Square,
         pawn_color: Color,
         side_to_move: Color,
     ) -> Result<Answer, Illegal> {
-        Ok(self.probe(&Position::new(white_king, black_king, pawn, pawn_color, side_to_move)?))
+        Ok(self.probe(&Position::oriented(white_king, black_king, pawn, pawn_color, side_to_move)?.0))
     }
 
     /// The answer for a position in FEN, from the pawn side's point of view.
@@ -473,7 +413,7 @@ pub fn read_sorted(r: &mut BitReader, count: usize, k: u32, universe: usize) -> 
 /// magnitude of the net's output, ties by index.
 #[must_use]
 pub fn confidence_order(input: Input, net: &Net, coverage: Coverage) -> Vec<u32> {
-    let mut keyed: Vec<(u32, u32)> = (0..MAX_INDEX)
+    let mut keyed: Vec<(u32, u32)> = (0..MAX_INDEX as u32)
         .filter_map(|i| Position::from_index(i).filter(|p| coverage.covers(p)).map(|p| (i, p)))
         .map(|(i, p)| {
             let mut x = [0i16; MAX_WIDTH];

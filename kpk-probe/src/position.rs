@@ -1,196 +1,264 @@
-//! Squares, positions in the canonical orientation, the dense index, and FEN.
+//! KPK positions: legality, the canonical orientation and the dense index.
 //!
-//! A square is a number `0..64`: `a1 = 0, b1 = 1, …, h1 = 7, a2 = 8, …, h8 = 63`
-//! (`file + 8 × rank`, both 0-based).
+//! **Legal** (as in the paper's Table 2 counts): three distinct squares, the pawn on ranks 2–7,
+//! the kings not adjacent, and the side not to move not in check. With the pawn side's only
+//! attacker the pawn, that last rule only bites with the pawn side to move: the lone king must
+//! not stand on a square the pawn attacks. The lone king to move *in* check is legal (Table 1's
+//! set 7b counts such positions).
 //!
 //! **Canonical orientation.** Every answer is computed with the pawn White's, moving up the board,
 //! on files a–d. A position whose pawn is Black's is turned round first (ranks flipped, colours
 //! and the side to move swapped); one whose pawn is then on files e–h is mirrored (files
-//! a↔h, b↔g, …). Answers are from the pawn side's point of view, so they do not change.
+//! a↔h, b↔g, …). Both maps are their own inverses and commute, so the [`Transform`] that
+//! canonicalises a position also maps canonical squares back. Answers are from the pawn side's
+//! point of view, so they do not change.
 //!
-//! **Index** (the numbering the exception table uses):
+//! **Index** (the numbering the exception table and the bitbase use):
 //!
 //! ```text
-//! index = ((side × 24 + pawn) × 64 + wk) × 64 + bk            0 ≤ index < 196,608
+//! MAX_INDEX = 2 × 24 × 64 × 64 = 196,608
+//! index     = ((side × 24 + pawn) × 64 + wk) × 64 + bk
 //!   side  0 = the pawn side (White) to move, 1 = the lone king (Black) to move
 //!   pawn  (rank − 2) × 4 + file, rank 2..7 (1-based), file a..d = 0..3
 //!   wk    square of the pawn side's king, bk square of the lone king (canonical orientation)
 //! ```
 
+use crate::square::{Color, Square};
 use core::fmt;
 
-/// A side of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Color {
-    White,
-    Black,
+/// Number of indices: 2 sides × 24 pawn squares × 64 × 64 king squares.
+pub const MAX_INDEX: usize = 2 * 24 * 64 * 64;
+
+/// The result of a KPK position for the pawn side: it wins, or the game is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Draw,
+    Win,
 }
 
-impl Color {
-    #[must_use]
-    pub fn other(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+        })
     }
 }
 
-/// Why a placement is not a legal KPK position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a placement is not a legal KPK position; the squares are those the caller gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Illegal {
-    /// A square number is 64 or more.
-    NoSuchSquare,
-    /// Two pieces on one square.
-    SameSquare,
+    /// Two pieces on this square.
+    SameSquare(Square),
     /// The pawn on its first or last rank.
-    PawnOnBackRank,
-    /// The kings touch.
-    AdjacentKings,
-    /// The side not to move is in check (the pawn attacks the lone king with the pawn side to move).
-    NotToMoveInCheck,
+    PawnOnBackRank(Square),
+    /// The pawn side's king and the lone king touch.
+    AdjacentKings(Square, Square),
+    /// The pawn side to move with the lone king on a square its pawn attacks.
+    NotToMoveInCheck { king: Square, pawn: Square },
 }
 
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Illegal::NoSuchSquare => "a square number is not in 0..64",
-            Illegal::SameSquare => "two pieces stand on one square",
-            Illegal::PawnOnBackRank => "the pawn stands on its first or last rank",
-            Illegal::AdjacentKings => "the kings stand next to each other",
-            Illegal::NotToMoveInCheck => "the side not to move is in check",
-        })
+        match self {
+            Illegal::SameSquare(s) => write!(f, "two pieces on {s}"),
+            Illegal::AdjacentKings(a, b) => write!(f, "kings on adjacent squares {a} and {b}"),
+            Illegal::PawnOnBackRank(s) => {
+                write!(f, "pawn on {s}: a pawn cannot stand on the first or last rank")
+            }
+            Illegal::NotToMoveInCheck { king, pawn } => {
+                write!(f, "the side not to move is in check: king on {king} attacked by the pawn on {pawn}")
+            }
+        }
     }
+}
+
+impl core::error::Error for Illegal {}
+
+impl Illegal {
+    /// The same reason with its squares seen through `t`.
+    #[must_use]
+    pub fn through(self, t: Transform) -> Illegal {
+        match self {
+            Illegal::SameSquare(s) => Illegal::SameSquare(t.apply(s)),
+            Illegal::PawnOnBackRank(s) => Illegal::PawnOnBackRank(t.apply(s)),
+            Illegal::AdjacentKings(a, b) => Illegal::AdjacentKings(t.apply(a), t.apply(b)),
+            Illegal::NotToMoveInCheck { king, pawn } => {
+                Illegal::NotToMoveInCheck { king: t.apply(king), pawn: t.apply(pawn) }
+            }
+        }
+    }
+}
+
+/// The map between a caller's orientation and the canonical one (either way: it is its own
+/// inverse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Transform {
+    /// The pawn was Black's: colours were swapped and ranks flipped.
+    pub flip_colours: bool,
+    /// The pawn was on files e–h: files were mirrored.
+    pub mirror_files: bool,
+}
+
+impl Transform {
+    pub const IDENTITY: Transform = Transform { flip_colours: false, mirror_files: false };
+
+    /// Map a square between the caller's and the canonical orientation (either way).
+    #[must_use]
+    pub const fn apply(self, sq: Square) -> Square {
+        let sq = if self.flip_colours { sq.flip_rank() } else { sq };
+        if self.mirror_files { sq.mirror_file() } else { sq }
+    }
+}
+
+/// The pawn slot `0..24` of a canonical pawn square (files a–d, ranks 2–7).
+#[must_use]
+pub const fn pawn_slot(wp: Square) -> usize {
+    (wp.rank() as usize - 1) * 4 + wp.file() as usize
+}
+
+/// The canonical pawn square of slot `0..24` (`slot % 24` for a larger one).
+#[must_use]
+pub const fn pawn_square(slot: usize) -> Square {
+    let slot = slot % 24;
+    Square::ALL[(slot / 4 + 1) * 8 + slot % 4]
+}
+
+/// The index of a canonical placement (see the module documentation); legal or not.
+#[must_use]
+pub const fn index_of(wk: Square, bk: Square, wp: Square, side: Color) -> u32 {
+    let side = match side {
+        Color::White => 0,
+        Color::Black => 1,
+    };
+    (((side * 24 + pawn_slot(wp)) * 64 + wk.index()) * 64 + bk.index()) as u32
+}
+
+/// The canonical placement `(wk, bk, wp, side)` an index below [`MAX_INDEX`] names.
+#[must_use]
+pub const fn squares_of(index: u32) -> (Square, Square, Square, Color) {
+    let i = index as usize % MAX_INDEX;
+    let side = if i < MAX_INDEX / 2 { Color::White } else { Color::Black };
+    (Square::ALL[i / 64 % 64], Square::ALL[i % 64], pawn_square(i / 4096), side)
 }
 
 /// A legal KPK position in the canonical orientation (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    wk: u8,
-    bk: u8,
-    wp: u8,
-    white_to_move: bool,
+    wk: Square,
+    bk: Square,
+    wp: Square,
+    side: Color,
 }
 
-const fn file(sq: u8) -> i8 {
-    (sq % 8) as i8
-}
-const fn rank(sq: u8) -> i8 {
-    (sq / 8) as i8
-}
-const fn mirror_file(sq: u8) -> u8 {
-    sq ^ 7
-}
-const fn flip_rank(sq: u8) -> u8 {
-    sq ^ 56
+/// Why the canonical placement is illegal, if it is (the pawn White's on files a–d).
+fn check_legal(wk: Square, bk: Square, wp: Square, side: Color) -> Result<(), Illegal> {
+    if wk == bk || wk == wp || bk == wp {
+        return Err(Illegal::SameSquare(if wk == bk || wk == wp { wk } else { bk }));
+    }
+    if wp.rank() == 0 || wp.rank() == 7 {
+        return Err(Illegal::PawnOnBackRank(wp));
+    }
+    if wk.distance(bk) <= 1 {
+        return Err(Illegal::AdjacentKings(wk, bk));
+    }
+    if side == Color::White && bk.rank() == wp.rank() + 1 && bk.file().abs_diff(wp.file()) == 1 {
+        return Err(Illegal::NotToMoveInCheck { king: bk, pawn: wp });
+    }
+    Ok(())
 }
 
 impl Position {
-    /// The position with a white king, a black king and a pawn of `pawn_color` on the given
-    /// squares (numbered as in the module documentation), `side_to_move` to play.
-    pub fn new(
-        white_king: u8,
-        black_king: u8,
-        pawn: u8,
-        pawn_color: Color,
-        side_to_move: Color,
-    ) -> Result<Position, Illegal> {
-        if white_king >= 64 || black_king >= 64 || pawn >= 64 {
-            return Err(Illegal::NoSuchSquare);
+    /// The position with the pawn White's: a pawn on files e–h is mirrored to a–d. Errors name
+    /// the squares given.
+    pub fn new(wk: Square, bk: Square, wp: Square, side: Color) -> Result<Position, Illegal> {
+        if wp.file() >= 4 {
+            return Position::oriented(wk, bk, wp, Color::White, side).map(|(p, _)| p);
         }
-        let (mut wk, mut bk, mut wp, mut side) = (white_king, black_king, pawn, side_to_move);
-        if pawn_color == Color::Black {
-            (wk, bk, wp, side) =
-                (flip_rank(black_king), flip_rank(white_king), flip_rank(pawn), side.other());
-        }
-        if file(wp) >= 4 {
-            (wk, bk, wp) = (mirror_file(wk), mirror_file(bk), mirror_file(wp));
-        }
-        Position::canonical(wk, bk, wp, side == Color::White)
+        check_legal(wk, bk, wp, side)?;
+        Ok(Position { wk, bk, wp, side })
     }
 
-    /// The position given in the canonical orientation already: the pawn White's on files a–d.
-    pub fn canonical(wk: u8, bk: u8, wp: u8, white_to_move: bool) -> Result<Position, Illegal> {
-        if wk >= 64 || bk >= 64 || wp >= 64 || file(wp) >= 4 {
-            return Err(Illegal::NoSuchSquare);
-        }
-        if wk == bk || wk == wp || bk == wp {
-            return Err(Illegal::SameSquare);
-        }
-        if rank(wp) == 0 || rank(wp) == 7 {
-            return Err(Illegal::PawnOnBackRank);
-        }
-        if (file(wk) - file(bk)).abs() <= 1 && (rank(wk) - rank(bk)).abs() <= 1 {
-            return Err(Illegal::AdjacentKings);
-        }
-        if white_to_move && rank(bk) == rank(wp) + 1 && (file(bk) - file(wp)).abs() == 1 {
-            return Err(Illegal::NotToMoveInCheck);
-        }
-        Ok(Position { wk, bk, wp, white_to_move })
+    /// The position with a white king, a black king and a pawn of `pawn_color` on the given
+    /// squares, `side_to_move` to play, in the canonical orientation, and the transform that maps
+    /// its squares back to the ones given. Errors name the squares given.
+    pub fn oriented(
+        white_king: Square,
+        black_king: Square,
+        pawn: Square,
+        pawn_color: Color,
+        side_to_move: Color,
+    ) -> Result<(Position, Transform), Illegal> {
+        let flip_colours = pawn_color == Color::Black;
+        let (king, lone) = if flip_colours { (black_king, white_king) } else { (white_king, black_king) };
+        let mirror_files = Transform { flip_colours, mirror_files: false }.apply(pawn).file() >= 4;
+        let t = Transform { flip_colours, mirror_files };
+        let side = if flip_colours { side_to_move.other() } else { side_to_move };
+        let (wk, bk, wp) = (t.apply(king), t.apply(lone), t.apply(pawn));
+        check_legal(wk, bk, wp, side).map_err(|e| e.through(t))?;
+        Ok((Position { wk, bk, wp, side }, t))
     }
 
     /// The legal position at `index`, or `None` (see the module documentation for the numbering).
     #[must_use]
     pub fn from_index(index: u32) -> Option<Position> {
-        if index >= MAX_INDEX {
+        if index as usize >= MAX_INDEX {
             return None;
         }
-        let bk = (index % 64) as u8;
-        let wk = (index / 64 % 64) as u8;
-        let slot = (index / 4096 % 24) as u8;
-        let wp = (slot / 4 + 1) * 8 + slot % 4;
-        Position::canonical(wk, bk, wp, index < MAX_INDEX / 2).ok()
+        let (wk, bk, wp, side) = squares_of(index);
+        check_legal(wk, bk, wp, side).ok()?;
+        Some(Position { wk, bk, wp, side })
     }
 
-    /// Every legal position, in index order.
+    /// Every legal position, in index order: 81,664 with the pawn side to move, then 84,012 with
+    /// the lone king to move.
     pub fn all() -> impl Iterator<Item = Position> {
-        (0..MAX_INDEX).filter_map(Position::from_index)
+        (0..MAX_INDEX as u32).filter_map(Position::from_index)
     }
 
     /// This position's index.
     #[must_use]
     #[inline]
     pub fn index(&self) -> u32 {
-        let slot = (rank(self.wp) as u32 - 1) * 4 + file(self.wp) as u32;
-        ((u32::from(!self.white_to_move) * 24 + slot) * 64 + u32::from(self.wk)) * 64 + u32::from(self.bk)
+        index_of(self.wk, self.bk, self.wp, self.side)
     }
 
-    /// With the lone king to move: calls `reply` with each position its king can step to (the
-    /// pawn side then to move), and returns whether it can also take the pawn (the pawn stands
-    /// next to it and the pawn side's king does not guard it). No reply and no capture is
-    /// stalemate: KPK has no checkmate.
-    pub fn lone_king_replies(&self, mut reply: impl FnMut(Position)) -> bool {
-        let next_to = |a: u8, b: u8| (file(a) - file(b)).abs() <= 1 && (rank(a) - rank(b)).abs() <= 1;
-        let mut takes = false;
-        for (df, dr) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
-            let (f, r) = (file(self.bk) + df, rank(self.bk) + dr);
-            if !(0..8).contains(&f) || !(0..8).contains(&r) {
-                continue;
-            }
-            let to = (r * 8 + f) as u8;
-            if next_to(to, self.wk) {
-                continue;
-            }
-            if to == self.wp {
-                takes = true;
-            } else if let Ok(p) = Position::canonical(self.wk, to, self.wp, true) {
-                // `canonical` refuses a square the pawn attacks: the king may not step there.
-                reply(p);
-            }
-        }
-        takes
-    }
-
-    /// The pawn side's king, the lone king and the pawn (canonical squares).
+    /// The pawn side's (white) king.
     #[must_use]
-    pub fn squares(&self) -> (u8, u8, u8) {
-        (self.wk, self.bk, self.wp)
+    pub fn wk(&self) -> Square {
+        self.wk
     }
-
+    /// The lone (black) king.
+    #[must_use]
+    pub fn bk(&self) -> Square {
+        self.bk
+    }
+    /// The pawn, White's, on files a–d and ranks 2–7.
+    #[must_use]
+    pub fn wp(&self) -> Square {
+        self.wp
+    }
+    /// The side to move.
+    #[must_use]
+    pub fn side(&self) -> Color {
+        self.side
+    }
     /// Whether the pawn side is to move.
     #[must_use]
     pub fn white_to_move(&self) -> bool {
-        self.white_to_move
+        self.side == Color::White
+    }
+    /// The pawn side's king, the lone king and the pawn.
+    #[must_use]
+    pub fn squares(&self) -> (Square, Square, Square) {
+        (self.wk, self.bk, self.wp)
+    }
+    /// Is the side to move in check? Only the lone king can be: the pawn attacks it.
+    #[must_use]
+    pub fn in_check(&self) -> bool {
+        self.side == Color::Black
+            && self.bk.rank() == self.wp.rank() + 1
+            && self.bk.file().abs_diff(self.wp.file()) == 1
     }
 
     /// Table 4's level-0 coordinates x1..x6: file and rank (1-based) of the pawn side's king,
@@ -198,124 +266,71 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn coordinates(&self) -> [i8; 6] {
-        let c = |sq: u8| [file(sq) + 1, rank(sq) + 1];
+        let c = |sq: Square| [sq.file() as i8 + 1, sq.rank() as i8 + 1];
         let (w, b, p) = (c(self.wk), c(self.bk), c(self.wp));
         [w[0], w[1], b[0], b[1], p[0], p[1]]
     }
 
-    /// Parse a FEN of king and pawn against king, the pawn of either colour on any file. Only the
-    /// placement and the side to move are required; castling, if given, must be `-`; the en
-    /// passant square, if given, must be `-` or a square on rank 3 or 6 (it is ignored: no pawn
-    /// can take en passant); the counters, if given, must be unsigned integers.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let mut fields = fen.split_whitespace();
-        let placement = fields.next().ok_or(FenError::Syntax)?;
-        let side = match fields.next() {
-            Some("w") => Color::White,
-            Some("b") => Color::Black,
-            _ => return Err(FenError::Syntax),
-        };
-        match fields.next() {
-            None | Some("-") => {}
-            Some(_) => return Err(FenError::Syntax),
-        }
-        if let Some(ep) = fields.next()
-            && ep != "-"
-        {
-            let b = ep.as_bytes();
-            if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b[1] == b'3' || b[1] == b'6') {
-                return Err(FenError::Syntax);
-            }
-        }
-        let mut counters = 0;
-        for counter in fields {
-            counters += 1;
-            if counters > 2 || counter.parse::<u32>().is_err() {
-                return Err(FenError::Syntax);
-            }
-        }
-        let (wk, bk, pawn, pawn_color) = parse_placement(placement)?;
-        Position::new(wk, bk, pawn, pawn_color, side).map_err(FenError::Illegal)
-    }
-}
-
-/// Squares of the white king, the black king and the pawn, and the pawn's colour.
-fn parse_placement(placement: &str) -> Result<(u8, u8, u8, Color), FenError> {
-    let (mut wk, mut bk, mut pawn) = (None, None, None);
-    let mut rank = 8u8;
-    for row in placement.split('/') {
-        if rank == 0 {
-            return Err(FenError::Syntax);
-        }
-        rank -= 1;
-        let mut f = 0u8;
-        for c in row.bytes() {
-            if let b'1'..=b'8' = c {
-                f += c - b'0';
+    /// With the lone king to move: calls `reply` with each position its king can step to (the
+    /// pawn side then to move), and returns whether it can also take the pawn (the pawn stands
+    /// next to it and the pawn side's king does not guard it). No reply and no capture is
+    /// stalemate: KPK has no checkmate.
+    pub fn lone_king_replies(&self, mut reply: impl FnMut(Position)) -> bool {
+        let mut takes = false;
+        for (df, dr) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            let Some(to) = self.bk.offset(df, dr) else { continue };
+            if to.distance(self.wk) <= 1 {
                 continue;
             }
-            if f >= 8 {
-                return Err(FenError::Syntax);
+            if to == self.wp {
+                takes = true;
+            } else if let Ok(p) = Position::new(self.wk, to, self.wp, Color::White) {
+                // `new` refuses a square the pawn attacks: the king may not step there.
+                reply(p);
             }
-            let sq = rank * 8 + f;
-            let slot = match c {
-                b'K' => &mut wk,
-                b'k' => &mut bk,
-                b'P' => {
-                    if pawn.replace((sq, Color::White)).is_some() {
-                        return Err(FenError::Material);
-                    }
-                    f += 1;
-                    continue;
-                }
-                b'p' => {
-                    if pawn.replace((sq, Color::Black)).is_some() {
-                        return Err(FenError::Material);
-                    }
-                    f += 1;
-                    continue;
-                }
-                b'Q' | b'q' | b'R' | b'r' | b'B' | b'b' | b'N' | b'n' => return Err(FenError::Material),
-                _ => return Err(FenError::Syntax),
-            };
-            if slot.replace(sq).is_some() {
-                return Err(FenError::Material);
+        }
+        takes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_round_trips_and_counts_table_2s_positions() {
+        let (mut white, mut black) = (0, 0);
+        for i in 0..MAX_INDEX as u32 {
+            let (wk, bk, wp, side) = squares_of(i);
+            assert_eq!(index_of(wk, bk, wp, side), i);
+            if let Some(p) = Position::from_index(i) {
+                assert_eq!(p.index(), i);
+                if p.white_to_move() { white += 1 } else { black += 1 }
             }
-            f += 1;
         }
-        if f != 8 {
-            return Err(FenError::Syntax);
-        }
+        assert_eq!((white, black), (81_664, 84_012));
     }
-    if rank != 0 {
-        return Err(FenError::Syntax);
-    }
-    match (wk, bk, pawn) {
-        (Some(wk), Some(bk), Some((p, c))) => Ok((wk, bk, p, c)),
-        _ => Err(FenError::Material),
-    }
-}
 
-/// Why a FEN was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FenError {
-    /// Not a FEN: a field is missing or malformed.
-    Syntax,
-    /// Not king and pawn against king.
-    Material,
-    /// The placement is not a legal position.
-    Illegal(Illegal),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Syntax => f.write_str("not a FEN"),
-            FenError::Material => f.write_str("not king and pawn against king"),
-            FenError::Illegal(e) => write!(f, "illegal position: {e}"),
+    #[test]
+    fn pawn_slots_cover_files_a_to_d_ranks_2_to_7() {
+        for slot in 0..24 {
+            let sq = pawn_square(slot);
+            assert!(sq.file() < 4 && (1..=6).contains(&sq.rank()));
+            assert_eq!(pawn_slot(sq), slot);
         }
     }
-}
 
-/// Number of indices: 2 sides × 24 pawn squares × 64 × 64 king squares.
-pub const MAX_INDEX: u32 = 2 * 24 * 64 * 64;
+    #[test]
+    fn errors_name_the_squares_given() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        // Black pawn g6, black king f5 ... kings e4 (white) and f5 (black) touch.
+        let e = Position::oriented(sq("e4"), sq("f5"), sq("g6"), Color::Black, Color::White);
+        assert_eq!(e, Err(Illegal::AdjacentKings(sq("f5"), sq("e4"))));
+        let e = Position::oriented(sq("e1"), sq("b3"), sq("a2"), Color::White, Color::White);
+        assert_eq!(e, Err(Illegal::NotToMoveInCheck { king: sq("b3"), pawn: sq("a2") }));
+        let e = Position::new(sq("h2"), sq("a8"), sq("h2"), Color::Black);
+        assert_eq!(e, Err(Illegal::SameSquare(sq("h2"))));
+        let e = Position::new(sq("a1"), sq("a8"), sq("g8"), Color::Black);
+        assert_eq!(e, Err(Illegal::PawnOnBackRank(sq("g8"))));
+    }
+}

@@ -1,4 +1,6 @@
-//! Position ⇄ dense index.
+//! Position ⇄ dense index, and the bitbase's word layout over it.
+//!
+//! The numbering is the chess core's ([`kpk_probe::position`]):
 //!
 //! ```text
 //! MAX_INDEX = 2 × 24 × 64 × 64 = 196,608
@@ -14,9 +16,9 @@
 
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
+pub use kpk_probe::position::{MAX_INDEX, pawn_slot, pawn_square};
+use kpk_probe::position::{index_of, squares_of};
 
-/// Number of indices: 2 sides × 24 pawn squares × 64 × 64 king squares.
-pub const MAX_INDEX: usize = 2 * 24 * 64 * 64;
 /// Number of 64-bit words, one per (side, pawn, wk).
 pub const WORDS: usize = MAX_INDEX / 64;
 /// Words for one side to move.
@@ -26,26 +28,9 @@ pub const SIDE_WORDS: usize = WORDS / 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KpkIndex(u32);
 
-/// The pawn slot `0..24` of a pawn square on files a–d, ranks 2–7.
-pub const fn pawn_slot(wp: Square) -> usize {
-    (wp.rank() as usize - 1) * 4 + wp.file() as usize
-}
-
-/// The pawn square of slot `0..24`.
-pub const fn pawn_square(slot: usize) -> Square {
-    match Square::new(((slot / 4 + 1) * 8 + slot % 4) as u8) {
-        Some(sq) => sq,
-        None => panic!("pawn slot out of range"),
-    }
-}
-
 /// The word number of a (side, pawn slot, white king) triple.
 pub const fn word(side: Color, slot: usize, wk: Square) -> usize {
-    let s = match side {
-        Color::White => 0,
-        Color::Black => 1,
-    };
-    (s * 24 + slot) * 64 + wk.index()
+    index_of(wk, Square::ALL[0], pawn_square(slot), side) as usize / 64
 }
 
 impl KpkIndex {
@@ -54,7 +39,7 @@ impl KpkIndex {
     }
 
     pub fn of(p: &KpkPosition) -> KpkIndex {
-        KpkIndex((word(p.side(), pawn_slot(p.wp()), p.wk()) * 64 + p.bk().index()) as u32)
+        KpkIndex(p.core().index())
     }
 
     pub fn value(self) -> usize {
@@ -67,22 +52,18 @@ impl KpkIndex {
     }
 
     pub fn side(self) -> Color {
-        if self.0 as usize >= MAX_INDEX / 2 { Color::Black } else { Color::White }
+        squares_of(self.0).3
     }
 
     /// The squares (wk, bk, wp) this index names.
     pub fn squares(self) -> (Square, Square, Square) {
-        let i = self.0 as usize;
-        let bk = Square::ALL[i % 64];
-        let wk = Square::ALL[(i / 64) % 64];
-        let wp = pawn_square((i / 4096) % 24);
+        let (wk, bk, wp, _) = squares_of(self.0);
         (wk, bk, wp)
     }
 
     /// The legal position at this index, or `None` where the placement is illegal.
     pub fn position(self) -> Option<KpkPosition> {
-        let (wk, bk, wp) = self.squares();
-        KpkPosition::new(wk, bk, wp, self.side()).ok()
+        kpk_probe::Position::from_index(self.0).map(KpkPosition::from)
     }
 }
 
@@ -96,18 +77,10 @@ mod tests {
         for i in KpkIndex::all() {
             if let Some(p) = i.position() {
                 assert_eq!(KpkIndex::of(&p), i);
+                assert_eq!(word(p.side(), pawn_slot(p.wp()), p.wk()), i.value() / 64);
                 legal += 1;
             }
         }
         assert_eq!(legal, 81_664 + 84_012);
-    }
-
-    #[test]
-    fn pawn_slots_cover_files_a_to_d_ranks_2_to_7() {
-        for slot in 0..24 {
-            let sq = pawn_square(slot);
-            assert!(sq.file() < 4 && (1..=6).contains(&sq.rank()));
-            assert_eq!(pawn_slot(sq), slot);
-        }
     }
 }

@@ -1,7 +1,6 @@
 //! What the stored net sees of a position: an input function computed by code, so it costs
 //! nothing in the model file beyond the bytes that name it.
 
-use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
 use crate::paper::features::{FEATURES, N_FEATURES};
 
@@ -146,14 +145,13 @@ impl InputFunction {
 /// A legal position as the probe crate holds it.
 #[inline]
 pub fn probe_position(p: &KpkPosition) -> kpk_probe::Position {
-    let sq = |s: crate::chess::board::Square| s.index() as u8;
-    kpk_probe::Position::canonical(sq(p.wk()), sq(p.bk()), sq(p.wp()), p.side() == Color::White)
-        .expect("a legal position is legal to the probe")
+    *p.core()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::board::Color;
     use crate::paper::features::features;
 
     #[test]

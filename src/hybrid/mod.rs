@@ -160,10 +160,7 @@ impl Hybrid {
     #[inline]
     pub fn classify(&self, p: &KpkPosition) -> Answer {
         let a = self.probe.probe(&inputs::probe_position(p));
-        let outcome = match a.outcome {
-            kpk_probe::Outcome::Win => Outcome::Win,
-            kpk_probe::Outcome::Draw => Outcome::Draw,
-        };
+        let outcome = a.outcome;
         let source = match a.source {
             kpk_probe::Source::Net => Source::Net,
             kpk_probe::Source::Exception => Source::Exception,

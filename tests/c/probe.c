@@ -92,6 +92,11 @@ int main(int argc, char **argv) {
     check(kpk_probe_fen(model, "k7/8/1K6/P7/8/8/8/8 b - - 0 1", NULL) == KPK_DRAW, "FEN rook-pawn draw");
     check(kpk_probe_fen(model, "not a fen", NULL) == KPK_ILLEGAL, "bad FEN");
     check(kpk_probe_fen(model, "8/8/8/8/2k5/1K6/1P6/8 w - - 0 1", NULL) == KPK_ILLEGAL, "adjacent kings");
+    /* 33 eights cover 264 files, 8 modulo 256: the file count must not wrap. */
+    check(kpk_probe_fen(model, "888888888888888888888888888888888/8/8/8/8/1K6/1P6/6k1 w", NULL) == KPK_ILLEGAL,
+          "a first rank of 33 eights");
+    check(kpk_probe_fen(model, "8/8/8/8/8/1K6/1P6/6k1 w - - \xc2\xb2 1", NULL) == KPK_ILLEGAL,
+          "a superscript two as a move counter");
     check(kpk_probe_fen(model, NULL, NULL) == KPK_BAD_ARGUMENT, "null FEN");
     check(kpk_probe_fen(NULL, "8/8/8/8/8/1K6/1P6/6k1 w - - 0 1", NULL) == KPK_BAD_ARGUMENT, "null model");
     check(kpk_probe(model, 64, 0, 9, 0, 0, NULL) == KPK_BAD_ARGUMENT, "square 64");
