@@ -263,7 +263,7 @@ fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
 
 #[test]
 fn a_huge_input_is_quoted_once_and_cut() {
-    let line = format!("8/8/8/8/8/8/P7/k1K5 {}\n", "x".repeat(1 << 20));
+    let line = format!("8/8/8/8/8/8/P7/k1K5 {}\n", "x".repeat(1 << 16));
     let o = query_stdin(line.as_bytes());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2));

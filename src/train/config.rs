@@ -263,6 +263,13 @@ pub struct TrainConfig {
     pub patience: Option<usize>,
 }
 
+/// The most epochs a training may be given (and the longest window or patience): far beyond
+/// the paper's longest run, 6,285 epochs (Table 5, trial 39).
+pub const MAX_EPOCHS: usize = 1_000_000;
+
+/// The largest Adam batch: above the 165,676 legal positions, so a batch can hold a whole set.
+pub const MAX_BATCH_SIZE: usize = 1 << 18;
+
 /// Section 4.5's look-back: "for the last 20 epochs of training".
 pub const DEFAULT_WINDOW: usize = 20;
 
@@ -301,14 +308,15 @@ impl TrainConfig {
             );
         }
         self.output.validate()?;
-        if self.max_epochs == 0 {
-            return bad("max_epochs", "max_epochs must be at least 1".into());
+        for (key, n) in [("max_epochs", self.max_epochs), ("window", self.window)] {
+            if !(1..=MAX_EPOCHS).contains(&n) {
+                return bad(key, format!("{n} is outside 1..={MAX_EPOCHS}"));
+            }
         }
-        if self.window == 0 {
-            return bad("window", "window must be at least 1".into());
-        }
-        if self.patience == Some(0) {
-            return bad("patience", "patience must be at least 1".into());
+        if let Some(p) = self.patience
+            && !(1..=MAX_EPOCHS).contains(&p)
+        {
+            return bad("patience", format!("{p} is outside 1..={MAX_EPOCHS}"));
         }
         let positive = |key: &str, name: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
@@ -339,8 +347,8 @@ impl TrainConfig {
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
                 positive("learning_rate", "learning rate", learning_rate)?;
                 positive("epsilon", "Adam epsilon", epsilon)?;
-                if batch_size == 0 {
-                    return bad("batch_size", "batch size must be at least 1".into());
+                if !(1..=MAX_BATCH_SIZE).contains(&batch_size) {
+                    return bad("batch_size", format!("{batch_size} is outside 1..={MAX_BATCH_SIZE}"));
                 }
                 for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
                     if !(0.0..1.0).contains(&b) {
