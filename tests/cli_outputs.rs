@@ -58,7 +58,7 @@ fn every_case_exits_with_its_code_and_one_line_and_touches_only_what_it_may() {
         Case {
             args: &["run", "src.toml", "--out", "out"],
             code: 2,
-            says: "out/src: holds 'main.rs', which kpk did not write",
+            says: "out/src: holds 'main.rs', which this command does not write",
             unchanged: true,
         },
         Case {

@@ -24,6 +24,7 @@ pub struct BitbaseArgs {
 pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.as_deref().map(FileOut::check).transpose()?;
     let csv = args.csv.as_deref().map(FileOut::check).transpose()?;
+    kpk::output::distinct(&out.iter().chain(&csv).collect::<Vec<_>>())?;
     let started = Instant::now();
     let bb = Bitbase::generate();
     let took = started.elapsed();

@@ -246,6 +246,9 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let path = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    if path.as_os_str() == "-" {
+        bail!("--out -: a chart is written to a .png or .svg file, not to standard output");
+    }
     let format = ImageFormat::of(&path)?;
     let out = FileOut::check(&path)?;
     let rows = experiment::read_metrics(&args.metrics)?;

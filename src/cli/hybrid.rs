@@ -37,12 +37,16 @@ pub struct QueryArgs {
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let (model, play) = super::play::load_query_model(&args.model, args.best_move)?;
+    // The move column is printed only when asked for, whichever model answers.
+    let play = play.filter(|_| args.best_move);
     let mut out = std::io::BufWriter::new(super::stdout());
     let mut batch = super::Batch::new();
     let answer =
         |which: &str, fen: &str, out: &mut dyn Write, batch: &mut super::Batch| -> anyhow::Result<()> {
-            let fen = fen.trim();
-            match Oriented::from_fen(fen) {
+            // Echoed with its fields joined by single spaces: a tab inside the FEN would otherwise
+            // split the tab-separated line into extra columns.
+            let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
+            match Oriented::from_fen(&fen) {
                 Ok(o) => {
                     let a = model.classify(&o.position);
                     write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
@@ -181,6 +185,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
+    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?])?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
     let earlier = if args.frontier { None } else { compression::earlier_frontier(&cfg, &frontier_csv)? };

@@ -11,7 +11,7 @@ use kpk::play::propose::Proposer;
 use kpk::play::{PlayModel, is_perfect};
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -85,7 +85,19 @@ pub fn load_query_model(
     path: &std::path::Path,
     best_move: bool,
 ) -> anyhow::Result<(Hybrid, Option<PlayModel>)> {
-    let bytes = kpk::io::read(path)?;
+    let bytes = match kpk::io::read(path) {
+        Err(kpk::Error::Io { cause, .. })
+            if cause.kind() == std::io::ErrorKind::NotFound
+                && path == Path::new(kpk::hybrid::DEFAULT_MODEL) =>
+        {
+            anyhow::bail!(
+                "{}: not found: the default model is looked for in the current folder (run kpk from \
+                 the repository), or give one with --model FILE",
+                path.display()
+            )
+        }
+        read => read?,
+    };
     if bytes.starts_with(kpk::play::PLAY_MAGIC) {
         let play = PlayModel::from_bytes(&bytes, &path.display().to_string())?;
         return Ok((play.hybrid().clone(), Some(play)));
