@@ -235,7 +235,9 @@ impl FileOut {
 
     /// Write what `fill` produces into a buffered writer.
     pub fn write_with(&self, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-        let shown = PathBuf::from(self.display());
+        // A failed write to `-` names standard output, as the command line's own lines do.
+        let shown =
+            PathBuf::from(if *self == FileOut::Stdout { "standard output".into() } else { self.display() });
         let sink: Box<dyn Write> = match self {
             FileOut::Stdout => Box::new(std::io::stdout().lock()),
             FileOut::Stream { shown } => {
