@@ -83,8 +83,14 @@ fn remove_entry(path: &Path) {
 /// Delete every temporary entry this process has open. For the command line's signal handler:
 /// an interrupted run leaves its previous outputs intact and no temporary entries behind.
 pub fn remove_temporaries() {
+    remove_live(None);
+}
+
+/// Delete the temporary entries this process has open (below a folder only: a test's own, so that
+/// tests writing at the same time in other folders keep theirs).
+fn remove_live(below: Option<&Path>) {
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    for path in live.iter() {
+    for path in live.iter().filter(|p| below.is_none_or(|dir| p.starts_with(dir))) {
         remove_entry(path);
     }
 }

@@ -87,7 +87,7 @@ enum Command {
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
 /// standard input): exit 0 when every input was answered, 1 when some were rejected and the rest
-/// answered, 2 when none could be answered (the README's CLI contract).
+/// answered, 2 when none could be answered (docs/CLI.md).
 #[derive(Default)]
 pub struct Batch {
     answered: usize,

@@ -32,7 +32,7 @@ pub struct ReadingsArgs {
     #[arg(long, default_value_t = 10, value_parser = super::count_parser())]
     whole_set_seeds: usize,
     /// Runs trained at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65535))]
     jobs: Option<usize>,
     /// Only these trials of Table 5, e.g. "1-37" or "38,41".
     #[arg(long, value_name = "LIST")]

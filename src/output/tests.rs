@@ -188,7 +188,7 @@ fn stale_temporaries_of_dead_processes_are_swept_and_live_ones_removed_on_reques
     std::fs::remove_file(&mine).unwrap();
     let live = Temporary::beside(&s.join("y"), "");
     std::fs::write(&live.0, b"partial").unwrap();
-    remove_temporaries();
+    remove_live(Some(s.path()));
     assert!(!live.0.exists());
     assert_eq!(s.names(), ["out.txt"]);
 }
