@@ -2,19 +2,19 @@
 
 use std::process::ExitCode;
 
+/// Exit code of a command whose standard output was closed by its reader (128 + SIGPIPE, what a
+/// shell reports for a writer killed by the signal). SIGPIPE stays ignored, as Rust sets it, so a
+/// closed pipe comes back as an error and the temporaries being written are removed on the way.
+const CLOSED_PIPE: u8 = 141;
+
 fn main() -> ExitCode {
-    // Die quietly on a closed pipe (`kpk bitbase | head`) as command-line tools do, instead of
-    // panicking on the failed write.
-    #[cfg(unix)]
-    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid handler.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     match kpk_cli::run() {
         Ok(code) => code,
+        Err(err) if kpk_cli::is_closed_pipe(&err) => ExitCode::from(CLOSED_PIPE),
         Err(err) => {
-            // One line, the whole cause chain, no backtrace.
-            eprintln!("kpk: error: {}", kpk::error::escape_controls(&format!("{err:#}")));
+            // One line, the whole cause chain, no backtrace; dropped if standard error is gone.
+            let line = format!("kpk: error: {}\n", kpk::error::escape_controls(&format!("{err:#}")));
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             ExitCode::from(2)
         }
     }

@@ -2,16 +2,19 @@
 //!
 //! | what is at the path          | what kpk does                                                  |
 //! |------------------------------|----------------------------------------------------------------|
-//! | nothing                      | creates the file; its folder must exist, as for `cp`           |
-//! | a regular file               | replaces it atomically: temporary file beside it, then rename  |
+//! | nothing                      | creates the file, and the folders on its path that are missing |
+//! | a regular file               | replaces it atomically: temporary file beside it, then rename; |
+//! |                              | the new file keeps the old one's permission bits               |
+//! | a file with other hard links | error: replacing it would split the links; nothing is touched  |
 //! | a symlink                    | writes through to its target by the rules of this table; the   |
 //! |                              | link itself is never replaced (a dangling link is an error)    |
 //! | a FIFO or character device   | writes to it directly (`/dev/stdout`, a named pipe)            |
 //! | `-` (single-file outputs)    | writes to standard output                                      |
 //! | a folder, block device, …    | error: nothing is touched                                      |
 //!
-//! A *run folder* (one trial's `reports/<name>/`) is replaced only when it is recognisably a kpk
-//! run folder of the same name ([`RunFolder::check`]); anything else at its path is an error.
+//! A *run folder* (one trial's `reports/<name>/`, an export's folder) is replaced only when it
+//! is recognisably a kpk run folder of the same kind ([`RunFolder::check`]); anything else at its
+//! path is an error. Two outputs of one command may not name the same file ([`distinct`]).
 //!
 //! Every destination is checked before the long work starts ([`FileOut::check`],
 //! [`RunFolder::check`]): the check finds the folder the file will land in and creates and removes
@@ -26,7 +29,7 @@
 use crate::error::{Error, Result};
 use std::fs::Metadata;
 use std::io::Write;
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,8 +83,14 @@ fn remove_entry(path: &Path) {
 /// Delete every temporary entry this process has open. For the command line's signal handler:
 /// an interrupted run leaves its previous outputs intact and no temporary entries behind.
 pub fn remove_temporaries() {
+    remove_live(None);
+}
+
+/// Delete the temporary entries this process has open (below a folder only: a test's own, so that
+/// tests writing at the same time in other folders keep theirs).
+fn remove_live(below: Option<&Path>) {
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    for path in live.iter() {
+    for path in live.iter().filter(|p| below.is_none_or(|dir| p.starts_with(dir))) {
         remove_entry(path);
     }
 }
@@ -119,7 +128,7 @@ fn check_creatable(dir: &Path) -> Result<()> {
     loop {
         match std::fs::metadata(probe_dir) {
             Ok(m) if m.is_dir() => break,
-            Ok(_) => return Err(out_err(probe_dir, "is not a folder, so nothing can be written below it")),
+            Ok(_) => return Err(out_err(probe_dir, "is not a folder")),
             Err(_) => match probe_dir.parent() {
                 Some(p) if !p.as_os_str().is_empty() => probe_dir = p,
                 _ => {
@@ -147,14 +156,9 @@ pub enum FileOut {
 }
 
 impl FileOut {
-    /// Check a file kpk writes inside a folder of its own (a report's `figures/`): like
-    /// [`FileOut::check`], except that missing folders on the way are created when written.
+    /// The same as [`FileOut::check`], which now creates missing folders for every output.
     pub fn check_in_own_folder(path: &Path) -> Result<FileOut> {
-        if parent_of(path).is_dir() {
-            return FileOut::check(path);
-        }
-        check_creatable(parent_of(path))?;
-        Ok(FileOut::Replace { shown: path.to_path_buf(), target: path.to_path_buf() })
+        FileOut::check(path)
     }
 
     /// Apply the table of the module docs to `path` now, before any work is done.
@@ -165,19 +169,13 @@ impl FileOut {
         let shown = path.to_path_buf();
         match std::fs::symlink_metadata(path) {
             Err(_) => {
-                let parent = parent_of(path);
-                if !parent.is_dir() {
-                    let folder = parent.display();
-                    let reason = if parent.exists() {
-                        format!("cannot be written: {folder} is not a folder")
-                    } else {
-                        format!(
-                            "cannot be written: the folder {folder} does not exist (create it, or choose another path)"
-                        )
-                    };
-                    return Err(out_err(path, reason));
-                }
-                check_creatable(parent)?;
+                // Missing folders on the way are created when the file is written.
+                check_creatable(parent_of(path)).map_err(|e| match e {
+                    Error::Output { path: folder, reason } => {
+                        out_err(path, format!("cannot be written: {folder} {reason}"))
+                    }
+                    other => other,
+                })?;
                 Ok(FileOut::Replace { shown: shown.clone(), target: shown })
             }
             Ok(m) if m.file_type().is_symlink() => {
@@ -198,7 +196,16 @@ impl FileOut {
 
     fn existing(shown: PathBuf, target: PathBuf, m: &Metadata) -> Result<FileOut> {
         let t = m.file_type();
-        if t.is_file() {
+        if t.is_file() && m.nlink() > 1 {
+            Err(out_err(
+                &shown,
+                format!(
+                    "has {} hard links, and kpk replaces a file by renaming a new one into place, which would \
+                     split them; remove the other links or choose another path",
+                    m.nlink()
+                ),
+            ))
+        } else if t.is_file() {
             check_creatable(parent_of(&target))?;
             Ok(FileOut::Replace { shown, target })
         } else if t.is_fifo() || t.is_char_device() {
@@ -234,7 +241,9 @@ impl FileOut {
 
     /// Write what `fill` produces into a buffered writer.
     pub fn write_with(&self, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-        let shown = PathBuf::from(self.display());
+        // A failed write to `-` names standard output, as the command line's own lines do.
+        let shown =
+            PathBuf::from(if *self == FileOut::Stdout { "standard output".into() } else { self.display() });
         let sink: Box<dyn Write> = match self {
             FileOut::Stdout => Box::new(std::io::stdout().lock()),
             FileOut::Stream { shown } => {
@@ -262,7 +271,9 @@ impl FileOut {
                 prepare_folder(target)?;
                 let tmp = Temporary::beside(target, ext);
                 render(&tmp.0)?;
-                std::fs::rename(&tmp.0, target).map_err(io_err(shown))
+                keep_permissions(target, &tmp.0)
+                    .and_then(|()| std::fs::rename(&tmp.0, target))
+                    .map_err(io_err(shown))
             }
             FileOut::Stdout | FileOut::Stream { .. } => {
                 let dir = std::env::temp_dir();
@@ -286,7 +297,49 @@ fn prepare_folder(target: &Path) -> Result<()> {
 fn replace_file(shown: &Path, target: &Path, fill: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<()> {
     prepare_folder(target)?;
     let tmp = Temporary::beside(target, "");
-    fill(&tmp.0).and_then(|()| std::fs::rename(&tmp.0, target)).map_err(io_err(shown))
+    fill(&tmp.0)
+        .and_then(|()| keep_permissions(target, &tmp.0))
+        .and_then(|()| std::fs::rename(&tmp.0, target))
+        .map_err(io_err(shown))
+}
+
+/// Give the new file at `tmp` the permission bits of the file at `target` it replaces, if any
+/// (a mode-600 file stays 600); a new file gets the default the umask leaves.
+fn keep_permissions(target: &Path, tmp: &Path) -> std::io::Result<()> {
+    match std::fs::metadata(target) {
+        Ok(old) if old.is_file() => std::fs::set_permissions(tmp, old.permissions()),
+        _ => Ok(()),
+    }
+}
+
+/// Refuse two outputs of one command that name the same file (`bitbase --out X --csv X`, a link
+/// and its target): the second would replace the first. Standard output may be named once.
+pub fn distinct(outputs: &[&FileOut]) -> Result<()> {
+    let identity = |o: &FileOut| -> Option<PathBuf> {
+        match o {
+            FileOut::Stdout => Some(PathBuf::from("-")),
+            FileOut::Replace { target, .. } => {
+                let dir =
+                    std::fs::canonicalize(parent_of(target)).unwrap_or_else(|_| parent_of(target).into());
+                Some(dir.join(target.file_name()?))
+            }
+            // A FIFO or device written twice (`/dev/null`) loses nothing.
+            FileOut::Stream { .. } => None,
+        }
+    };
+    for (i, a) in outputs.iter().enumerate() {
+        for b in &outputs[..i] {
+            if identity(a).is_some() && identity(a) == identity(b) {
+                let same =
+                    if a.display() == b.display() { String::new() } else { format!(" as {}", b.display()) };
+                return Err(out_err(
+                    Path::new(&a.display()),
+                    format!("is named by two outputs of this command{same}; give each its own path"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Write `bytes` to `path` by the policy of this module (check, then write).
@@ -328,7 +381,10 @@ impl RunFolder {
                     .collect();
                 if let Some(foreign) = entries.iter().find(|e| !kind.entries.contains(&e.as_str())) {
                     let quoted = crate::error::quote(foreign);
-                    return Err(out_err(&path, format!("holds {quoted}, which kpk did not write; {how}")));
+                    return Err(out_err(
+                        &path,
+                        format!("holds {quoted}, which this command does not write; {how}"),
+                    ));
                 }
                 if !entries.is_empty() && !(kind.is_ours)(&path, name) {
                     return Err(out_err(&path, format!("is not a kpk run folder named '{name}'; {how}")));

@@ -58,7 +58,7 @@ fn every_case_exits_with_its_code_and_one_line_and_touches_only_what_it_may() {
         Case {
             args: &["run", "src.toml", "--out", "out"],
             code: 2,
-            says: "out/src: holds 'main.rs', which kpk did not write",
+            says: "out/src: holds 'main.rs', which this command does not write",
             unchanged: true,
         },
         Case {
@@ -263,7 +263,7 @@ fn query_stdin_answers_every_line_a_bad_one_is_its_own_error() {
 
 #[test]
 fn a_huge_input_is_quoted_once_and_cut() {
-    let line = format!("8/8/8/8/8/8/P7/k1K5 {}\n", "x".repeat(1 << 20));
+    let line = format!("8/8/8/8/8/8/P7/k1K5 {}\n", "x".repeat(1 << 16));
     let o = query_stdin(line.as_bytes());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2));

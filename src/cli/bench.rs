@@ -84,20 +84,20 @@ pub fn time_runs<T>(runs: usize, f: impl FnMut() -> T) -> (Duration, Duration, D
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let runs = args.runs.map_or(200, |n| n as usize);
-    let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| {
-        println!(
+    let report = |what: &str, (min, median, mean): (Duration, Duration, Duration)| -> std::io::Result<()> {
+        outln!(
             "{what}: min {:.3} ms, median {:.3} ms, mean {:.3} ms over {} runs",
             min.as_secs_f64() * 1e3,
             median.as_secs_f64() * 1e3,
             mean.as_secs_f64() * 1e3,
             runs
-        );
+        )
     };
     match args.what {
         BenchTarget::Bitbase => report(
             "bitbase generate (outcome + DTC, all 196,608 indices)",
             time_runs(runs, Bitbase::generate),
-        ),
+        )?,
         BenchTarget::Features => {
             use kpk::paper::features::{N_FEATURES, features};
             let positions: Vec<KpkPosition> = KpkPosition::all().collect();
@@ -111,18 +111,18 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     }
                     out[out.len() - 1][31]
                 }),
-            );
+            )?;
             report(
                 "enumerate the legal positions and compute their features",
                 time_runs(runs, || KpkPosition::all().map(|p| features(&p)[31] as i64).sum::<i64>()),
-            );
+            )?;
         }
         BenchTarget::Inputs => {
             let bb = Bitbase::generate();
             let t3 = kpk::dataset::Dataset::named("T3", 0, &bb)?;
             for coding in kpk::paper::coding::InputCoding::ALL {
                 let what = format!("T3 inputs ({} x {}), {coding} coding", t3.len(), coding.width());
-                report(&what, time_runs(runs, || t3.inputs(coding)));
+                report(&what, time_runs(runs, || t3.inputs(coding)))?;
             }
         }
         BenchTarget::Online | BenchTarget::Adam | BenchTarget::Measure | BenchTarget::Train => {
@@ -153,34 +153,34 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
     let n = legal.len();
     let (min, median, _) =
         time_runs(runs, || legal.iter().filter(|p| model.classify(p).outcome == kpk::Outcome::Win).count());
-    println!(
+    outln!(
         "hybrid query, all {n} legal positions as a batch: min {:.3} ms, median {:.3} ms ({:.1} ns per position)",
         min.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e3,
         median.as_secs_f64() * 1e9 / n as f64
-    );
+    )?;
     let threads = rayon::current_num_threads();
     let (min_all, median_all, _) = time_runs(runs, || {
         model.classify_all(&legal).iter().filter(|a| a.outcome == kpk::Outcome::Win).count()
     });
-    println!(
+    outln!(
         "hybrid query, all {n} legal positions as a batch on {threads} threads (Hybrid::classify_all): min {:.3} ms, median {:.3} ms",
         min_all.as_secs_f64() * 1e3,
         median_all.as_secs_f64() * 1e3
-    );
+    )?;
     // The embeddable probe alone, on positions already in its own form (what an engine calls).
     let probe = model.probe();
     let positions: Vec<kpk_probe::Position> = kpk_probe::Position::all().collect();
     let (min_probe, median_probe, _) = time_runs(runs, || {
         positions.iter().filter(|p| probe.probe(p).outcome == kpk_probe::Outcome::Win).count()
     });
-    println!(
+    outln!(
         "kpk-probe query, all {} legal positions as a batch: min {:.3} ms ({:.1} ns per position), median {:.3} ms",
         positions.len(),
         min_probe.as_secs_f64() * 1e3,
         min_probe.as_secs_f64() * 1e9 / positions.len() as f64,
         median_probe.as_secs_f64() * 1e3
-    );
+    )?;
     let fens: Vec<String> = legal.iter().step_by(16).map(|p| p.to_fen()).collect();
     let (_, median_fen, _) = time_runs(runs.div_ceil(10), || {
         fens.iter()
@@ -188,14 +188,14 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
             .filter(|o| model.classify(&o.position).outcome == kpk::Outcome::Win)
             .count()
     });
-    println!(
+    outln!(
         "hybrid query from FEN text (parse + answer), {} positions: {:.1} ns per position",
         fens.len(),
         median_fen.as_secs_f64() * 1e9 / fens.len() as f64
-    );
-    let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+    )?;
+    let bytes = kpk::io::read(path)?;
     let (_, median_load, _) = time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
-    println!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6);
+    outln!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6)?;
     Ok(())
 }
 

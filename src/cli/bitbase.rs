@@ -24,6 +24,7 @@ pub struct BitbaseArgs {
 pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.as_deref().map(FileOut::check).transpose()?;
     let csv = args.csv.as_deref().map(FileOut::check).transpose()?;
+    kpk::output::distinct(&out.iter().chain(&csv).collect::<Vec<_>>())?;
     let started = Instant::now();
     let bb = Bitbase::generate();
     let took = started.elapsed();
@@ -31,7 +32,7 @@ pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
     let mut tables: Box<dyn Write> = if out.iter().chain(&csv).any(FileOut::is_stream) {
         Box::new(std::io::stderr())
     } else {
-        Box::new(std::io::stdout())
+        Box::new(super::stdout())
     };
     write_table2(&mut tables, &bb)?;
     writeln!(tables)?;
@@ -125,11 +126,11 @@ pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let mut batch = super::Batch::new();
     for (i, fen) in args.fens.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!()?;
         }
         match Oriented::from_fen(fen) {
             Ok(o) => {
-                print_probe(&bb, &o);
+                print_probe(&bb, &o)?;
                 batch.answered();
             }
             Err(e) => batch.rejected(&format!("argument {}", i + 1), e),
@@ -138,7 +139,7 @@ pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     Ok(batch.exit_code())
 }
 
-fn print_probe(bb: &Bitbase, o: &Oriented) {
+fn print_probe(bb: &Bitbase, o: &Oriented) -> std::io::Result<()> {
     let p = o.position;
     let answer = kpk::chess::probe::probe(bb, o);
     let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
@@ -147,17 +148,17 @@ fn print_probe(bb: &Bitbase, o: &Oriented) {
         Some(d) => format!("{}, DTC {d} plies", answer.outcome),
         None => answer.outcome.to_string(),
     };
-    println!("{}", o.to_fen());
-    println!("  {result} ({pawn_side} has the pawn; {to_move} to move)");
+    outln!("{}", o.to_fen())?;
+    outln!("  {result} ({pawn_side} has the pawn; {to_move} to move)")?;
     if answer.moves.is_empty() {
-        println!("  no legal moves: stalemate");
-        return;
+        return outln!("  no legal moves: stalemate");
     }
-    println!("  {:<8}{:<8}{:>6}  note", "move", "result", "DTC");
+    outln!("  {:<8}{:<8}{:>6}  note", "move", "result", "DTC")?;
     for m in &answer.moves {
         let dtc = m.dtc.map(|d| d.to_string()).unwrap_or_else(|| "-".into());
         let note: Vec<&str> =
             [if m.best { "best" } else { "" }, m.note].into_iter().filter(|s| !s.is_empty()).collect();
-        println!("  {:<8}{:<8}{:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "));
+        outln!("  {:<8}{:<8}{:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "))?;
     }
+    Ok(())
 }

@@ -78,7 +78,7 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
     };
     let ds = Dataset::named(&args.set, args.seed, &bb)?.filter(&filter)?;
     if ds.is_empty() {
-        eprintln!("kpk: warning: the filters leave no positions of {}; the CSV has only its header", ds.name);
+        errln!("kpk: warning: the filters leave no positions of {}; the CSV has only its header", ds.name);
     }
     ds.write_csv(&out)?; // the error names the path
     let wins = ds.wins().iter().filter(|&&w| w).count();
@@ -93,9 +93,9 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         out.display()
     );
     if out.is_stream() {
-        eprintln!("{line}");
+        errln!("{line}");
     } else {
-        println!("{line}");
+        outln!("{line}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -114,7 +114,7 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
     let mut batch = super::Batch::new();
     for (i, fen) in args.fens.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!()?;
         }
         let o = match Oriented::from_fen(fen) {
             Ok(o) => o,
@@ -125,14 +125,14 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
         };
         batch.answered();
         let p = o.position;
-        println!("{}", o.to_fen());
+        outln!("{}", o.to_fen())?;
         if o.transform != kpk::chess::position::Transform::IDENTITY {
-            println!("  canonical (White pawn on files a-d): {}", p.to_fen());
+            outln!("  canonical (White pawn on files a-d): {}", p.to_fen())?;
         }
         let x = features(&p);
-        println!("  {:<4}{:<5}{:>5}  {:<20}{:>6}  formula", "x", "char", "level", "name", "value");
+        outln!("  {:<4}{:<5}{:>5}  {:<20}{:>6}  formula", "x", "char", "level", "name", "value")?;
         for (f, v) in FEATURES.iter().zip(x) {
-            println!(
+            outln!(
                 "  {:<4}{:<5}{:>5}  {:<20}{:>6}  {}",
                 format!("x{}", f.x),
                 f.code,
@@ -140,13 +140,13 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
                 f.name,
                 v,
                 f.formula
-            );
+            )?;
         }
         if let Some(c) = args.coding {
             let mut out = vec![0.0; c.width()];
             c.encode(&x, &mut out);
             let values: Vec<String> = out.iter().map(|v| format!("{v}")).collect();
-            println!("  {c} inputs ({}): {}", c.width(), values.join(" "));
+            outln!("  {c} inputs ({}): {}", c.width(), values.join(" "))?;
         }
     }
     Ok(batch.exit_code())

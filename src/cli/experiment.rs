@@ -47,14 +47,14 @@ pub struct ReproduceArgs {
     #[arg(long)]
     render_only: bool,
     /// Weight seeds per draw of the small sets (replicates for Table 5's intervals).
-    #[arg(long, default_value_t = 10, value_name = "R")]
+    #[arg(long, default_value_t = 10, value_name = "R", value_parser = super::count_parser())]
     seeds: usize,
     /// Draws of the small sets T1/S1 and T2/S2.
-    #[arg(long, default_value_t = 5, value_name = "D")]
+    #[arg(long, default_value_t = 5, value_name = "D", value_parser = super::count_parser())]
     draws: usize,
     /// Weight seeds of the whole-set trials 38-41 (each run costs as much as a thousand small-set
     /// runs; 10 still keeps the whole reproduction within 10 minutes on 2 cores).
-    #[arg(long, default_value_t = 10, value_name = "R")]
+    #[arg(long, default_value_t = 10, value_name = "R", value_parser = super::count_parser())]
     whole_set_seeds: usize,
 }
 
@@ -154,7 +154,7 @@ fn train_with_progress(
             }
             overall.inc(1);
             if multi.is_hidden() {
-                eprintln!("{}", one_line(run));
+                errln!("{}", one_line(run));
             } else {
                 let _ = multi.println(one_line(run));
             }
@@ -171,7 +171,7 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let jobs = jobs(args.jobs);
     let runs = train_with_progress(&trials, &folders, jobs)?;
     for run in &runs {
-        println!("wrote {}", args.out.join(run.trial.name()).display());
+        outln!("wrote {}", args.out.join(run.trial.name()).display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -180,7 +180,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let jobs = jobs(args.jobs);
     if args.render_only {
         let written = reproduction::write_reproduction_from_folders(&args.out)?;
-        println!("wrote {}", written.display());
+        outln!("wrote {}", written.display())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&args.configs)
@@ -225,12 +225,12 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     kpk::output::write_file(&args.out.join(reproduction::SECTION51_JSON), json.as_bytes())?;
     let written = reproduction::write_reproduction(&args.out, &summaries)?;
     let wall = started.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "{} trials, {} runs in {wall:.0} s on {jobs} threads; wrote {}",
         trials.len(),
         runs.len(),
         written.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -238,7 +238,7 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let path = if args.net.is_dir() { args.net.join(experiment::WEIGHTS_JSON) } else { args.net.clone() };
     let written = experiment::export_net(&path, &args.out)?;
     for p in written {
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -246,6 +246,9 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let path = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    if path.as_os_str() == "-" {
+        bail!("--out -: a chart is written to a .png or .svg file, not to standard output");
+    }
     let format = ImageFormat::of(&path)?;
     let out = FileOut::check(&path)?;
     let rows = experiment::read_metrics(&args.metrics)?;
@@ -259,12 +262,12 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     // A trial folder's config and summary, where present beside the metrics, add the margin, the
     // error target and the kept epoch to the chart.
     let config = experiment::TrialConfig::load(&folder.join(experiment::CONFIG_TOML)).ok();
-    let summary: Option<experiment::Summary> = std::fs::read(folder.join(experiment::SUMMARY_JSON))
+    let summary: Option<experiment::Summary> = kpk::io::read(&folder.join(experiment::SUMMARY_JSON))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
     let marks =
         config.map_or_else(Default::default, |t| experiment::ChartMarks::of(&t.config, summary.as_ref()));
     experiment::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;
-    println!("wrote {}", out.display());
+    outln!("wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)
 }

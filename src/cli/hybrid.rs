@@ -11,7 +11,7 @@ use kpk::output::FileOut;
 use kpk::report::compression;
 
 use kpk::chess::position::Oriented;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,12 +37,16 @@ pub struct QueryArgs {
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let (model, play) = super::play::load_query_model(&args.model, args.best_move)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // The move column is printed only when asked for, whichever model answers.
+    let play = play.filter(|_| args.best_move);
+    let mut out = std::io::BufWriter::new(super::stdout());
     let mut batch = super::Batch::new();
     let answer =
         |which: &str, fen: &str, out: &mut dyn Write, batch: &mut super::Batch| -> anyhow::Result<()> {
-            let fen = fen.trim();
-            match Oriented::from_fen(fen) {
+            // Echoed with its fields joined by single spaces: a tab inside the FEN would otherwise
+            // split the tab-separated line into extra columns.
+            let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
+            match Oriented::from_fen(&fen) {
                 Ok(o) => {
                     let a = model.classify(&o.position);
                     write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
@@ -65,10 +69,16 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
         let mut line = Vec::new();
         for n in 1.. {
             line.clear();
-            if input.read_until(b'\n', &mut line).context("reading standard input")? == 0 {
+            let cap = kpk::io::MAX_LINE_BYTES;
+            let read = (&mut input).take(cap + 1).read_until(b'\n', &mut line);
+            if read.context("reading standard input")? == 0 {
                 break;
             }
             let which = format!("line {n}");
+            if line.len() as u64 > cap {
+                // An endless line (`< /dev/zero`) is no list of FENs: stop, as after a read error.
+                anyhow::bail!("standard input: {which} is longer than {}", kpk::io::size_text(cap));
+            }
             match std::str::from_utf8(&line) {
                 Ok(text) if text.trim().is_empty() => {}
                 Ok(text) => answer(&which, text, &mut out, &mut batch)?,
@@ -168,19 +178,20 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
-    let text = std::fs::read_to_string(&args.config).with_context(|| args.config.display().to_string())?;
+    let text = kpk::io::read_config(&args.config)?;
     let cfg: CompressConfig =
         toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
     cfg.validate()?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
+    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?])?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
     let earlier = if args.frontier { None } else { compression::earlier_frontier(&cfg, &frontier_csv)? };
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
-    let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
+    let progress = |line: &str| errln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
     let candidates = compress(&cfg, &bb, &progress)?;
     let frontier = match earlier {
         Some(rows) => Some(rows),
@@ -195,7 +206,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
     let mut tables: Box<dyn Write> =
-        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
     let rows: Vec<Row> = candidates
         .iter()
         .map(|c| Row {
@@ -216,12 +227,15 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         best.hybrid.exceptions().len()
     )?;
     let speed = super::bench::measure_query_speed(&reloaded, &bytes);
-    eprintln!(
+    errln!(
         "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
-        speed.per_query_ns, speed.batch_ms, speed.fen_ns, speed.load_us
+        speed.per_query_ns,
+        speed.batch_ms,
+        speed.fen_ns,
+        speed.load_us
     );
     compression::write(&args.report, &cfg, &args.config, &candidates, frontier.as_deref(), &reloaded)?;
-    eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
+    errln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -236,7 +250,7 @@ fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::R
     let c = &done.completed;
     write_model(&out, &c.hybrid, &bb)?;
     let mut tables: Box<dyn Write> =
-        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
     let net = &done.prepared.net;
     let topology = net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
     let row = Row {
@@ -256,6 +270,6 @@ fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::R
         c.hybrid.exceptions().len(),
         done.prepared.input.xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(" ")
     )?;
-    eprintln!("compress --from took {:.0} s on this machine", started.elapsed().as_secs_f64());
+    errln!("compress --from took {:.0} s on this machine", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

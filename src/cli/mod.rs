@@ -2,7 +2,28 @@
 //! place in kpk that prints, draws progress bars or uses `anyhow`.
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+/// `println!` that returns a failed write (a full disk, a closed pipe) as an `io::Error` naming
+/// standard output, for `?`, instead of panicking: every line a command prints to standard
+/// output goes through it or through [`stdout`].
+macro_rules! outln {
+    () => {
+        std::io::Write::write_all(&mut crate::kpk_cli::stdout(), b"\n")
+    };
+    ($($arg:tt)*) => {
+        std::io::Write::write_fmt(&mut crate::kpk_cli::stdout(), format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `eprintln!` that never panics: a line to standard error that cannot be written (`2>/dev/full`)
+/// is dropped, since there is nowhere left to report it.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("{}\n", format_args!($($arg)*)));
+    }};
+}
 
 mod bench;
 mod bitbase;
@@ -66,7 +87,7 @@ enum Command {
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
 /// standard input): exit 0 when every input was answered, 1 when some were rejected and the rest
-/// answered, 2 when none could be answered (the README's CLI contract).
+/// answered, 2 when none could be answered (docs/CLI.md).
 #[derive(Default)]
 pub struct Batch {
     answered: usize,
@@ -83,7 +104,7 @@ impl Batch {
     /// Print one input's error as every kpk error is printed, naming the input (`argument 2`,
     /// `line 7`), and count it.
     pub fn rejected(&mut self, which: &str, error: impl std::fmt::Display) {
-        eprintln!("kpk: error: {which}: {}", kpk::error::escape_controls(&error.to_string()));
+        errln!("kpk: error: {which}: {}", kpk::error::escape_controls(&error.to_string()));
         self.rejected += 1;
     }
     pub fn exit_code(&self) -> ExitCode {
@@ -103,7 +124,7 @@ fn remove_temporaries_on_signal() {
         std::process::exit(130);
     });
     if let Err(e) = installed {
-        eprintln!("kpk: warning: interrupting will leave temporary files: {e}");
+        errln!("kpk: warning: interrupting will leave temporary files: {e}");
     }
 }
 
@@ -114,7 +135,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // Help and version go to stdout with exit 0.
-            let _ = e.print();
+            write!(stdout(), "{}", e.render())?;
+            stdout().flush()?;
             return Ok(ExitCode::SUCCESS);
         }
         Err(e) => {
@@ -122,14 +144,14 @@ pub fn run() -> anyhow::Result<ExitCode> {
             let text = e.render().to_string();
             let mut lines = text.lines();
             let first = lines.next().unwrap_or_default();
-            eprintln!("kpk: error: {}", kpk::error::escape_controls(first.trim_start_matches("error: ")));
+            errln!("kpk: error: {}", kpk::error::escape_controls(first.trim_start_matches("error: ")));
             for line in lines.filter(|l| !l.trim().is_empty()) {
-                eprintln!("{}", kpk::error::escape_controls(line));
+                errln!("{}", kpk::error::escape_controls(line));
             }
             return Ok(ExitCode::from(2));
         }
     };
-    match cli.command {
+    let code = match cli.command {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bench::run_bench(args),
@@ -147,5 +169,61 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Readings(args) => readings::run_readings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
+    }?;
+    // What is still buffered is written now, so that a failure is reported rather than lost.
+    stdout().flush()?;
+    Ok(code)
+}
+
+/// Replicates, seeds and draws given on the command line: 1 to [`kpk::study::MAX_REPLICATES`]
+/// (docs/CLI.md).
+pub fn count_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=kpk::study::MAX_REPLICATES as u64)
+}
+
+/// Standard output for the commands: `std::io::stdout()` whose errors name it (`standard output:
+/// No space left on device`) and keep their kind, so that `main` can tell a closed pipe.
+pub struct Stdout(std::io::Stdout);
+
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout())
+}
+
+fn on_stdout(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("standard output: {e}"))
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(on_stdout)
     }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(on_stdout)
+    }
+}
+
+/// Whether `err` is a write into a closed pipe (`kpk bitbase --csv - | head`): the reader wanted
+/// no more, so `main` exits quietly with 141, as a shell reports a writer killed by SIGPIPE.
+pub fn is_closed_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(caused_by_closed_pipe)
+}
+
+/// Whether `err` or anything under it (a kpk I/O error's cause, an `io::Error` wrapping a CSV
+/// writer's error) is EPIPE.
+fn caused_by_closed_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
+    if let Some(kpk::error::Error::Io { cause, .. }) = err.downcast_ref::<kpk::error::Error>() {
+        return caused_by_closed_pipe(cause);
+    }
+    if let Some(io) = err.downcast_ref::<std::io::Error>() {
+        if io.kind() == std::io::ErrorKind::BrokenPipe {
+            return true;
+        }
+        if let Some(inner) = io.get_ref() {
+            return caused_by_closed_pipe(inner);
+        }
+    }
+    if let Some(csv::ErrorKind::Io(io)) = err.downcast_ref::<csv::Error>().map(csv::Error::kind) {
+        return caused_by_closed_pipe(io);
+    }
+    err.source().is_some_and(caused_by_closed_pipe)
 }

@@ -11,7 +11,7 @@ use kpk::play::propose::Proposer;
 use kpk::play::{PlayModel, is_perfect};
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -33,7 +33,7 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{} is not exact: it disagrees with the bitbase", args.hybrid.display());
     }
     let (proposer, misses) = fit_proposer(&bb, Proposer::default());
-    eprintln!(
+    errln!(
         "proposer weights {:?}: {misses} positions where its first winning move is not optimal",
         proposer.weights
     );
@@ -71,11 +71,11 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
         reloaded.exception_count()
     );
     if out.is_stream() {
-        eprintln!("{msg}")
+        errln!("{msg}")
     } else {
-        println!("{msg}")
+        outln!("{msg}")?
     }
-    eprintln!("best-move query speed on this machine: {:.0} ns per position", best_move_ns(&reloaded, 5).1);
+    errln!("best-move query speed on this machine: {:.0} ns per position", best_move_ns(&reloaded, 5).1);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -85,7 +85,19 @@ pub fn load_query_model(
     path: &std::path::Path,
     best_move: bool,
 ) -> anyhow::Result<(Hybrid, Option<PlayModel>)> {
-    let bytes = kpk::io::read(path)?;
+    let bytes = match kpk::io::read(path) {
+        Err(kpk::Error::Io { cause, .. })
+            if cause.kind() == std::io::ErrorKind::NotFound
+                && path == Path::new(kpk::hybrid::DEFAULT_MODEL) =>
+        {
+            anyhow::bail!(
+                "{}: not found: the default model is looked for in the current folder (run kpk from \
+                 the repository), or give one with --model FILE",
+                path.display()
+            )
+        }
+        read => read?,
+    };
     if bytes.starts_with(kpk::play::PLAY_MAGIC) {
         let play = PlayModel::from_bytes(&bytes, &path.display().to_string())?;
         return Ok((play.hybrid().clone(), Some(play)));
@@ -122,9 +134,9 @@ pub fn best_move_ns(model: &PlayModel, runs: usize) -> (f64, f64) {
 pub fn bench_best_move(path: &std::path::Path, runs: usize) -> anyhow::Result<()> {
     let model = PlayModel::load(path)?;
     let (min, median) = best_move_ns(&model, runs);
-    println!(
+    outln!(
         "play model best move, every legal position in turn: min {min:.0} ns, median {median:.0} ns per position over {runs} passes"
-    );
+    )?;
     Ok(())
 }
 
@@ -204,7 +216,8 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     } else {
         play(&bb, start, &mut white, &mut black, args.max_plies)
     };
-    print!("{}", kpk::play::pgn::to_pgn(&game, &white_name, &black_name));
+    use std::io::Write;
+    write!(super::stdout(), "{}", kpk::play::pgn::to_pgn(&game, &white_name, &black_name))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -241,9 +254,9 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
-    eprintln!("training NN6 for wtm and btm ({})", args.nn6.display());
+    errln!("training NN6 for wtm and btm ({})", args.nn6.display());
     let nets = kpk::play::evaluators::train_nn6(&trial, &bb)?;
-    eprintln!("training the depth nets");
+    errln!("training the depth nets");
     let (log, linear) = rayon::join(
         || DepthNets::train(&bb, DepthTarget::Log),
         || DepthNets::train(&bb, DepthTarget::Linear),
@@ -251,7 +264,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let depth = [log?, linear?];
     let accuracy: Vec<_> = depth.iter().map(|d| (d.target, d.accuracy(&bb))).collect();
     let ladders = kpk::play::evaluators::ladders(&nets, model.hybrid(), &depth, args.max_q)?;
-    let records = kpk::report::play::run(&bb, &model, &ladders, &|name| eprintln!("match: {name}"));
+    let records = kpk::report::play::run(&bb, &model, &ladders, &|name| errln!("match: {name}"));
     let trained = format!(
         "{:.2}% of T3 right after {} epochs, {:.2}% of the btm positions after {}",
         nets.accuracy_pct[0], nets.epochs[0], nets.accuracy_pct[1], nets.epochs[1]
@@ -262,7 +275,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
     }
     out.write(text.as_bytes())?;
-    eprintln!(
+    errln!(
         "the match took {:.1} s on this machine; wrote {}",
         started.elapsed().as_secs_f64(),
         out.display()

@@ -23,16 +23,16 @@ pub struct ReadingsArgs {
     #[arg(long, default_value = "reports/readings", value_name = "DIR")]
     out: PathBuf,
     /// Weight seeds per draw of the small sets.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::count_parser())]
     seeds: usize,
     /// Draws of the small sets T1/S1, T2/S2.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = super::count_parser())]
     draws: usize,
     /// Weight seeds of the whole-set trials 38-41.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::count_parser())]
     whole_set_seeds: usize,
     /// Runs trained at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65535))]
     jobs: Option<usize>,
     /// Only these trials of Table 5, e.g. "1-37" or "38,41".
     #[arg(long, value_name = "LIST")]
@@ -120,7 +120,7 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
     let bb = Bitbase::generate();
     let runs = replicate::run_replicates(&horizon, reps, &bb, jobs, &|done, total| {
         if done % 50 == 0 || done == total {
-            eprintln!("{done}/{total} runs");
+            errln!("{done}/{total} runs");
         }
     })?;
     let paper = tables::table5();
@@ -132,17 +132,22 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
     write_csv(&outs[2], &compared.replicates)?;
     let distances = compared.distances;
     for d in &distances {
-        print_distance(d);
+        print_distance(d)?;
     }
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display())?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_distance(d: &ReadingDistance) {
-    println!(
+fn print_distance(d: &ReadingDistance) -> std::io::Result<()> {
+    outln!(
         "{:<60} epochs {:.3}  kept {:.3}  train {:.2} pt  distance {:.3}  truncated {}",
-        d.reading, d.epochs_log2, d.kept_log2, d.train_points, d.distance, d.truncated
-    );
+        d.reading,
+        d.epochs_log2,
+        d.kept_log2,
+        d.train_points,
+        d.distance,
+        d.truncated
+    )
 }
 
 /// The learning-rate sweep: each rate applied to every trial, the configs' own reading of the
@@ -167,12 +172,12 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
             })
             .collect();
         let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
-        eprintln!("rate {rate}: {} runs", runs.len());
+        errln!("rate {rate}: {} runs", runs.len());
         by_rate.push((rate, runs));
     }
     let rows = sweep::score(trials, &by_rate, &tables::table5());
     for r in &rows {
-        eprintln!(
+        errln!(
             "rate {}: distance {:.3} [{:.3}, {:.3}], minus the configs' {}: {:+.3} [{:+.3}, {:+.3}]",
             r.learning_rate,
             r.distance,
@@ -187,14 +192,14 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
     write_csv(&outs[0], &rows)?;
     sweep::save_chart(&rows, &outs[1], ImageFormat::Png)?;
     sweep::save_chart(&rows, &outs[2], ImageFormat::Svg)?;
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display())?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Redraw the sweep's figure from its committed rows (`sweep.csv` in `out`), training nothing.
 fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
     let csv_path = out.join("sweep.csv");
-    let bytes = std::fs::read(&csv_path).with_context(|| format!("{}: cannot read", csv_path.display()))?;
+    let bytes = kpk::io::read(&csv_path)?;
     let rows: Vec<sweep::SweepRow> = csv::Reader::from_reader(bytes.as_slice())
         .deserialize()
         .collect::<Result<_, _>>()
@@ -202,7 +207,7 @@ fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
     let outs = check_outputs(out, &["sweep.png", "sweep.svg"])?;
     sweep::save_chart(&rows, &outs[0], ImageFormat::Png)?;
     sweep::save_chart(&rows, &outs[1], ImageFormat::Svg)?;
-    println!("redrew {} and {}", outs[0].display(), outs[1].display());
+    outln!("redrew {} and {}", outs[0].display(), outs[1].display())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -221,6 +226,6 @@ fn run_table6(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode>
     let matched = kpk::report::table6::matched(&a_file, &runs, &tables::table6(), &bb, jobs)?;
     let json = serde_json::to_string_pretty(&matched)? + "\n";
     outs[0].write(json.as_bytes())?;
-    println!("wrote {}", outs[0].display());
+    outln!("wrote {}", outs[0].display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -54,7 +54,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let server = kpk::serve::bind(args.port)?;
     let explorer = Explorer::new(Bitbase::generate(), hybrid, nets);
-    println!("kpk explorer: http://127.0.0.1:{}/  (Ctrl-C stops it)", kpk::serve::port(&server));
+    outln!("kpk explorer: http://127.0.0.1:{}/  (Ctrl-C stops it)", kpk::serve::port(&server))?;
     kpk::serve::run(Arc::new(server), Arc::new(explorer), usize::from(args.threads));
     Ok(ExitCode::SUCCESS)
 }

@@ -27,7 +27,7 @@ pub struct StudyArgs {
     out: PathBuf,
     /// Replicates per setting instead of the config's (a reduced run, e.g. for CI; committed
     /// reports use the config's count, at least 5).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=study::MAX_REPLICATES as i64))]
     replicates: Option<u16>,
     /// Threads (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -106,20 +106,20 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
         let t = Instant::now();
         let run = run_one(study, &bb)?;
         studies::write_study(&run, dest)?;
-        eprintln!(
+        errln!(
             "{}: {} settings x {} replicates in {:.0} s",
             study.config.name,
             study.config.settings.len(),
             study.replicates(),
             t.elapsed().as_secs_f64()
         );
-        println!("wrote {}", studies::folder(&args.out, &study.config.name).display());
+        outln!("wrote {}", studies::folder(&args.out, &study.config.name).display())?;
         runs.push(run);
     }
     if let Some(report) = report {
         report.write(studies::render(&runs)?.as_bytes())?;
-        println!("wrote {}", Path::new(&report.display()).display());
+        outln!("wrote {}", Path::new(&report.display()).display())?;
     }
-    eprintln!("{} studies in {:.0} s", runs.len(), started.elapsed().as_secs_f64());
+    errln!("{} studies in {:.0} s", runs.len(), started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

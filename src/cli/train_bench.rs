@@ -25,22 +25,22 @@ fn workload() -> anyhow::Result<(Array2<f64>, Vec<bool>)> {
 const EPOCHS: usize = 10;
 
 /// Time `f` (after one warm-up run) by wall clock and by thread CPU time; print min and median.
-fn measure<T>(what: &str, runs: usize, f: impl FnMut() -> T) {
-    measure_per(what, runs, 1, f);
+fn measure<T>(what: &str, runs: usize, f: impl FnMut() -> T) -> std::io::Result<()> {
+    measure_per(what, runs, 1, f)
 }
 
 /// As [`measure`], each time divided by `per` (the epochs one call of `f` trains).
-fn measure_per<T>(what: &str, runs: usize, per: usize, f: impl FnMut() -> T) {
+fn measure_per<T>(what: &str, runs: usize, per: usize, f: impl FnMut() -> T) -> std::io::Result<()> {
     let (wall, cpu) = super::bench::timed(1, runs, f);
     let ms = |v: &[f64], i: usize| v[i] * 1e3 / per as f64;
-    println!(
+    outln!(
         "{what}: CPU min {:.1} ms, median {:.1} ms; wall min {:.1} ms, median {:.1} ms ({} runs)",
         ms(&cpu, 0),
         ms(&cpu, cpu.len() / 2),
         ms(&wall, 0),
         ms(&wall, wall.len() / 2),
         cpu.len()
-    );
+    )
 }
 
 /// Which parts of the training workload to time.
@@ -57,12 +57,12 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
     let data = TrainData { inputs: inputs.view(), wins: &wins };
     let topology = [32, 64, 20, 1];
     let n = wins.len();
-    println!("workload: T3, {n} wtm positions x 32 natural inputs, net {topology:?}, single thread");
+    outln!("workload: T3, {n} wtm positions x 32 natural inputs, net {topology:?}, single thread")?;
     let one_epoch = |optimiser| TrainConfig { optimiser, max_epochs: 1, ..TrainConfig::default() };
     // An epoch inside a run of EPOCHS, on one thread and on two: each epoch's measurement as tasks
     // beside the next epoch's training, Adam's batches split in halves (the wall figure is what a
     // second core buys).
-    let per_epoch = |optimiser, name: &str| {
+    let per_epoch = |optimiser, name: &str| -> std::io::Result<()> {
         let cfg = TrainConfig { optimiser, max_epochs: EPOCHS, window: EPOCHS, ..TrainConfig::default() };
         for threads in [1, 2] {
             let what = if threads == 1 {
@@ -73,8 +73,9 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
             measure_per(&what, runs, EPOCHS, || {
                 let net = Mlp::new(&topology, 1.0, 0).unwrap();
                 train_on(net, &data, None, &cfg, threads, &mut |_| {}).unwrap()
-            });
+            })?;
         }
+        Ok(())
     };
     if what.measurement {
         let rows = inputs.as_slice().expect("standard layout");
@@ -86,12 +87,12 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
                 out += net.forward_with(&mut ws, x)[0];
             }
             out
-        });
+        })?;
         measure("forward pass over the set in blocks (the end-of-epoch measurement)", runs, || {
             let mut out = 0.0;
             net.forward_each(&mut Sweep::new(), rows, |_, y| out += y[0]);
             out
-        });
+        })?;
         measure("the same on two threads (read the wall figure)", runs, || {
             let mut out = [0.0; 2];
             std::thread::scope(|scope| {
@@ -100,7 +101,7 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
                 }
             });
             out
-        });
+        })?;
     }
     if what.online {
         // The update pass alone, as the Python peers time it: forward, backward and update per
@@ -113,12 +114,12 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
             for (x, d) in rows.chunks_exact(32).zip(&targets) {
                 net.sgd_step(&mut ws, x, std::slice::from_ref(d), 0.1, None);
             }
-        });
+        })?;
         let cfg = one_epoch(Optimiser::online(0.1));
         measure("kpk::train::train, one online epoch incl. end-of-epoch E1/E2 and accuracy", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
-        });
-        per_epoch(Optimiser::online(0.1), "online");
+        })?;
+        per_epoch(Optimiser::online(0.1), "online")?;
         let cfg = one_epoch(Optimiser::Online {
             learning_rate: 0.1,
             momentum: 0.9,
@@ -127,14 +128,16 @@ pub fn run_train_bench(what: TrainBench, runs: usize) -> anyhow::Result<ExitCode
         });
         measure("kpk::train::train, one online epoch with momentum 0.9", runs, || {
             train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
-        });
+        })?;
     }
     if what.adam {
         let cfg = one_epoch(Optimiser::adam(1e-3, 256));
-        measure("kpk::train::train, one Adam epoch, batch 256, incl. end-of-epoch measurement", runs, || {
-            train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap()
-        });
-        per_epoch(Optimiser::adam(1e-3, 256), "Adam");
+        measure(
+            "kpk::train::train, one Adam epoch, batch 256, incl. end-of-epoch measurement",
+            runs,
+            || train(Mlp::new(&topology, 1.0, 0).unwrap(), &data, None, &cfg, &mut |_| {}).unwrap(),
+        )?;
+        per_epoch(Optimiser::adam(1e-3, 256), "Adam")?;
     }
     Ok(ExitCode::SUCCESS)
 }

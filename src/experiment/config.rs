@@ -116,8 +116,9 @@ pub struct Trial {
     pub config: TrialConfig,
 }
 
-/// The largest epoch budget a config may ask for: far beyond the paper's longest run (6,285).
-pub const MAX_EPOCHS_LIMIT: usize = 1_000_000;
+/// The largest epoch budget (and window and patience) a config may ask for: the trainer's
+/// [`crate::train::MAX_EPOCHS`], far beyond the paper's longest run (6,285).
+pub const MAX_EPOCHS_LIMIT: usize = crate::train::MAX_EPOCHS;
 
 fn bad(key: &str, message: impl fmt::Display) -> Error {
     Error::config(key, message)
@@ -126,11 +127,7 @@ fn bad(key: &str, message: impl fmt::Display) -> Error {
 impl TrialConfig {
     /// Read and check a config file. Errors name the file, and the key where there is one.
     pub fn load(path: &Path) -> Result<Trial> {
-        let bytes = crate::io::read(path)?;
-        let text = String::from_utf8(bytes).map_err(|_| Error::Format {
-            path: path.display().to_string(),
-            message: "not UTF-8 text".into(),
-        })?;
+        let text = crate::io::read_config(path)?;
         TrialConfig::parse(&text).and_then(TrialConfig::check).map_err(|e| e.in_file(path))
     }
 
@@ -276,8 +273,11 @@ impl TrialConfig {
             }
             _ => {}
         }
-        if c.batch_size == 0 {
-            return Err(bad("batch_size", "must be at least 1"));
+        if !(1..=crate::train::MAX_BATCH_SIZE).contains(&c.batch_size) {
+            return Err(bad(
+                "batch_size",
+                format!("{} is outside 1..={}", c.batch_size, crate::train::MAX_BATCH_SIZE),
+            ));
         }
         if c.optimiser == OptimiserName::Online && c.batch_size != default_batch_size() {
             return Err(bad(
@@ -291,8 +291,8 @@ impl TrialConfig {
         if c.window == 0 || c.window > c.max_epochs {
             return Err(bad("window", format!("{} is outside 1..=max_epochs ({})", c.window, c.max_epochs)));
         }
-        if c.patience == 0 {
-            return Err(bad("patience", "must be at least 1"));
+        if !(1..=MAX_EPOCHS_LIMIT).contains(&c.patience) {
+            return Err(bad("patience", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.patience)));
         }
         if !(c.slope.is_finite() && c.slope > 0.0) {
             return Err(bad("slope", format!("{} must be a positive number", c.slope)));

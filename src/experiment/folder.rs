@@ -102,23 +102,51 @@ pub fn export_net(weights_json: &Path, out: &Path) -> Result<Vec<std::path::Path
     let saved = SavedNet::load(weights_json)?;
     let net = saved.net()?;
     let coding = saved.input_coding;
+    let folder = export_folder(weights_json, out)?;
+    folder.write(&EXPORT_FOLDER, |tmp| {
+        saved.save(&tmp.join(WEIGHTS_JSON))?;
+        export::write_safetensors(
+            &tmp.join(WEIGHTS_SAFETENSORS),
+            &net,
+            &[("input_coding", coding.name().to_string())],
+        )?;
+        let npy = tmp.join(WEIGHTS_NPY_DIR);
+        std::fs::create_dir(&npy).map_err(io(&npy))?;
+        export::write_npy(&npy, &net)
+    })?;
     let npy = out.join(WEIGHTS_NPY_DIR);
-    std::fs::create_dir_all(&npy).map_err(io(&npy))?;
-    let mut written = Vec::new();
-    let json = out.join(WEIGHTS_JSON);
-    if std::fs::canonicalize(&json).ok() != std::fs::canonicalize(weights_json).ok() {
-        saved.save(&json)?;
-        written.push(json);
-    }
-    let st = out.join(WEIGHTS_SAFETENSORS);
-    export::write_safetensors(&st, &net, &[("input_coding", coding.name().to_string())])?;
-    written.push(st);
-    export::write_npy(&npy, &net)?;
+    let mut written = vec![out.join(WEIGHTS_JSON), out.join(WEIGHTS_SAFETENSORS)];
     for k in 1..net.topology().len() {
         written.push(npy.join(export::npy_name(k, "weight")));
         written.push(npy.join(export::npy_name(k, "bias")));
     }
     Ok(written)
+}
+
+/// What makes a folder a kpk export folder ([`export_net`]): only the entries it writes, and a
+/// `weights.json` that reads as a saved net.
+pub const EXPORT_FOLDER: RunFolderKind = RunFolderKind {
+    entries: &[WEIGHTS_JSON, WEIGHTS_SAFETENSORS, WEIGHTS_NPY_DIR],
+    is_ours: |dir, _| SavedNet::load(&dir.join(WEIGHTS_JSON)).is_ok(),
+};
+
+/// The export's folder `out`, checked as a run folder is: nothing there, an empty folder, or an
+/// earlier export; never the folder the net is read from, nor standard output.
+fn export_folder(weights_json: &Path, out: &Path) -> Result<RunFolder> {
+    let refuse = |reason: &str| Err(Error::Output { path: out.display().to_string(), reason: reason.into() });
+    if out.as_os_str() == "-" {
+        return refuse("export writes a folder of files, which standard output cannot hold; give a folder");
+    }
+    let source = weights_json.parent().and_then(|p| std::fs::canonicalize(p).ok());
+    if source.is_some() && std::fs::canonicalize(out).ok() == source {
+        return refuse("is the folder the net is read from; give another --out");
+    }
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned());
+    let Some(name) = name.filter(|n| n != "..") else {
+        return refuse("names no folder of its own ('.', '..' or '/'); give a folder path");
+    };
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    RunFolder::check(parent, &name, &EXPORT_FOLDER)
 }
 
 /// Read back a net exported by [`write_trial`] or [`export_net`] from `weights.json`.

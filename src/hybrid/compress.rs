@@ -137,6 +137,7 @@ impl CompressConfig {
                 format!("candidate {c:?} names an input set the config does not define"),
             );
         }
+        self.check_counts()?;
         if let Some(s) = self
             .stages
             .iter()
@@ -151,6 +152,28 @@ impl CompressConfig {
             q.validate()?;
         }
         self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
+    }
+}
+
+/// The most candidates, frontier nets and stages a compress config may list.
+pub const MAX_NETS: usize = 1000;
+pub const MAX_STAGES: usize = 100;
+
+impl CompressConfig {
+    /// Every count against its limit (docs/CLI.md), before anything is allocated or trained.
+    fn check_counts(&self) -> Result<()> {
+        let over = |key: &str, n: usize, max: usize| {
+            if n > max { Err(Error::config(key, format!("{n} is more than {max}"))) } else { Ok(()) }
+        };
+        over("candidates", self.candidates.len(), MAX_NETS)?;
+        over("stages", self.stages.len(), MAX_STAGES)?;
+        if let Some(f) = &self.frontier {
+            over("frontier", f.seeds.len().saturating_mul(f.hidden.len()), MAX_NETS)?;
+        }
+        let epochs = self.stages.iter().map(|s| s.epochs).chain(self.qat.iter().map(|q| q.epochs));
+        over("epochs", epochs.max().unwrap_or(0), train::MAX_EPOCHS)?;
+        let batches = [Some(self.batch_size), self.qat.as_ref().map(|q| q.batch_size)];
+        over("batch_size", batches.into_iter().flatten().max().unwrap_or(0), train::MAX_BATCH_SIZE)
     }
 }
 

@@ -13,7 +13,7 @@ use crate::net::mlp::Mlp;
 use ndarray::{Array1, Array2, Axis, concatenate, s};
 use ndarray_npy::{ReadNpyExt, WriteNpyExt};
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The file name of a tensor in the `.npy` export.
@@ -64,12 +64,38 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
                 .map_err(|e| Error::Internal(format!("{name}: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut info: HashMap<String, String> =
+    let mut info: BTreeMap<String, String> =
         metadata.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
     let topology = net.topology().iter().map(usize::to_string).collect::<Vec<_>>().join("-");
     info.insert("topology".into(), topology);
     info.insert("slope".into(), net.slope().to_string());
-    safetensors::serialize(views, Some(info)).map_err(|e| Error::Internal(format!("safetensors: {e}")))
+    let plain =
+        safetensors::serialize(views, None).map_err(|e| Error::Internal(format!("safetensors: {e}")))?;
+    with_metadata(&plain, &info)
+}
+
+/// `bytes` (a safetensors file without metadata) with `info` as the header's `__metadata__`, its
+/// keys in sorted order: the `safetensors` crate writes metadata from a `HashMap`, whose order
+/// changes from run to run, and the same net must give the same bytes.
+fn with_metadata(bytes: &[u8], info: &BTreeMap<String, String>) -> Result<Vec<u8>> {
+    let internal = |m: &str| Error::Internal(format!("safetensors: {m}"));
+    let len = bytes.get(..8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize);
+    let (header, data) = match len {
+        Some(n) if bytes.len() >= 8 + n => (&bytes[8..8 + n], &bytes[8 + n..]),
+        _ => return Err(internal("header length")),
+    };
+    let mut header: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(header).map_err(|e| internal(&e.to_string()))?;
+    let meta = info.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+    header.insert("__metadata__".into(), serde_json::Value::Object(meta));
+    let mut text = serde_json::to_vec(&header).map_err(|e| internal(&e.to_string()))?;
+    // The format pads the header with spaces to a multiple of 8 bytes, so that the data is aligned.
+    text.resize(text.len().next_multiple_of(8), b' ');
+    let mut out = Vec::with_capacity(8 + text.len() + data.len());
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(&text);
+    out.extend_from_slice(data);
+    Ok(out)
 }
 
 /// Write the net as a safetensors file, atomically.
@@ -175,5 +201,23 @@ mod tests {
         assert_eq!(read_npy(dir, 1.0).unwrap(), net);
         // Six .npy files (weight and bias of three layers) and the safetensors file.
         assert_eq!(scratch.names().len(), 7);
+    }
+
+    #[test]
+    fn the_same_net_gives_the_same_safetensors_bytes_with_sorted_metadata() {
+        let net = Mlp::new(&[4, 3, 1], 1.0, 5).unwrap();
+        let meta: Vec<(&str, String)> =
+            ["name", "input_coding", "seed", "margin"].map(|k| (k, k.into())).into();
+        let first = to_safetensors(&net, &meta).unwrap();
+        // HashMap order differs between maps built in one process too: twenty tries catch it.
+        for _ in 0..20 {
+            assert_eq!(to_safetensors(&net, &meta).unwrap(), first);
+        }
+        let (_, header) = SafeTensors::read_metadata(&first).unwrap();
+        assert_eq!(header.metadata().as_ref().unwrap().len(), 6);
+        let text = String::from_utf8_lossy(&first[8..]);
+        let keys = ["input_coding", "margin", "name", "seed", "slope", "topology"];
+        let at: Vec<usize> = keys.iter().map(|k| text.find(&format!("\"{k}\"")).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
     }
 }

@@ -29,14 +29,45 @@ fn a_regular_file_is_replaced_atomically_and_no_temporary_stays() {
 }
 
 #[test]
-fn a_missing_folder_is_an_error_unless_it_is_kpks_own() {
+fn missing_folders_are_created_but_a_file_on_the_way_is_an_error() {
     let s = Scratch::new("parents");
     let path = s.join("a/b/out.txt");
-    let e = write_file(&path, b"x").unwrap_err().to_string();
-    assert!(e.contains("does not exist"), "{e}");
-    assert!(s.names().is_empty());
-    FileOut::check_in_own_folder(&path).unwrap().write(b"x").unwrap();
+    let out = FileOut::check(&path).unwrap();
+    assert!(s.names().is_empty(), "the check creates nothing");
+    out.write(b"x").unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), b"x");
+    std::fs::write(s.join("plain"), b"p").unwrap();
+    let e = FileOut::check(&s.join("plain/c/out.txt")).unwrap_err().to_string();
+    let folder = s.join("plain").display().to_string();
+    assert!(e.ends_with(&format!("cannot be written: {folder} is not a folder")), "{e}");
+}
+
+#[test]
+fn a_replaced_file_keeps_its_mode_and_a_hard_linked_one_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("mode");
+    let path = s.join("secret.txt");
+    std::fs::write(&path, b"old").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    write_file(&path, b"new").unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    std::fs::hard_link(&path, s.join("twin.txt")).unwrap();
+    let e = write_file(&path, b"newer").unwrap_err().to_string();
+    assert!(e.contains("has 2 hard links"), "{e}");
+    assert_eq!(std::fs::read(s.join("twin.txt")).unwrap(), b"new");
+}
+
+#[test]
+fn two_outputs_naming_one_file_are_refused() {
+    let s = Scratch::new("distinct");
+    std::fs::write(s.join("t.bin"), b"t").unwrap();
+    std::os::unix::fs::symlink("t.bin", s.join("l.bin")).unwrap();
+    let [a, b, c] = ["t.bin", "l.bin", "u.bin"].map(|n| FileOut::check(&s.join(n)).unwrap());
+    assert!(distinct(&[&a, &b]).unwrap_err().to_string().contains("named by two outputs"));
+    assert!(distinct(&[&a, &a]).is_err());
+    distinct(&[&a, &c]).unwrap();
+    distinct(&[&FileOut::Stdout, &c]).unwrap();
+    assert!(distinct(&[&FileOut::Stdout, &FileOut::Stdout]).is_err());
 }
 
 #[test]
@@ -127,7 +158,7 @@ fn anything_but_a_kpk_run_folder_of_the_name_is_refused_untouched() {
     std::os::unix::fs::symlink(s.join("src"), s.join("link")).unwrap();
     for (name, says) in [
         ("file", "not a folder"),
-        ("src", "holds 'main.rs', which kpk did not write"),
+        ("src", "holds 'main.rs', which this command does not write"),
         ("other", "is not a kpk run folder named 'other'"),
         ("link", "is a symlink"),
     ] {
@@ -157,7 +188,7 @@ fn stale_temporaries_of_dead_processes_are_swept_and_live_ones_removed_on_reques
     std::fs::remove_file(&mine).unwrap();
     let live = Temporary::beside(&s.join("y"), "");
     std::fs::write(&live.0, b"partial").unwrap();
-    remove_temporaries();
+    remove_live(Some(s.path()));
     assert!(!live.0.exists());
     assert_eq!(s.names(), ["out.txt"]);
 }

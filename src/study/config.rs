@@ -136,6 +136,31 @@ impl SettingKeys {
     }
 }
 
+impl SettingKeys {
+    /// Every count and fraction against its limit, for a setting of `trial`'s shape.
+    fn check(&self, trial: &Trial) -> Result<()> {
+        let width = trial.config.input_coding.width();
+        if let Some(k) = self.inputs
+            && !(1..=width).contains(&k)
+        {
+            return Err(Error::config("inputs", format!("{k} is outside 1..={width}, the coding's inputs")));
+        }
+        let epochs = crate::experiment::MAX_EPOCHS_LIMIT;
+        for (key, n) in [("stage_epochs", self.stage_epochs.unwrap_or(1)), ("retrain", self.retrain)] {
+            if n > epochs {
+                return Err(Error::config(key, format!("{n} is more than {epochs} epochs")));
+            }
+        }
+        if self.curriculum.as_ref().is_some_and(|c| c.is_empty() || c.len() > MAX_CURRICULUM) {
+            return Err(Error::config("curriculum", format!("needs 1..={MAX_CURRICULUM} stages")));
+        }
+        if self.prune.is_some_and(|f| !(0.0..=1.0).contains(&f)) {
+            return Err(Error::config("prune", "a fraction in [0, 1]"));
+        }
+        Ok(())
+    }
+}
+
 /// The names of [`SettingKeys`]' fields: taken out of a setting before its trial keys are read.
 pub const SETTING_KEYS: &[&str] = &[
     "state",
@@ -257,6 +282,13 @@ pub struct Study {
 /// for a quick look (never for a committed report).
 pub const MIN_REPLICATES: usize = 5;
 
+/// The most replicates per setting (the file's count or `--replicates`).
+pub const MAX_REPLICATES: usize = 1000;
+/// The most settings a study may compare.
+pub const MAX_SETTINGS: usize = 100;
+/// The most stages a curriculum may list.
+pub const MAX_CURRICULUM: usize = 64;
+
 fn invalid(path: &Path, message: impl std::fmt::Display) -> Error {
     Error::Format { path: path.display().to_string(), message: message.to_string() }
 }
@@ -282,19 +314,34 @@ impl StudyConfig {
     /// Read a study file, its base trial config, and expand and check every trial. `replicates`
     /// replaces the file's count (for reduced runs).
     pub fn load(path: &Path, replicates: Option<usize>) -> Result<Study> {
-        let text = String::from_utf8(crate::io::read(path)?).map_err(|_| invalid(path, "not UTF-8 text"))?;
+        let text = crate::io::read_config(path)?;
         let config: StudyConfig = toml::from_str(&text).map_err(|e| invalid(path, e.message().trim()))?;
         let base_path = path.parent().unwrap_or(Path::new(".")).join(&config.base);
-        let base_text = String::from_utf8(crate::io::read(&base_path)?)
-            .map_err(|_| invalid(&base_path, "not UTF-8 text"))?;
+        let same = std::fs::canonicalize(&base_path).ok() == std::fs::canonicalize(path).ok();
+        if same && base_path.exists() {
+            let reason = "names this study file itself; a study's base is a trial config";
+            return Err(Error::Config {
+                path: path.display().to_string(),
+                key: "base".into(),
+                reason: reason.into(),
+            });
+        }
+        let base_text = crate::io::read_config(&base_path)?;
         let base: toml::Table =
             toml::from_str(&base_text).map_err(|e| invalid(&base_path, e.message().trim()))?;
+        if base.contains_key("setting") || base.contains_key("base") {
+            let reason = format!("{} is a study, not a trial config", base_path.display());
+            return Err(Error::Config { path: path.display().to_string(), key: "base".into(), reason });
+        }
         let base_shown = lexical(&path.parent().unwrap_or(Path::new(".")).join(&config.base));
         let keys = config.setting_keys().map_err(|e| e.in_file(path))?;
-        config
-            .expand(&base, replicates)
-            .map(|trials| Study { config, base_shown, trials, keys })
-            .map_err(|e| e.in_file(path))
+        let trials = config.expand(&base, replicates).map_err(|e| e.in_file(path))?;
+        let per_setting = trials.len() / config.settings.len();
+        for ((setting, k), trial) in config.settings.iter().zip(&keys).zip(trials.iter().step_by(per_setting))
+        {
+            k.check(trial).map_err(|e| e.context(format!("setting '{}'", setting.label)).in_file(path))?;
+        }
+        Ok(Study { config, base_shown, trials, keys })
     }
 
     fn check(&self, replicates: usize) -> Result<()> {
@@ -302,11 +349,14 @@ impl StudyConfig {
         if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return bad("name", format!("'{}' must be letters, digits and '_'", self.name));
         }
-        if replicates == 0 {
-            return bad("replicates", "at least 1".into());
+        if !(1..=MAX_REPLICATES).contains(&replicates) {
+            return bad("replicates", format!("{replicates} is outside 1..={MAX_REPLICATES}"));
         }
         if self.settings.is_empty() {
             return bad("setting", "no [[setting]]: a study compares at least one setting".into());
+        }
+        if self.settings.len() > MAX_SETTINGS {
+            return bad("setting", format!("{} settings, more than {MAX_SETTINGS}", self.settings.len()));
         }
         if self.measures.is_empty() {
             return bad("measures", "name at least one of test, train, epochs".into());

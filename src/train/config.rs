@@ -163,6 +163,14 @@ pub struct TrainConfig {
     pub patience: Option<usize>,
 }
 
+/// The most epochs a training may be given (and the longest window or patience): far beyond
+/// the paper's longest run, 6,285 epochs (Table 5, trial 39).
+pub const MAX_EPOCHS: usize = 1_000_000;
+
+/// The largest Adam batch a config may ask for: above the 165,676 legal positions, so a batch can
+/// hold a whole set (the trainer itself takes any size, a batch larger than the set being the set).
+pub const MAX_BATCH_SIZE: usize = 1 << 18;
+
 /// Section 4.5's look-back: "for the last 20 epochs of training".
 pub const DEFAULT_WINDOW: usize = 20;
 
@@ -201,14 +209,15 @@ impl TrainConfig {
             );
         }
         self.output.validate()?;
-        if self.max_epochs == 0 {
-            return bad("max_epochs", "max_epochs must be at least 1".into());
+        for (key, n) in [("max_epochs", self.max_epochs), ("window", self.window)] {
+            if !(1..=MAX_EPOCHS).contains(&n) {
+                return bad(key, format!("{n} is outside 1..={MAX_EPOCHS}"));
+            }
         }
-        if self.window == 0 {
-            return bad("window", "window must be at least 1".into());
-        }
-        if self.patience == Some(0) {
-            return bad("patience", "patience must be at least 1".into());
+        if let Some(p) = self.patience
+            && !(1..=MAX_EPOCHS).contains(&p)
+        {
+            return bad("patience", format!("{p} is outside 1..={MAX_EPOCHS}"));
         }
         let positive = |key: &str, name: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
