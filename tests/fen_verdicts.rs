@@ -48,23 +48,34 @@ fn hex(s: &str) -> String {
     s.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The Python reader's verdicts, one per string, from one run over them all.
-fn python_verdicts(fens: &[String]) -> Vec<String> {
+/// The Python reader's verdicts, one per string, from one run over them all; `None` where the
+/// machine has no `python3` (the README's test command needs only the Rust toolchain) unless
+/// `KPK_REQUIRE_PYTHON` is set, as `.ci/run` sets it.
+fn python_verdicts(fens: &[String]) -> Option<Vec<String>> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/python/kpk_hybrid.py");
-    let mut child = Command::new("python3")
+    let spawned = Command::new("python3")
         .args([script, "--verdicts", MODEL])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 runs (the stdlib reader's test needs it, as .ci/run does)");
+        .spawn();
+    let mut child = match spawned {
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::env::var_os("KPK_REQUIRE_PYTHON").is_none() =>
+        {
+            eprintln!("fen_verdicts: no python3 on this machine; the Python reader is not compared");
+            return None;
+        }
+        spawned => spawned.expect("python3 runs the stdlib reader"),
+    };
     let input: String = fens.iter().map(|f| hex(f) + "\n").collect();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     assert!(out.status.success(), "python reader: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    Some(String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect())
 }
 
 /// `kpk probe`'s verdicts on a batch of arguments: `reject`, or the outcome and the index of the
@@ -123,10 +134,11 @@ fn the_core_kpk_the_python_reader_and_kpk_probe_agree_on_every_string() {
         assert_eq!(got, short(want), "kpk's library on {fen:?}");
     }
 
-    let python = python_verdicts(&fens);
-    assert_eq!(python.len(), fens.len());
-    for ((fen, want), got) in fens.iter().zip(&core).zip(&python) {
-        assert_eq!(got, want, "the Python reader on {fen:?}");
+    if let Some(python) = python_verdicts(&fens) {
+        assert_eq!(python.len(), fens.len());
+        for ((fen, want), got) in fens.iter().zip(&core).zip(&python) {
+            assert_eq!(got, want, "the Python reader on {fen:?}");
+        }
     }
 
     // A command-line argument cannot hold a NUL byte; the other readers took those strings above.
