@@ -35,6 +35,7 @@ pub mod error;
 pub mod experiment;
 pub mod hybrid;
 pub mod io;
+pub mod learners;
 pub mod net;
 pub mod output;
 pub mod paper;
