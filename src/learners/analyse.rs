@@ -358,9 +358,16 @@ fn variant_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&
         learners.push(Box::new(rules::RuleList { max_rules, ..rules::RuleList::default() }));
     }
     for d in [2, 4, 6, 8, 10, 12, 14, 16] {
-        learners.push(Box::new(tree::Cart { limits: tree::Limits { max_depth: Some(d), min_leaf: 1 } }));
+        let limits = tree::Limits { max_depth: Some(d), min_leaf: 1 };
+        learners.push(Box::new(tree::Cart { limits, ..tree::Cart::default() }));
     }
-    for (rounds, depth) in [(10, 3), (30, 4), (100, 6), (200, 6), (300, 8)] {
+    for entropy in [false, true] {
+        learners.push(Box::new(tree::Cart { entropy, ..tree::Cart::default() }));
+        for c in [4, 6, 8, 10, 12, 14, 16, 20] {
+            learners.push(Box::new(tree::Cart { prune: Some(c), entropy, ..tree::Cart::default() }));
+        }
+    }
+    for (rounds, depth) in [(10, 3), (30, 4), (100, 6), (200, 6)] {
         learners.push(Box::new(boosted::Boosted { rounds, depth, ..boosted::Boosted::default() }));
     }
     let seed0 = load_trial(&s.table5, cell.trial)?.config.seed;

@@ -13,7 +13,16 @@
 //! Preorder, each node one flag bit (1 = split, 0 = leaf); a split then holds its column in
 //! [`InputSet::col_bits`] bits and its threshold `t` in ⌈log2(size − 1)⌉ bits (the column's legal
 //! range); a leaf holds its value in the tree's leaf bits (1 for a class, 16 for a boosted
-//! tree's quantised score).
+//! tree's quantised score). In a class tree, two leaves under one split never agree (the grower
+//! and the pruner merge them), so the second of two sibling leaves stores no class bit.
+//!
+//! # Pruning by description length
+//!
+//! An exact model pays for a leaf's errors as exceptions, about `c` bits each (a Rice-coded gap:
+//! ⌈log2(gap)⌉ + 2 bits or so). [`prune`] replaces a subtree by a leaf of its majority class
+//! wherever `2 + c · errors` bits of leaf and exceptions cost no more than the subtree's bits and
+//! its own errors' exceptions, bottom up: the tree that minimises learner + exceptions for that
+//! `c` (Rissanen's minimum description length, as Quinlan and Rivest 1989 prune trees).
 
 use super::{InputSet, Learner, Model, Row, Samples, bits_for, value_range};
 use crate::error::Result;
@@ -64,7 +73,12 @@ impl Tree {
                 Node::Leaf(_) => 1 + leaf_bits,
                 Node::Split { col, left, right, .. } => {
                     let t_bits = bits_for(value_range(usize::from(*col)).1 - 1);
+                    // Sibling class leaves differ: the second one's class is implied.
+                    let implied = u64::from(
+                        leaf_bits == 1 && matches!((&**left, &**right), (Node::Leaf(_), Node::Leaf(_))),
+                    );
                     1 + col_bits + t_bits + walk(left, col_bits, leaf_bits) + walk(right, col_bits, leaf_bits)
+                        - implied
                 }
             }
         }
@@ -189,22 +203,68 @@ fn best_split(
     best.map(|(c, t, _)| (c, t))
 }
 
+/// The information-gain node score (C4.5's criterion, Quinlan 1993): `n` times the negated
+/// entropy, `w ln w + (n − w) ln(n − w) − n ln n` for `w` wins of `n`.
+fn entropy_score(w: f64, n: f64) -> f64 {
+    let xlnx = |x: f64| if x > 0.0 { x * x.ln() } else { 0.0 };
+    xlnx(w) + xlnx(n - w) - xlnx(n)
+}
+
 /// Gini's node score: `(w² + (n − w)²) / n` for `w` wins of `n`.
 fn gini_score(w: f64, n: f64) -> f64 {
     if n <= 0.0 { 0.0 } else { (w * w + (n - w) * (n - w)) / n }
 }
 
-/// CART: grown by Gini's impurity, leaves by majority (ties to draw), no pruning. The main
-/// setting grows until no split gains, so it fits its training set exactly; variants limit the
-/// depth (the accuracy-vs-bytes frontier).
+/// Prune a class tree by description length with `c` bits an error (module documentation).
+pub fn prune(tree: Tree, data: &Samples, c: f64) -> Tree {
+    let col_bits = tree.inputs.col_bits();
+    let (root, _) = prune_node(tree.root, data, (0..data.len()).collect(), col_bits, c);
+    Tree { root, ..tree }
+}
+
+fn prune_node(node: Node, data: &Samples, idx: Vec<usize>, col_bits: u64, c: f64) -> (Node, f64) {
+    let wins = idx.iter().filter(|&&i| data.wins[i]).count();
+    let majority = i32::from(2 * wins > idx.len());
+    let leaf_cost = 2.0 + c * wins.min(idx.len() - wins) as f64;
+    match node {
+        Node::Leaf(v) => {
+            let errors = if v == 1 { idx.len() - wins } else { wins };
+            (Node::Leaf(v), 2.0 + c * errors as f64)
+        }
+        Node::Split { col, t, left, right } => {
+            let c0 = usize::from(col);
+            let lo = value_range(c0).0;
+            let (l, r): (Vec<usize>, Vec<usize>) = idx
+                .into_iter()
+                .partition(|&i| (i16::from(data.rows[i][c0]) - i16::from(lo)) as usize <= usize::from(t));
+            let (left, cl) = prune_node(*left, data, l, col_bits, c);
+            let (right, cr) = prune_node(*right, data, r, col_bits, c);
+            let split_cost = 1.0 + (col_bits + bits_for(value_range(c0).1 - 1)) as f64 + cl + cr;
+            let same = matches!((&left, &right), (Node::Leaf(a), Node::Leaf(b)) if a == b);
+            if leaf_cost <= split_cost || same {
+                (Node::Leaf(majority), leaf_cost)
+            } else {
+                (Node::Split { col, t, left: Box::new(left), right: Box::new(right) }, split_cost)
+            }
+        }
+    }
+}
+
+/// CART: grown by Gini's impurity, leaves by majority (ties to draw). The main setting grows until
+/// no split gains and does not prune, so it fits its training set exactly; variants limit the
+/// depth or prune by description length (the accuracy-vs-bytes frontier).
 #[derive(Clone, Copy, Debug)]
 pub struct Cart {
     pub limits: Limits,
+    /// Prune with this many bits an exception ([`prune`]); `None`: no pruning.
+    pub prune: Option<u32>,
+    /// Grow by information gain (C4.5) instead of Gini's impurity (CART).
+    pub entropy: bool,
 }
 
 impl Default for Cart {
     fn default() -> Cart {
-        Cart { limits: Limits { max_depth: None, min_leaf: 1 } }
+        Cart { limits: Limits { max_depth: None, min_leaf: 1 }, prune: None, entropy: false }
     }
 }
 
@@ -228,12 +288,20 @@ impl Learner for Cart {
         "tree"
     }
     fn variant(&self) -> String {
-        self.limits.max_depth.map(|d| format!("depth {d}")).unwrap_or_default()
+        let depth = self.limits.max_depth.map(|d| format!("depth {d}"));
+        let prune = self.prune.map(|c| format!("pruned at {c} bits an exception"));
+        let entropy = self.entropy.then(|| "information gain".to_string());
+        [entropy, depth, prune].into_iter().flatten().collect::<Vec<_>>().join(", ")
     }
     fn fit(&self, data: &Samples, inputs: InputSet, _seed: u64) -> Result<Box<dyn Model>> {
         let stats: Vec<(f64, f64)> = data.wins.iter().map(|&w| (f64::from(u8::from(w)), 1.0)).collect();
-        let crit = Criterion { score: &gini_score, leaf: &|w, n| i32::from(2.0 * w > n), leaf_bits: 1 };
+        let score: &dyn Fn(f64, f64) -> f64 = if self.entropy { &entropy_score } else { &gini_score };
+        let crit = Criterion { score, leaf: &|w, n| i32::from(2.0 * w > n), leaf_bits: 1 };
         let tree = grow(&data.rows, (0..data.len()).collect(), &stats, inputs, self.limits, &crit);
+        let tree = match self.prune {
+            Some(c) => prune(tree, data, f64::from(c)),
+            None => tree,
+        };
         Ok(Box::new(CartModel(tree)))
     }
 }
@@ -260,7 +328,20 @@ mod tests {
         let data = Samples { rows: rows.clone(), wins: wins.clone(), dtc: vec![None; 64] };
         let model = Cart::default().fit(&data, InputSet::Coordinates, 0).unwrap();
         assert!(rows.iter().zip(&wins).all(|(r, &w)| model.predict(r) == w));
-        // Two splits of 1 + 3 (column of 6) + 3 (threshold in 0..7) bits, three leaves of 2 bits.
-        assert_eq!(model.model_bits(), 2 * 7 + 3 * 2);
+        // Two splits of 1 + 3 (column of 6) + 3 (threshold in 0..7) bits, three leaves of 2 bits
+        // less the implied class of the second sibling leaf.
+        assert_eq!(model.model_bits(), 2 * 7 + 3 * 2 - 1);
+        // Pruning at a high price of exceptions keeps the tree; at a low price it leaves one leaf.
+        let tree = grow_for_test(&data);
+        assert_eq!(prune(tree.clone(), &data, 100.0), tree);
+        let pruned = prune(tree, &data, 0.1);
+        assert_eq!(pruned.leaves(), 1);
+    }
+
+    fn grow_for_test(data: &Samples) -> Tree {
+        let stats: Vec<(f64, f64)> = data.wins.iter().map(|&w| (f64::from(u8::from(w)), 1.0)).collect();
+        let crit = Criterion { score: &gini_score, leaf: &|w, n| i32::from(2.0 * w > n), leaf_bits: 1 };
+        let limits = Limits { max_depth: None, min_leaf: 1 };
+        grow(&data.rows, (0..data.len()).collect(), &stats, InputSet::Coordinates, limits, &crit)
     }
 }
