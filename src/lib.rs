@@ -37,6 +37,7 @@ pub mod experiment;
 pub mod figures;
 pub mod hybrid;
 pub mod io;
+pub mod learners;
 pub mod net;
 pub mod output;
 pub mod paper;

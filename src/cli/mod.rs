@@ -30,6 +30,7 @@ mod bitbase;
 mod dataset;
 mod experiment;
 mod hybrid;
+mod learners;
 mod play;
 mod readings;
 mod serve;
@@ -81,6 +82,8 @@ enum Command {
     Readings(readings::ReadingsArgs),
     /// The explorer: a local web page (127.0.0.1) over the bitbase, the characteristics and the nets.
     Serve(serve::ServeArgs),
+    /// Section 7's learners compared on Table 4's characterisation: reports/LEARNERS.md.
+    Learners(learners::LearnersArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
 }
@@ -167,6 +170,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => experiment::run_export(args),
         Command::Plot(args) => experiment::run_plot(args),
         Command::Readings(args) => readings::run_readings(args),
+        Command::Learners(args) => learners::run_learners(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
     }?;

@@ -1,0 +1,475 @@
+//! The comparison's pipeline: fit every learner to the same draws, measure, pair with the MLP,
+//! and return the typed result that `reports/learners.json` holds (rendered by
+//! [`super::render`]).
+//!
+//! # Design
+//!
+//! Three training sets, as the paper uses them (section 4.5, Table 5): T1 tested on S1 (wtm,
+//! 125 + 125 positions) and T2 tested on S2 (btm, 136 + 136), drawn afresh for each replicate
+//! (replicate r uses data seed 1998 + r, so replicate 0 is the committed draw of Table 5's trials),
+//! and T3, every wtm position, where the training accuracy is the accuracy on the whole set.
+//! Replicate r's learner seed is the cell's trial seed + r (only the MLP and the boosted trees
+//! draw at random). Every learner of replicate r sees the same draw, so each learner is compared
+//! with the MLP by the per-replicate differences (percentage points) and their 95% t-interval.
+//! The MLP of each cell is the cell's Table 5 trial (trial 1 for T1, 14 for T2, 38 for T3).
+
+use super::exact::{Domain, ExactModel};
+use super::mlp::PaperMlp;
+use super::rules::RuleText;
+use super::section7::{self, HiddenUnit, Seeding, StartResult};
+use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
+use crate::chess::bitbase::Bitbase;
+use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
+use crate::error::{Error, Result};
+use crate::experiment::{Trial, TrialConfig};
+use crate::report::stats::Interval;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The most replicates a run may ask for (each replicate trains every learner on every cell).
+pub const MAX_REPLICATES: usize = 50;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Replicates per cell, 1..=[`MAX_REPLICATES`] (the committed report: 5).
+    pub replicates: usize,
+    /// The epoch cap of the MLP on T3 (trial 38's budget is 400 epochs of 81,664 positions).
+    pub t3_epochs: usize,
+    /// Also measure the variants on T3 (the frontier).
+    pub variants: bool,
+    /// The folder of Table 5's trial configs.
+    pub table5: PathBuf,
+    /// The shipped hybrid model, for its size.
+    pub shipped_model: PathBuf,
+}
+
+impl Settings {
+    pub fn check(&self) -> Result<()> {
+        if !(1..=MAX_REPLICATES).contains(&self.replicates) {
+            return Err(Error::config(
+                "replicates",
+                format!("must be 1..={MAX_REPLICATES}, got {}", self.replicates),
+            ));
+        }
+        if !(1..=crate::experiment::MAX_EPOCHS_LIMIT).contains(&self.t3_epochs) {
+            return Err(Error::config("t3_epochs", format!("must be at least 1, got {}", self.t3_epochs)));
+        }
+        Ok(())
+    }
+}
+
+/// A training set, its testing set and the Table 5 trial whose MLP config it uses.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    train: SetName,
+    test: Option<SetName>,
+    trial: &'static str,
+}
+
+const CELLS: [Cell; 3] = [
+    Cell { train: SetName::T1, test: Some(SetName::S1), trial: "trial01" },
+    Cell { train: SetName::T2, test: Some(SetName::S2), trial: "trial14" },
+    Cell { train: SetName::T3, test: None, trial: "trial38" },
+];
+
+/// One replicate of one learner on one cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fit {
+    pub train_pct: f64,
+    pub test_pct: Option<f64>,
+    pub model_bits: u64,
+    pub passes: u64,
+    /// For learners trained on the pawn side to move (T1, T3): the exact model.
+    pub exact: Option<ExactModel>,
+    /// Wall seconds of the fit (machine-dependent: printed, never written).
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+/// One learner on one cell, over the replicates: a row of results.csv.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub learner: String,
+    /// Empty for the main setting.
+    pub variant: String,
+    pub inputs: InputSet,
+    pub train_set: String,
+    pub test_set: Option<String>,
+    pub fits: Vec<Fit>,
+    pub train: Interval,
+    pub test: Option<Interval>,
+    pub model_bits: f64,
+    pub passes: f64,
+    /// Mean bytes of the exact model over the replicates, where there is one.
+    pub exact_bytes: Option<f64>,
+    pub exceptions: Option<f64>,
+    /// Positions checked and wrong over every replicate's exact model (0 wrong: exact).
+    pub exact_checked: usize,
+    pub exact_wrong: usize,
+}
+
+/// How a learner compares with the MLP on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Beats,
+    Loses,
+    NotDistinguished,
+}
+
+/// A learner minus the MLP, paired over replicates: accuracy in points (test accuracy on T1/T2,
+/// whole-set accuracy on T3) and, where both have one, exact-model bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Contrast {
+    pub learner: String,
+    pub inputs: InputSet,
+    pub train_set: String,
+    /// `test` or `train` (whole set).
+    pub measure: String,
+    pub accuracy_diff: Interval,
+    pub verdict: Verdict,
+    pub bytes_diff: Option<Interval>,
+}
+
+/// A rule list as a theory of KPK, each rule checked against the bitbase on every wtm position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Theory {
+    pub learned_on: String,
+    pub inputs: InputSet,
+    pub rules: Vec<CheckedRule>,
+    pub positions: usize,
+    pub correct: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckedRule {
+    pub rule: RuleText,
+    /// wtm positions this rule answers (the first that holds).
+    pub covered: usize,
+    /// ... of which the bitbase agrees.
+    pub correct: usize,
+}
+
+/// A learner's smallest exact model over its rows and variants.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Smallest {
+    pub learner: String,
+    pub variant: String,
+    pub inputs: InputSet,
+    pub train_set: String,
+    pub exact_bytes: f64,
+    pub exceptions: f64,
+    pub model_bits: f64,
+    /// The learner's accuracy on its training set (on T3: every wtm position).
+    pub train_pct: f64,
+    /// Smaller than the shipped MLP hybrid.
+    pub below_shipped: bool,
+}
+
+/// Each learner's smallest exact model, smallest first.
+fn smallest(rows: &[Row], variants: &[Row], shipped: u64) -> Vec<Smallest> {
+    let mut out: Vec<Smallest> = super::NAMES
+        .iter()
+        .filter_map(|name| {
+            let best = rows
+                .iter()
+                .chain(variants)
+                .filter(|r| r.learner == *name)
+                .filter_map(|r| Some((r.exact_bytes?, r)))
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            let r = best.1;
+            Some(Smallest {
+                learner: r.learner.clone(),
+                variant: r.variant.clone(),
+                inputs: r.inputs,
+                train_set: r.train_set.clone(),
+                exact_bytes: best.0,
+                exceptions: r.exceptions.unwrap_or(0.0),
+                model_bits: r.model_bits,
+                train_pct: r.train.mean,
+                below_shipped: best.0 < shipped as f64,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.exact_bytes.total_cmp(&b.exact_bytes));
+    out
+}
+
+/// Everything `reports/learners.json` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LearnersReport {
+    pub replicates: usize,
+    pub t3_epochs: usize,
+    pub rows: Vec<Row>,
+    pub variants: Vec<Row>,
+    pub contrasts: Vec<Contrast>,
+    pub smallest: Vec<Smallest>,
+    pub theories: Vec<Theory>,
+    pub seeding: Seeding,
+    pub hidden: Vec<HiddenUnit>,
+    pub hidden_net: String,
+    /// Size of the shipped MLP hybrid (models/kpk.hybrid), bytes.
+    pub shipped_bytes: u64,
+    pub envelope_bytes: u64,
+}
+
+fn load_trial(dir: &Path, name: &str) -> Result<Trial> {
+    TrialConfig::load(&dir.join(format!("{name}.toml")))
+}
+
+/// The MLP learner of a cell.
+fn cell_mlp(cell: &Cell, s: &Settings) -> Result<PaperMlp> {
+    let trial = load_trial(&s.table5, cell.trial)?;
+    Ok(PaperMlp::new(trial, (cell.train == SetName::T3).then_some(s.t3_epochs)))
+}
+
+/// The draws of a cell: (training, testing) per replicate.
+fn draws(cell: &Cell, replicates: usize, bb: &Bitbase) -> Vec<(Samples, Option<Samples>)> {
+    (0..replicates as u64)
+        .map(|r| {
+            let seed = DEFAULT_SEED + r;
+            let train = Samples::of(&Dataset::of(cell.train, seed, bb));
+            let test = cell.test.map(|t| Samples::of(&Dataset::of(t, seed, bb)));
+            (train, test)
+        })
+        .collect()
+}
+
+/// Fit `learner` on every replicate of a cell (in parallel over replicates).
+fn fit_all(
+    learner: &dyn Learner,
+    inputs: InputSet,
+    data: &[(Samples, Option<Samples>)],
+    seed0: u64,
+    domain: Option<&Domain>,
+) -> Result<Vec<Fit>> {
+    data.par_iter()
+        .enumerate()
+        .map(|(r, (train, test))| {
+            let started = Instant::now();
+            let model = learner.fit(train, inputs, seed0 + r as u64)?;
+            let seconds = started.elapsed().as_secs_f64();
+            Ok(Fit {
+                train_pct: train.accuracy_pct(model.as_ref()),
+                test_pct: test.as_ref().map(|t| t.accuracy_pct(model.as_ref())),
+                model_bits: model.model_bits(),
+                passes: model.passes(),
+                exact: domain.map(|d| ExactModel::of(model.as_ref(), d)).transpose()?,
+                seconds,
+            })
+        })
+        .collect()
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = xs.collect();
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+/// Summarise a learner's fits on a cell as a row.
+fn row(learner: &dyn Learner, inputs: InputSet, cell: &Cell, fits: Vec<Fit>) -> Row {
+    let train: Vec<f64> = fits.iter().map(|f| f.train_pct).collect();
+    let test: Vec<f64> = fits.iter().filter_map(|f| f.test_pct).collect();
+    let exact: Vec<&ExactModel> = fits.iter().filter_map(|f| f.exact.as_ref()).collect();
+    Row {
+        learner: learner.name().into(),
+        variant: learner.variant(),
+        inputs,
+        train_set: cell.train.to_string(),
+        test_set: cell.test.map(|t| t.to_string()),
+        train: Interval::of_mean_pct(&train).expect("at least one replicate"),
+        test: Interval::of_mean_pct(&test),
+        model_bits: mean(fits.iter().map(|f| f.model_bits as f64)),
+        passes: mean(fits.iter().map(|f| f.passes as f64)),
+        exact_bytes: (!exact.is_empty()).then(|| mean(exact.iter().map(|e| e.bytes as f64))),
+        exceptions: (!exact.is_empty()).then(|| mean(exact.iter().map(|e| e.exceptions as f64))),
+        exact_checked: exact.iter().map(|e| e.checked).sum(),
+        exact_wrong: exact.iter().map(|e| e.wrong).sum(),
+        fits,
+    }
+}
+
+/// Learner minus MLP on the same cell and inputs, paired by replicate.
+fn contrast(a: &Row, mlp: &Row) -> Contrast {
+    let on_test = a.test.is_some();
+    let acc = |f: &Fit| if on_test { f.test_pct.unwrap_or(f.train_pct) } else { f.train_pct };
+    let diffs: Vec<f64> = a.fits.iter().zip(&mlp.fits).map(|(x, y)| acc(x) - acc(y)).collect();
+    let accuracy_diff = Interval::of_mean(&diffs).expect("at least one replicate");
+    let verdict = match accuracy_diff.sign() {
+        std::cmp::Ordering::Greater => Verdict::Beats,
+        std::cmp::Ordering::Less => Verdict::Loses,
+        std::cmp::Ordering::Equal => Verdict::NotDistinguished,
+    };
+    let bytes: Vec<f64> = a
+        .fits
+        .iter()
+        .zip(&mlp.fits)
+        .filter_map(|(x, y)| Some(x.exact?.bytes as f64 - y.exact?.bytes as f64))
+        .collect();
+    Contrast {
+        learner: a.learner.clone(),
+        inputs: a.inputs,
+        train_set: a.train_set.clone(),
+        measure: if on_test { "test" } else { "train" }.into(),
+        accuracy_diff,
+        verdict,
+        bytes_diff: Interval::of_mean(&bytes),
+    }
+}
+
+/// The six learners on every cell and input set, with contrasts against the MLP.
+fn main_rows(
+    s: &Settings,
+    bb: &Bitbase,
+    domain: &Domain,
+    progress: &dyn Fn(&str),
+) -> Result<(Vec<Row>, Vec<Contrast>)> {
+    let (mut rows, mut contrasts) = (Vec::new(), Vec::new());
+    for cell in &CELLS {
+        let mlp = cell_mlp(cell, s)?;
+        let seed0 = mlp.trial.config.seed;
+        let data = draws(cell, s.replicates, bb);
+        let wtm = cell.train.side() == crate::dataset::Side::Wtm;
+        let learners = six(mlp);
+        for inputs in InputSet::ALL {
+            let mut cell_rows = Vec::new();
+            for learner in &learners {
+                progress(&format!("{} on {} ({})", learner.name(), cell.train, inputs.name()));
+                let fits = fit_all(learner.as_ref(), inputs, &data, seed0, wtm.then_some(domain))?;
+                cell_rows.push(row(learner.as_ref(), inputs, cell, fits));
+            }
+            let mlp_row = cell_rows.last().expect("the MLP's row").clone();
+            contrasts.extend(cell_rows[..cell_rows.len() - 1].iter().map(|r| contrast(r, &mlp_row)));
+            rows.extend(cell_rows);
+        }
+    }
+    Ok((rows, contrasts))
+}
+
+/// The frontier's variants, on T3 with all 32 characteristics, one replicate each.
+fn variant_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str)) -> Result<Vec<Row>> {
+    let cell = &CELLS[2];
+    let data = draws(cell, 1, bb);
+    let mut learners: Vec<Box<dyn Learner>> = Vec::new();
+    for max_rules in [4, 8, 16, 64, 128] {
+        learners.push(Box::new(rules::RuleList { max_rules, ..rules::RuleList::default() }));
+    }
+    for d in [2, 4, 6, 8, 10, 12, 14, 16] {
+        let limits = tree::Limits { max_depth: Some(d), min_leaf: 1 };
+        learners.push(Box::new(tree::Cart { limits, ..tree::Cart::default() }));
+    }
+    for entropy in [false, true] {
+        learners.push(Box::new(tree::Cart { entropy, ..tree::Cart::default() }));
+        for c in [4, 6, 8, 10, 12, 14, 16, 20] {
+            learners.push(Box::new(tree::Cart { prune: Some(c), entropy, ..tree::Cart::default() }));
+        }
+    }
+    for (rounds, depth) in [(10, 3), (30, 4), (100, 6), (200, 6)] {
+        learners.push(Box::new(boosted::Boosted { rounds, depth, ..boosted::Boosted::default() }));
+    }
+    let seed0 = load_trial(&s.table5, cell.trial)?.config.seed;
+    learners
+        .iter()
+        .map(|l| {
+            progress(&format!("{} {} on T3", l.name(), l.variant()));
+            let fits = fit_all(l.as_ref(), InputSet::All, &data, seed0, Some(domain))?;
+            Ok(row(l.as_ref(), InputSet::All, cell, fits))
+        })
+        .collect()
+}
+
+/// The rule list learned on `train`, each rule's coverage on every wtm position.
+fn theory(learned_on: &str, train: &Samples, inputs: InputSet, domain: &Domain) -> Result<Theory> {
+    let model = rules::RuleList::default().fit(train, inputs, 0)?;
+    let texts = model.rules();
+    let mut checked: Vec<CheckedRule> =
+        texts.into_iter().map(|rule| CheckedRule { rule, covered: 0, correct: 0 }).collect();
+    for (x, &win) in domain.wtm.rows.iter().zip(&domain.wtm.wins) {
+        let k = model.first_rule(x).expect("a rule list names its rule");
+        checked[k].covered += 1;
+        if checked[k].rule.win == win {
+            checked[k].correct += 1;
+        }
+    }
+    let correct = checked.iter().map(|r| r.correct).sum();
+    Ok(Theory { learned_on: learned_on.into(), inputs, rules: checked, positions: domain.wtm.len(), correct })
+}
+
+/// Section 7's seeding comparison on T1/S1 with trial 1's config and a 32-10-1 net.
+fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
+    let mut config = load_trial(&s.table5, "trial01")?.config;
+    config.topology = "32-10-1".parse()?;
+    let mlp = PaperMlp::new(config.check()?, None);
+    let data = draws(&CELLS[0], s.replicates, bb);
+    let runs: Vec<([f64; 4], [f64; 4], f64)> = data
+        .par_iter()
+        .enumerate()
+        .map(|(r, (train, test))| {
+            let test = test.as_ref().expect("S1 is T1's testing set");
+            section7::seeding_replicate(&mlp, train, test, mlp.trial.config.seed + r as u64)
+        })
+        .collect::<Result<_>>()?;
+    let start = |k: usize| {
+        let pick = |j: usize| runs.iter().map(|r| if k == 0 { r.0[j] } else { r.1[j] }).collect::<Vec<f64>>();
+        StartResult { epochs: pick(0), best_epoch: pick(1), train_pct: pick(2), test_pct: pick(3) }
+    };
+    let diff = |j: usize| {
+        let d: Vec<f64> = runs.iter().map(|r| r.1[j] - r.0[j]).collect();
+        Interval::of_mean(&d).expect("at least one replicate")
+    };
+    let logistic: Vec<f64> = runs.iter().map(|r| r.2).collect();
+    Ok(Seeding {
+        topology: "32-10-1".into(),
+        train_set: "T1".into(),
+        test_set: "S1".into(),
+        random: start(0),
+        seeded: start(1),
+        epochs_diff: diff(0),
+        best_epoch_diff: diff(1),
+        train_diff: diff(2),
+        test_diff: diff(3),
+        logistic_test: Interval::of_mean_pct(&logistic).expect("at least one replicate"),
+    })
+}
+
+/// Run the whole comparison. `progress` hears what is being fitted.
+pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<LearnersReport> {
+    s.check()?;
+    let shipped_bytes = std::fs::metadata(&s.shipped_model)
+        .map_err(|cause| Error::Io { path: s.shipped_model.display().to_string(), cause })?
+        .len();
+    let domain = Domain::new(bb);
+    let (rows, contrasts) = main_rows(s, bb, &domain, progress)?;
+    let variants = if s.variants { variant_rows(s, bb, &domain, progress)? } else { Vec::new() };
+    progress("rule lists as theories");
+    let t1 = Samples::of(&Dataset::of(SetName::T1, DEFAULT_SEED, bb));
+    let theories =
+        vec![theory("T1", &t1, InputSet::All, &domain)?, theory("T3", &domain.wtm, InputSet::All, &domain)?];
+    progress("seeding a 2-level net from the 1-level net");
+    let seeding = seeding(s, bb)?;
+    progress("reading the hidden units");
+    let mlp = cell_mlp(&CELLS[2], s)?;
+    let widths = mlp.widths(InputSet::All);
+    let net = crate::net::mlp::Mlp::new(&widths, mlp.trial.config.slope, mlp.trial.config.seed)?;
+    let (net, _, _) = mlp.train_net(net, &domain.wtm, InputSet::All)?;
+    let hidden = section7::hidden_units(&net, &domain.wtm);
+    let hidden_net =
+        format!("{} (trial 38's config, T3, seed {})", mlp.trial.topology(), mlp.trial.config.seed);
+    Ok(LearnersReport {
+        replicates: s.replicates,
+        t3_epochs: s.t3_epochs,
+        smallest: smallest(&rows, &variants, shipped_bytes),
+        rows,
+        variants,
+        contrasts,
+        theories,
+        seeding,
+        hidden,
+        hidden_net,
+        shipped_bytes,
+        envelope_bytes: super::exact::ENVELOPE_BYTES,
+    })
+}

@@ -1,0 +1,197 @@
+//! Render the comparison from its JSON alone: `reports/LEARNERS.md` (the template
+//! `learners.md.j2`), `reports/learners/results.csv` and `variants.csv`, and the
+//! accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`). Nothing here trains or measures.
+
+use super::analyse::{LearnersReport, Row};
+use crate::error::{Error, Result};
+use crate::output::FileOut;
+use crate::report::plot::{ImageFormat, Legend, LineChart, Series};
+use crate::report::stats::Interval;
+use crate::report::template::{Engine, Typed};
+use std::path::{Path, PathBuf};
+
+const TEMPLATE: &str = include_str!("learners.md.j2");
+
+/// The columns of results.csv (the issue's list, in its order).
+pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean,train_lo,train_hi,test_mean,test_lo,test_hi,train_seconds,model_bits,exact_bytes";
+
+/// Where the report's files go.
+#[derive(Clone, Debug)]
+pub struct Destinations {
+    pub json: PathBuf,
+    pub markdown: PathBuf,
+    /// results.csv, variants.csv, frontier.png, frontier.svg.
+    pub folder: PathBuf,
+}
+
+impl Destinations {
+    /// The committed layout under `reports`.
+    pub fn under(reports: &Path) -> Destinations {
+        Destinations {
+            json: reports.join("learners.json"),
+            markdown: reports.join("LEARNERS.md"),
+            folder: reports.join("learners"),
+        }
+    }
+
+    fn outputs(&self) -> Result<Vec<FileOut>> {
+        let f = &self.folder;
+        [
+            self.markdown.clone(),
+            f.join("results.csv"),
+            f.join("variants.csv"),
+            f.join("frontier.png"),
+            f.join("frontier.svg"),
+        ]
+        .iter()
+        .map(|p| FileOut::check(p))
+        .collect()
+    }
+}
+
+/// Write the JSON, then render everything from it.
+pub fn write(report: &LearnersReport, to: &Destinations) -> Result<()> {
+    let json = FileOut::check(&to.json)?;
+    std::fs::create_dir_all(&to.folder)
+        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
+    let outs = to.outputs()?;
+    let mut text =
+        serde_json::to_string_pretty(report).map_err(|e| Error::Internal(format!("learners.json: {e}")))?;
+    text.push('\n');
+    json.write(text.as_bytes())?;
+    render_to(report, &outs)
+}
+
+/// Read the committed JSON and render from it alone.
+pub fn render_only(to: &Destinations) -> Result<LearnersReport> {
+    let bytes = crate::io::read(&to.json)?;
+    let report: LearnersReport = serde_json::from_slice(&bytes)
+        .map_err(|e| Error::Format { path: to.json.display().to_string(), message: e.to_string() })?;
+    std::fs::create_dir_all(&to.folder)
+        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
+    render_to(&report, &to.outputs()?)?;
+    Ok(report)
+}
+
+fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
+    outs[0].write(markdown(report)?.as_bytes())?;
+    outs[1].write(results_csv(report).as_bytes())?;
+    outs[2].write(variants_csv(report).as_bytes())?;
+    let chart = frontier(report);
+    chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
+    chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))
+}
+
+/// `+1.23 [−0.40, +2.86]`: a paired difference and its interval.
+fn interval(iv: Typed<Interval>, digits: usize) -> String {
+    format!("{:+.digits$} [{:+.digits$}, {:+.digits$}]", iv.mean, iv.lo, iv.hi)
+}
+
+/// `93.6 [91.2, 96.0]`: a mean and its interval.
+fn mean_in(iv: Typed<Interval>, digits: usize) -> String {
+    format!("{:.digits$} [{:.digits$}, {:.digits$}]", iv.mean, iv.lo, iv.hi)
+}
+
+/// The Markdown report.
+pub fn markdown(report: &LearnersReport) -> Result<String> {
+    let engine = Engine::new()
+        .filter("interval", interval)
+        .filter("mean_in", mean_in)
+        .filter("cell", |s: String| s.replace('|', "\\|"))
+        .template("learners.md", TEMPLATE)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    engine.render("learners.md", report).map_err(|e| Error::Internal(e.to_string()))
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map(|v| format!("{v:.digits$}")).unwrap_or_default()
+}
+
+fn csv_line(r: &Row, learner: &str) -> String {
+    let test = r.test.as_ref();
+    format!(
+        "{learner},{},{},{},{:.2},{:.2},{:.2},{},{},{},,{:.1},{}\n",
+        r.inputs.name(),
+        r.train_set,
+        r.fits.len(),
+        r.train.mean,
+        r.train.lo,
+        r.train.hi,
+        opt(test.map(|t| t.mean), 2),
+        opt(test.map(|t| t.lo), 2),
+        opt(test.map(|t| t.hi), 2),
+        r.model_bits,
+        opt(r.exact_bytes, 1),
+    )
+}
+
+/// results.csv: the six learners' main settings. `train_seconds` is left empty: wall time is
+/// machine-dependent (printed by `kpk learners`); the report gives passes over the data instead.
+pub fn results_csv(report: &LearnersReport) -> String {
+    let mut out = format!("{RESULT_COLUMNS}\n");
+    for r in &report.rows {
+        out.push_str(&csv_line(r, &r.learner));
+    }
+    out
+}
+
+/// variants.csv: results.csv's columns plus `variant` and `passes`.
+pub fn variants_csv(report: &LearnersReport) -> String {
+    let mut out = format!("{RESULT_COLUMNS},variant,passes\n");
+    for r in &report.variants {
+        let line = csv_line(r, &r.learner);
+        out.push_str(line.trim_end());
+        // The variant is quoted: it may hold a comma ("10 rounds, depth 3").
+        out.push_str(&format!(",\"{}\",{:.0}\n", r.variant.replace('"', "\"\""), r.passes));
+    }
+    out
+}
+
+/// Accuracy on every wtm position against exact-model bytes, one series per learner (T3 rows
+/// and variants), with the shipped hybrid's size as a dashed line.
+pub fn frontier(report: &LearnersReport) -> LineChart {
+    let mut series = Vec::new();
+    let mut lowest: f64 = 100.0;
+    let (mut x0, mut x1) = (report.shipped_bytes as f64, report.shipped_bytes as f64);
+    for (colour, name) in super::NAMES.iter().enumerate() {
+        let mut points: Vec<(f64, f64)> = report
+            .rows
+            .iter()
+            .chain(&report.variants)
+            .filter(|r| r.learner == *name && r.train_set == "T3" && r.inputs == super::InputSet::All)
+            .filter_map(|r| Some((r.exact_bytes?, r.train.mean)))
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(x, y) in &points {
+            lowest = lowest.min(y);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+        }
+        if !points.is_empty() {
+            series.push(Series::new(*name, points, colour).with_markers());
+        }
+    }
+    let y0 = (lowest / 5.0).floor() * 5.0;
+    let shipped = report.shipped_bytes as f64;
+    series.push(
+        Series::new(
+            format!("MLP hybrid shipped ({} B)", report.shipped_bytes),
+            vec![(shipped, y0), (shipped, 100.0)],
+            7,
+        )
+        .dashed(),
+    );
+    LineChart {
+        title: "Learners on all wtm positions (T3, x1..x32): accuracy against exact-model size".into(),
+        x_label: "exact model: learner + exceptions + one-ply rule (bytes, log scale)".into(),
+        y_label: "learner's accuracy on the 81,664 wtm positions (%)".into(),
+        y_range: (y0, 100.5),
+        y2: None,
+        x_range: Some((x0 / 1.3, x1 * 1.3)),
+        log_x: true,
+        log_y: false,
+        legend: Legend::Right,
+        integer_x: false,
+        series,
+    }
+}
