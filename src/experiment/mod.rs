@@ -9,12 +9,14 @@
 mod chart;
 mod config;
 mod folder;
+pub mod pipeline;
 pub mod readings;
 pub mod readings_intervals;
 pub mod replicate;
 mod rows;
 mod run;
 pub mod sweep;
+pub mod table6;
 
 pub use chart::*;
 pub use config::*;

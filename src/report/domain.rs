@@ -4,11 +4,13 @@
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
 use crate::chess::board::Color;
 use crate::paper::tables;
+use crate::report::reproduction::Domain;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// One row of Table 3 for both sides to move ([wtm, btm]): the won positions converted in exactly
 /// `p` plies with best play (Np), and the % of all wins not converted within `p` plies (Rp).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table3Row {
     pub p: usize,
     pub converted: [usize; 2],
@@ -32,8 +34,15 @@ pub fn table3(bb: &Bitbase) -> Vec<Table3Row> {
         .collect()
 }
 
+/// kpk's side of Tables 2 and 3, counted on the bitbase.
+pub fn analyse(bb: &Bitbase) -> Domain {
+    let table2 =
+        tables::table2().rows.iter().filter_map(|(row, _)| Some((row.clone(), count(bb, row)?))).collect();
+    Domain { table2, table3: table3(bb) }
+}
+
 /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-pub(super) fn ours(bb: &Bitbase, row: &str) -> Option<f64> {
+fn count(bb: &Bitbase, row: &str) -> Option<f64> {
     let c = bb.counts();
     let (w, b) = (Color::White, Color::Black);
     Some(match row {
@@ -57,7 +66,7 @@ fn cell(v: Option<f64>) -> String {
 }
 
 /// Tables 2 and 3 as a Markdown section.
-pub fn markdown(bb: &Bitbase) -> String {
+pub fn markdown(d: &Domain) -> String {
     let mut w = String::from("## Tables 2 and 3: the domain, the paper's sources beside kpk's count\n\n");
     let t2 = tables::table2();
     let _ = writeln!(
@@ -72,7 +81,7 @@ pub fn markdown(bb: &Bitbase) -> String {
     let _ = writeln!(w, "|---|---:|{}", "---:|".repeat(t2.sources.len()));
     for (row, cells) in &t2.rows {
         let theirs: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
-        let _ = writeln!(w, "| {row} | {} | {} |", cell(ours(bb, row)), theirs.join(" | "));
+        let _ = writeln!(w, "| {row} | {} | {} |", cell(d.ours(row)), theirs.join(" | "));
     }
     let agree: Vec<&str> = t2
         .sources
@@ -80,7 +89,7 @@ pub fn markdown(bb: &Bitbase) -> String {
         .enumerate()
         .filter(|&(j, _)| {
             let given: Vec<_> = t2.rows.iter().filter_map(|(row, c)| c[j].map(|v| (row, v))).collect();
-            !given.is_empty() && given.iter().all(|(row, v)| ours(bb, row).is_some_and(|o| o == *v))
+            !given.is_empty() && given.iter().all(|(row, v)| d.ours(row).is_some_and(|o| o == *v))
         })
         .map(|(_, s)| s.as_str())
         .collect();
@@ -89,7 +98,7 @@ pub fn markdown(bb: &Bitbase) -> String {
         "\nSources whose every figure kpk's count equals: {}.\n",
         if agree.is_empty() { "none".to_string() } else { agree.join(", ") }
     );
-    let _ = writeln!(w, "{}", super::domain_notes::markdown(bb));
+    let _ = writeln!(w, "{}", super::domain_notes::markdown(d));
     let _ = writeln!(
         w,
         "Table 3 of the paper gives, for each odd p, the number Np of won wtm positions converted \
@@ -99,8 +108,7 @@ pub fn markdown(bb: &Bitbase) -> String {
     );
     let _ = writeln!(w, "| p (wtm) | Np | Rp % | p (btm) | Np | Rp % |");
     let _ = writeln!(w, "|---:|---:|---:|---:|---:|---:|");
-    let rows = table3(bb);
-    for pair in rows.chunks(2) {
+    for pair in d.table3.chunks(2) {
         let (odd, even) = (&pair[0], pair.get(1));
         let _ = writeln!(
             w,
@@ -138,7 +146,7 @@ mod tests {
 
     #[test]
     fn the_sources_that_count_legal_positions_agree_with_kpk() {
-        let md = markdown(&Bitbase::generate());
+        let md = markdown(&analyse(&Bitbase::generate()));
         assert!(md.contains("equals: bramer_1980, thompson_1986, edwards_1994."), "{md}");
     }
 }

@@ -2,26 +2,14 @@
 //! intervals, the readings of the stopping rule compared, trial 40 as trial 39 continued, and
 //! section 5.1's comments checked.
 
-use super::reproduction::Reproduction;
-use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
-use crate::experiment::readings_intervals;
+use super::reproduction::{Continued, Overlap, Readings, Reproduction};
+use crate::experiment::Summary;
+use crate::experiment::readings::ReadingDistance;
 use crate::experiment::sweep::{self, SweepRow};
-use crate::experiment::{MisclassifiedRow, Summary};
-use crate::paper::tables::Table6Row;
 use crate::report::readings_robustness;
 use crate::report::section51;
-use crate::report::stats;
 use crate::report::table5::{self, Table5Stat};
-use crate::train::EpochMetrics as MetricsRow;
-use std::collections::HashSet;
 use std::fmt::Write;
-
-/// An extra run read from its folder: trial 39's config trained on to 6,285 epochs.
-pub struct ExtraRun {
-    pub summary: Summary,
-    pub metrics: Vec<MetricsRow>,
-    pub misclassified: Vec<MisclassifiedRow>,
-}
 
 pub fn write_replicated(w: &mut String, r: &Reproduction) {
     if r.replicated.is_empty() {
@@ -45,7 +33,7 @@ pub fn write_replicated(w: &mut String, r: &Reproduction) {
         small.map_or(0, |s| s.draws),
         whole.map_or(0, |s| s.replicates),
     );
-    let _ = writeln!(w, "{}", table5::markdown(r.replicated, r.paper));
+    let _ = writeln!(w, "{}", table5::markdown(&r.replicated, &r.paper));
     let n = r.replicated.len();
     let train_in = r.replicated.iter().filter(|s| s.paper_train_inside).count();
     let tested: Vec<_> = r.replicated.iter().filter_map(|s| s.paper_test_inside).collect();
@@ -56,7 +44,7 @@ pub fn write_replicated(w: &mut String, r: &Reproduction) {
         "The paper's training accuracy lies within the range of 95% of our runs in {train_in} of {n} trials, \
          its testing accuracy in {test_in} of {}, its epoch count in {epochs_in} of {n}{}.\n",
         tested.len(),
-        capped_note(r.replicated)
+        capped_note(&r.replicated)
     );
 }
 
@@ -85,9 +73,9 @@ pub fn write_section51(w: &mut String, r: &Reproduction) {
          named). *Confirmed* means the 95% interval of the difference lies on the paper's side of 0, \
          *contradicted* that it lies on the other, *not shown* that it holds 0. Runs of one trial share \
          their draws, so the groups are not fully independent; the intervals are indicative.{}\n",
-        conspicuous_rule(r.claims)
+        conspicuous_rule(&r.claims)
     );
-    let _ = writeln!(w, "{}", section51::markdown(r.claims));
+    let _ = writeln!(w, "{}", section51::markdown(&r.claims));
     let small: Vec<&Table5Stat> = r.replicated.iter().filter(|s| s.trial <= 37).collect();
     if !small.is_empty() {
         let mut by_train: Vec<&Table5Stat> = small.clone();
@@ -124,17 +112,6 @@ fn conspicuous_rule(claims: &[section51::Claim]) -> String {
     )
 }
 
-/// What `kpk readings` wrote (`reports/readings/`): the readings of section 4.5 compared, each
-/// trial under each reading, and the learning-rate sweep. Empty where not run.
-#[derive(Clone, Debug, Default)]
-pub struct Readings {
-    pub distances: Vec<ReadingDistance>,
-    pub trials: Vec<TrialUnderReading>,
-    /// Each run under each reading (`replicates.csv`), what the readings' intervals resample.
-    pub replicates: Vec<ReplicateOutcome>,
-    pub sweep: Vec<SweepRow>,
-}
-
 /// The readings of section 4.5 compared (`kpk readings`, `reports/readings/distances.csv`).
 pub fn write_readings(w: &mut String, readings: &Readings) {
     let Some(first) = readings.distances.first() else {
@@ -159,8 +136,7 @@ pub fn write_readings(w: &mut String, readings: &Readings) {
          would have gone on): their epochs and accuracy are those at the budget.\n",
         first.small_set_replicates, first.whole_set_replicates
     );
-    let ranking =
-        readings_intervals::rank(&readings.distances, &readings.trials, &readings.replicates, &|_| true);
+    let ranking = &readings.ranking;
     let interval = |label: &str| ranking.as_ref().and_then(|r| r.order.iter().find(|o| o.reading == label));
     let _ = writeln!(
         w,
@@ -198,7 +174,7 @@ pub fn write_readings(w: &mut String, readings: &Readings) {
         best.keep,
         least_error_verdict(readings)
     );
-    if let Some(r) = &ranking {
+    if let Some(r) = ranking {
         readings_robustness::write(w, r, readings);
     }
 }
@@ -222,14 +198,7 @@ fn least_error_verdict(readings: &Readings) -> String {
              keeping the most correct state under any ({most:.2} points or fewer)."
         );
     }
-    let kept: Vec<f64> = readings
-        .trials
-        .iter()
-        .filter(|t| t.trial >= 38 && t.reading.ends_with("keep least error"))
-        .map(|t| t.kept_epoch_median)
-        .collect();
-    if !kept.is_empty() {
-        let (lo, hi) = kept.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &k| (a.min(k), b.max(k)));
+    if let Some((lo, hi)) = readings.least_error_kept {
         let epochs = if lo == hi { format!("epoch {lo}") } else { format!("epochs {lo}-{hi}") };
         let _ = write!(
             out,
@@ -326,36 +295,17 @@ pub fn write_sweep(w: &mut String, rows: &[SweepRow]) {
     );
 }
 
-/// Misclassified a-file training positions (m = 0) of a run, as square triples.
-fn keys(rows: &[MisclassifiedRow], set: &str) -> HashSet<(String, String, String)> {
-    rows.iter().filter(|m| m.set == set).map(|m| (m.wk.clone(), m.bk.clone(), m.wp.clone())).collect()
+/// A run's misclassified positions against the paper's list, in words.
+fn overlap(o: &Overlap) -> String {
+    let Overlap { common, wrong, expected, p } = *o;
+    format!(
+        "{common} of its {wrong} on the paper's list (chance alone: {expected:.2e} expected, P(≥ {common}) = {p:.2e})"
+    )
 }
 
 /// Trial 40 as the paper may have run it: trial 39 continued to 6,285 epochs, beside the
 /// independent trial 40.
-pub fn write_continued(
-    w: &mut String,
-    continued: &ExtraRun,
-    t40: Option<&Summary>,
-    t40_wrong: &[MisclassifiedRow],
-    paper6: &[Table6Row],
-) {
-    let m = &continued.metrics;
-    let errors = |row: &MetricsRow| row.total as f64 * (100.0 - row.accuracy_m0_pct()) / 100.0;
-    let at = |epoch: usize| m.iter().find(|r| r.epoch == epoch).map(errors);
-    let first_51 = m.iter().find(|r| errors(r) <= 51.5).map(|r| r.epoch);
-    let paper_keys: HashSet<_> = paper6.iter().map(|p| (p.wk.clone(), p.bk.clone(), p.wp.clone())).collect();
-    let cont_keys = keys(&continued.misclassified, &continued.summary.training_set);
-    let t40_keys = keys(t40_wrong, "T4");
-    let population = continued.summary.train_positions;
-    let overlap = |k: &HashSet<(String, String, String)>| {
-        let common = k.intersection(&paper_keys).count();
-        let (expected, p) = stats::chance_overlap(population, paper_keys.len(), k.len(), common);
-        format!(
-            "{common} of its {} on the paper's list (chance alone: {expected:.2e} expected, P(≥ {common}) = {p:.2e})",
-            k.len()
-        )
-    };
+pub fn write_continued(w: &mut String, continued: &Continued, t40: Option<&Summary>) {
     let _ = writeln!(w, "## Trial 40 as trial 39 continued\n");
     let _ = writeln!(
         w,
@@ -372,12 +322,12 @@ pub fn write_continued(
     let _ = writeln!(
         w,
         "| trial 39 continued, at epoch 1,610 | 1610 | {} | 0.4 % ≈ 83 (trial 39) |",
-        fmt(at(1610))
+        fmt(continued.errors_at_1610)
     );
     let _ = writeln!(
         w,
         "| trial 39 continued, at epoch 6,285 | 6285 | {} | 51 (trial 40, Table 6) |",
-        fmt(at(6285))
+        fmt(continued.errors_at_6285)
     );
     let _ = writeln!(
         w,
@@ -398,8 +348,8 @@ pub fn write_continued(
          of 51 long before 1,610 epochs, so at our step size neither reading of trial 40 reproduces \
          Figure 3's slow descent or Table 6's 51, and these runs cannot tell which of the two the \
          paper ran.\n",
-        first_51.map_or_else(|| "— (never)".to_string(), |e| e.to_string()),
-        overlap(&cont_keys),
-        overlap(&t40_keys),
+        continued.first_51.map_or_else(|| "— (never)".to_string(), |e| e.to_string()),
+        overlap(&continued.overlap),
+        overlap(&continued.t40_overlap),
     );
 }

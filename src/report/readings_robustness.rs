@@ -2,10 +2,11 @@
 //! reading is measurably closer than the runner-up, and whether the ranking rests on runs cut at
 //! their budget (trial 41's budget is the paper's own epoch count) or on the whole-set trials.
 
+use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals::{self, Ranking};
 use crate::experiment::sweep;
-use crate::report::findings::Readings;
-use crate::report::reproduction::NN6_TRIALS;
+use crate::report::reproduction::{NN6_TRIALS, Readings};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// Trial numbers as ranges: "1-37", "38, 40-41".
@@ -36,19 +37,21 @@ fn capitalised(text: &str) -> String {
 
 /// A trial whose median run, under some reading, ends at a budget equal to the paper's epoch count
 /// (at least half its runs cut there), so that it scores no epoch gap by running to the cap.
-struct AtThePapersCount {
-    trial: u8,
-    paper_epochs: usize,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AtThePapersCount {
+    pub trial: u8,
+    pub paper_epochs: usize,
     /// The stopping conditions that do so (the readings without their kept state).
-    stops: Vec<String>,
+    pub stops: Vec<String>,
     /// The fewest and most of its runs cut at the budget under them, and its runs.
-    cut: (usize, usize),
-    runs: usize,
+    pub cut: (usize, usize),
+    pub runs: usize,
 }
 
-fn at_the_papers_count(readings: &Readings) -> Vec<AtThePapersCount> {
+/// The trials of [`AtThePapersCount`], from each trial under each reading.
+pub fn at_the_papers_count(trials: &[TrialUnderReading]) -> Vec<AtThePapersCount> {
     let mut out: Vec<AtThePapersCount> = Vec::new();
-    for t in &readings.trials {
+    for t in trials {
         if t.truncated * 2 < t.replicates || t.epochs_median != t.paper_epochs as f64 {
             continue;
         }
@@ -161,7 +164,7 @@ pub fn write(w: &mut String, all: &Ranking, readings: &Readings) {
         all.trials.len(),
         verdict(all)
     );
-    let capped = at_the_papers_count(readings);
+    let capped = &readings.at_the_papers_count;
     let described: Vec<String> = capped.iter().map(describe).collect();
     let _ = writeln!(
         w,
@@ -170,12 +173,40 @@ pub fn write(w: &mut String, all: &Ranking, readings: &Readings) {
          The ranking without such trials and over the small-set trials alone (the same resamples):\n",
         if described.is_empty() { "in no trial".to_string() } else { described.join("; ") },
     );
-    write_subsets(w, all, readings, &capped.iter().map(|c| c.trial).collect::<Vec<_>>());
+    write_subsets(w, all, &readings.subsets);
 }
 
-/// The robustness table: the ranking over all trials, without each trial scored at the paper's
-/// count by its budget, without all of them, and over the small sets; then the verdicts.
-fn write_subsets(w: &mut String, all: &Ranking, readings: &Readings, capped: &[u8]) {
+/// The readings ranked over subsets of the trials (the same resamples as over all): without each
+/// trial scored at the paper's count by its budget, without all of them, and over the small sets.
+/// (name, ranking), for the subsets that rank at least two readings over other trials than `all`.
+pub fn subsets(
+    all: &Ranking,
+    distances: &[ReadingDistance],
+    trials: &[TrialUnderReading],
+    replicates: &[ReplicateOutcome],
+) -> Vec<(String, Ranking)> {
+    let capped: Vec<u8> = at_the_papers_count(trials).iter().map(|c| c.trial).collect();
+    let mut excluded: Vec<Vec<u8>> = capped.iter().map(|&t| vec![t]).collect();
+    if capped.len() > 1 {
+        excluded.push(capped.clone());
+    }
+    // (name, the trials left out)
+    let mut named: Vec<(String, Vec<u8>)> =
+        excluded.into_iter().map(|out| (format!("without {}", ranges(&out)), out)).collect();
+    named.push(("small sets".to_string(), NN6_TRIALS.to_vec()));
+    named
+        .into_iter()
+        .filter_map(|(name, out)| {
+            let include = |t: u8| !out.contains(&t);
+            let ranked = readings_intervals::rank(distances, trials, replicates, &include);
+            ranked.filter(|r| r.order.len() >= 2 && r.trials != all.trials).map(|r| (name, r))
+        })
+        .collect()
+}
+
+/// The robustness table: the ranking over all trials and over each of [`subsets`]; then the
+/// verdicts.
+fn write_subsets(w: &mut String, all: &Ranking, subsets: &[(String, Ranking)]) {
     let _ = writeln!(
         w,
         "| trials | count | closest | distance | runner-up | distance | runner-up minus closest [95%] | order of the {} readings |",
@@ -183,24 +214,10 @@ fn write_subsets(w: &mut String, all: &Ranking, readings: &Readings, capped: &[u
     );
     let _ = writeln!(w, "|---|---:|---|---:|---|---:|---|---|");
     row(w, &format!("all ({})", ranges(&all.trials)), all, all);
-    let mut excluded: Vec<Vec<u8>> = capped.iter().map(|&t| vec![t]).collect();
-    if capped.len() > 1 {
-        excluded.push(capped.to_vec());
-    }
-    // (name, the trials left out)
-    let mut subsets: Vec<(String, Vec<u8>)> =
-        excluded.into_iter().map(|out| (format!("without {}", ranges(&out)), out)).collect();
-    subsets.push(("small sets".to_string(), NN6_TRIALS.to_vec()));
     // (trials, the same closest reading as over all, measurably closer than the runner-up)
     let mut verdicts: Vec<(String, bool, bool)> = Vec::new();
-    for (name, out) in &subsets {
-        let include = |t: u8| !out.contains(&t);
-        let ranked =
-            readings_intervals::rank(&readings.distances, &readings.trials, &readings.replicates, &include);
-        let Some(r) = ranked.filter(|r| r.order.len() >= 2 && r.trials != all.trials) else {
-            continue;
-        };
-        row(w, &format!("{name} ({})", ranges(&r.trials)), &r, all);
+    for (name, r) in subsets {
+        row(w, &format!("{name} ({})", ranges(&r.trials)), r, all);
         let same = r.order[0].reading == all.order[0].reading;
         verdicts.push((ranges(&r.trials), same, r.order[1].vs_closest_lo > 0.0));
     }
@@ -261,18 +278,15 @@ mod tests {
 
     #[test]
     fn a_trial_is_scored_at_the_papers_count_when_most_runs_end_at_a_budget_equal_to_it() {
-        let readings = Readings {
-            trials: vec![
-                row("error target (target 20), keep most correct", 41, 461.0, 10),
-                row("error target (target 20), keep least error", 41, 461.0, 8),
-                // At the paper's count but stopped by the rule: not cut.
-                row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
-                // Cut, but at a budget below the paper's count.
-                row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
-            ],
-            ..Readings::default()
-        };
-        let capped = at_the_papers_count(&readings);
+        let trials = vec![
+            row("error target (target 20), keep most correct", 41, 461.0, 10),
+            row("error target (target 20), keep least error", 41, 461.0, 8),
+            // At the paper's count but stopped by the rule: not cut.
+            row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
+            // Cut, but at a budget below the paper's count.
+            row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
+        ];
+        let capped = at_the_papers_count(&trials);
         assert_eq!(capped.len(), 1);
         assert_eq!(capped[0].trial, 41);
         assert_eq!(capped[0].stops, ["error target (target 20)"]);

@@ -2,15 +2,17 @@
 //! Table 6) against our replicates at matched accuracy, and the a2 double-step class defined
 //! exactly with the bitbase over every a-file wtm position.
 //!
-//! Everything here is computed at render time from `readings/table6.json` ([`Matched`]), the
-//! paper's Table 6 and the bitbase.
+//! [`analyse`] computes the rates from `readings/table6.json` ([`Matched`]), the paper's Table 6
+//! and the bitbase; [`markdown`] words them.
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::{Color, Square};
 use crate::chess::position::{After, KpkPosition, Outcome};
+use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
+use crate::report::reproduction::Table6Groups;
 use crate::report::stats::{self, Interval};
-use crate::report::table6::Matched;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -65,7 +67,7 @@ pub fn paper_groups(paper6: &[Table6Row]) -> Vec<Group> {
 }
 
 /// How often our runs at matched accuracy get a set of positions wrong.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorRate {
     /// Positions in the set.
     pub positions: usize,
@@ -249,20 +251,27 @@ fn against(rate: &ErrorRate, base: f64) -> String {
     format!("{times}, {side}")
 }
 
-/// The section of `REPRODUCTION.md`: the paper's groups, then the a2 classes.
-pub fn markdown(m: &Matched, paper6: &[Table6Row], bb: &Bitbase) -> String {
-    let mut w = String::new();
+/// The rates of the paper's groups and of the a2 classes, over every a-file wtm position.
+pub fn analyse(m: &Matched, paper6: &[Table6Row], bb: &Bitbase) -> Table6Groups {
     let population = a_file_wtm();
-    let all = rate_where(m, &population, |_| true);
-    write_groups(&mut w, m, paper6, &all);
-    write_classes(&mut w, m, paper6, bb, &population);
+    Table6Groups {
+        all: rate_where(m, &population, |_| true),
+        groups: group_rates(m, paper6, &paper_groups(paper6)),
+        classes: A2_CLASSES.iter().map(|c| class_row(c, m, paper6, bb, &population)).collect(),
+    }
+}
+
+/// The section of `REPRODUCTION.md`: the paper's groups, then the a2 classes.
+pub fn markdown(g: &Table6Groups, m: &Matched, paper6: &[Table6Row]) -> String {
+    let mut w = String::new();
+    write_groups(&mut w, m, paper6, &g.groups, &g.all);
+    write_classes(&mut w, &g.classes);
     w
 }
 
-fn write_groups(w: &mut String, m: &Matched, paper6: &[Table6Row], all: &ErrorRate) {
+fn write_groups(w: &mut String, m: &Matched, paper6: &[Table6Row], rates: &[ErrorRate], all: &ErrorRate) {
     let runs = matched_runs(m);
     let groups = paper_groups(paper6);
-    let rates = group_rates(m, paper6, &groups);
     let base = rates[0].pct().map_or(0.0, |i| i.mean);
     let _ = writeln!(
         w,
@@ -288,7 +297,7 @@ fn write_groups(w: &mut String, m: &Matched, paper6: &[Table6Row], all: &ErrorRa
          % of pairs wrong (95%) | vs the 51 |"
     );
     let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---|");
-    for (g, r) in groups.iter().zip(&rates) {
+    for (g, r) in groups.iter().zip(rates) {
         let _ = writeln!(
             w,
             "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
@@ -318,14 +327,15 @@ fn share(k: usize, n: usize) -> f64 {
 }
 
 /// One a2 class against the other wtm wins with the pawn on a2, for the paper's net and for ours.
-struct ClassRow {
-    inside: ErrorRate,
-    outside: ErrorRate,
-    a2_rest: ErrorRate,
-    paper_rows: Vec<u8>,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRow {
+    pub inside: ErrorRate,
+    pub outside: ErrorRate,
+    pub a2_rest: ErrorRate,
+    pub paper_rows: Vec<u8>,
     /// The paper's net's % wrong inside the class and on the other a2 wins.
-    paper_in: f64,
-    paper_rest: f64,
+    pub paper_in: f64,
+    pub paper_rest: f64,
 }
 
 fn class_row(
@@ -351,13 +361,7 @@ fn class_row(
     }
 }
 
-fn write_classes(
-    w: &mut String,
-    m: &Matched,
-    paper6: &[Table6Row],
-    bb: &Bitbase,
-    population: &[KpkPosition],
-) {
+fn write_classes(w: &mut String, rows: &[ClassRow]) {
     let _ = writeln!(w, "#### The a2→a4 rule over every a-file position\n");
     let _ = writeln!(
         w,
@@ -376,8 +380,7 @@ fn write_classes(
          ours: other a2 wins | ours vs other a2 wins |"
     );
     let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---|");
-    let rows: Vec<ClassRow> = A2_CLASSES.iter().map(|c| class_row(c, m, paper6, bb, population)).collect();
-    for (c, r) in A2_CLASSES.iter().zip(&rows) {
+    for (c, r) in A2_CLASSES.iter().zip(rows) {
         let control = r.a2_rest.pct().map_or(0.0, |i| i.mean);
         let _ = writeln!(
             w,
@@ -397,7 +400,7 @@ fn write_classes(
     }
     let _ = writeln!(w);
     let mut harder = Vec::new();
-    for (c, r) in A2_CLASSES.iter().zip(&rows) {
+    for (c, r) in A2_CLASSES.iter().zip(rows) {
         let (Some(i), Some(rest)) = (r.inside.pct(), r.a2_rest.pct()) else { continue };
         let ours = if i.lo > rest.mean {
             harder.push(c.name);
@@ -418,7 +421,7 @@ fn write_classes(
         );
     }
     let listed: Vec<u8> = A2_A3_ROWS.collect();
-    let better = &rows[BETTER_ON_A2].paper_rows;
+    let better: &[u8] = rows.get(BETTER_ON_A2).map_or(&[], |r| &r.paper_rows);
     let (held, not_held): (Vec<u8>, Vec<u8>) = listed.iter().partition(|n| better.contains(n));
     let _ = writeln!(
         w,
@@ -434,7 +437,7 @@ fn write_classes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::table6::{MatchedRun, PositionCount};
+    use crate::experiment::table6::{MatchedRun, PositionCount};
 
     fn position(wk: &str, bk: &str, wp: &str) -> KpkPosition {
         let sq = |s: &str| s.parse::<Square>().unwrap();

@@ -2,6 +2,7 @@
 //! fixed prose at the top is the template `intro.md` beside this file.
 
 use super::*;
+use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::report::findings;
 use crate::report::table6;
@@ -10,14 +11,27 @@ use std::fmt::Write;
 
 const INTRO: &str = include_str!("intro.md");
 
+/// (caption, path relative to the report) of each figure drawn by [`super::write`].
+pub fn figures(r: &Reproduction) -> Vec<(String, &'static str)> {
+    vec![
+        (super::figures::figure3_caption(&r.paper), FIGURE3_PNG),
+        ("Training accuracy by epoch of the NN6 trials 38-41 (whole sets T3, T4, T5)".to_string(), NN6_PNG),
+        (
+            "Table 5 at a glance: training and testing accuracy per trial, the paper's and our mean over \
+             the replicates with its 95% interval"
+                .to_string(),
+            TABLE5_PNG,
+        ),
+    ]
+}
+
 /// Render the report as Markdown.
 pub fn render(r: &Reproduction) -> String {
     let mut md = String::new();
     let w = &mut md;
-    let bitbase = crate::chess::bitbase::Bitbase::generate();
     let (intro, table5) = INTRO.split_once("{{domain}}").expect("the intro template has a {{domain}} line");
     w.push_str(intro);
-    w.push_str(&crate::report::domain::markdown(&bitbase));
+    w.push_str(&crate::report::domain::markdown(&r.domain));
     w.push_str(table5.trim_start_matches('\n'));
     let _ = writeln!(
         w,
@@ -25,8 +39,8 @@ pub fn render(r: &Reproduction) -> String {
          epochs (ours) | train % (paper) | train % (ours) | m = 0.4 | test % (paper) | test % (ours) |"
     );
     let _ = writeln!(w, "|---:|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for p in r.paper {
-        let ours = r.trials.iter().find(|s| trial_number(s) == Some(p.trial));
+    for p in &r.paper {
+        let ours = r.trial(p.trial);
         let (epochs, train, margin, test) = match ours {
             Some(s) => (
                 format!("{} ({})", s.epochs, s.best_epoch),
@@ -68,26 +82,27 @@ pub fn render(r: &Reproduction) -> String {
     }
     let _ = writeln!(w);
     findings::write_replicated(w, r);
-    findings::write_readings(w, r.readings);
+    findings::write_readings(w, &r.readings);
     findings::write_sweep(w, &r.readings.sweep);
-    w.push_str(&super::standing::markdown(r.replicated, r.trials));
+    w.push_str(&super::standing::markdown(&r.replicated, &r.trials));
 
     // Figures.
     let _ = writeln!(w, "## Figure 3 and accuracy curves\n");
-    for (caption, path) in r.figures {
+    for (caption, path) in figures(r) {
         let _ = writeln!(w, "![{caption}]({path})\n\n*{caption}*\n");
     }
 
     // Table 6.
     write_table6(w, r);
-    if let Some(m) = r.matched {
-        let _ = writeln!(w, "{}", table6::markdown(m, r.paper_table6));
+    if let Some(m) = &r.matched {
+        let _ = writeln!(w, "{}", table6::markdown(m, &r.paper_table6));
         write_matched_figure(w, m);
-        w.push_str(&crate::report::table6_groups::markdown(m, r.paper_table6, &bitbase));
+        if let Some(g) = &r.table6_groups {
+            w.push_str(&crate::report::table6_groups::markdown(g, m, &r.paper_table6));
+        }
     }
-    if let Some(c) = r.continued {
-        let t40 = r.trials.iter().find(|s| trial_number(s) == Some(40));
-        findings::write_continued(w, c, t40, r.t40_misclassified, r.paper_table6);
+    if let Some(c) = &r.continued {
+        findings::write_continued(w, c, r.trial(40));
     }
     findings::write_section51(w, r);
     w.push_str(&super::discussion::markdown(r));
@@ -95,10 +110,11 @@ pub fn render(r: &Reproduction) -> String {
 }
 
 fn write_table6(w: &mut String, r: &Reproduction) {
-    let best = r.best;
+    let Some(best) = r.best() else {
+        return;
+    };
     let paper_keys: HashSet<_> = r.paper_table6.iter().map(|p| key(&p.wk, &p.bk, &p.wp)).collect();
-    let ours: Vec<&MisclassifiedRow> =
-        r.best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
+    let ours = &r.best_misclassified;
     let ours_keys: HashSet<_> = ours.iter().map(|m| key(&m.wk, &m.bk, &m.wp)).collect();
     let common = ours_keys.intersection(&paper_keys).count();
     let _ = writeln!(w, "## Table 6: the a-file positions the best net still misclassifies\n");
@@ -172,7 +188,7 @@ fn write_table6(w: &mut String, r: &Reproduction) {
 }
 
 /// The board diagrams of the positions wrong in at least half the matched runs, embedded.
-fn write_matched_figure(w: &mut String, m: &table6::Matched) {
+fn write_matched_figure(w: &mut String, m: &Matched) {
     let runs = crate::report::table6_groups::matched_runs(m);
     let drawn = table6::matched_diagrams(m).len();
     let png = std::path::Path::new(TABLE6_MATCHED_SVG).with_extension("png");
