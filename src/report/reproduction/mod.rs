@@ -22,6 +22,7 @@ mod figures;
 mod pipeline;
 mod render;
 mod standing;
+pub(crate) mod templates;
 #[cfg(test)]
 mod tests;
 
@@ -153,7 +154,7 @@ pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
     save(figures::nn6_chart(r), NN6_PNG)?;
     save(figures::table5_chart(&r.paper, &r.replicated), TABLE5_PNG)?;
     let path = out.join(REPRODUCTION_MD);
-    crate::output::write_file(&path, render(r).as_bytes())?;
+    crate::output::write_file(&path, render(r)?.as_bytes())?;
     Ok(path)
 }
 

@@ -26,7 +26,7 @@ pub fn figures(r: &Reproduction) -> Vec<(String, &'static str)> {
 }
 
 /// Render the report as Markdown.
-pub fn render(r: &Reproduction) -> String {
+pub fn render(r: &Reproduction) -> Result<String> {
     let mut md = String::new();
     let w = &mut md;
     let (intro, table5) = INTRO.split_once("{{domain}}").expect("the intro template has a {{domain}} line");
@@ -81,9 +81,10 @@ pub fn render(r: &Reproduction) -> String {
         );
     }
     let _ = writeln!(w);
-    findings::write_replicated(w, r);
-    findings::write_readings(w, &r.readings);
-    findings::write_sweep(w, &r.readings.sweep);
+    let e = templates::engine()?;
+    w.push_str(&findings::replicated(&e, r)?);
+    w.push_str(&findings::readings(&e, &r.readings)?);
+    w.push_str(&findings::sweep(&e, &r.readings)?);
     w.push_str(&super::standing::markdown(&r.replicated, &r.trials));
 
     // Figures.
@@ -101,12 +102,10 @@ pub fn render(r: &Reproduction) -> String {
             w.push_str(&crate::report::table6_groups::markdown(g, m, &r.paper_table6));
         }
     }
-    if let Some(c) = &r.continued {
-        findings::write_continued(w, c, r.trial(40));
-    }
-    findings::write_section51(w, r);
+    w.push_str(&findings::continued(&e, r)?);
+    w.push_str(&findings::section51(&e, r)?);
     w.push_str(&super::discussion::markdown(r));
-    md
+    Ok(md)
 }
 
 fn write_table6(w: &mut String, r: &Reproduction) {
