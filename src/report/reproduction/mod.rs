@@ -46,10 +46,6 @@ fn pct2(v: f64) -> String {
     format!("{v:.2}")
 }
 
-fn opt_pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "—".to_string(), pct)
-}
-
 fn paper_pct(v: f64) -> String {
     if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") }
 }
