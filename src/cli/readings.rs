@@ -1,7 +1,7 @@
 //! `kpk readings`: section 4.5's stopping rule and kept state under every reading examined,
 //! replicated over all trials of Table 5, against the paper's epochs and accuracies.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 use kpk::experiment::Trial;
 use kpk::experiment::pipeline::{self, default_jobs};
@@ -160,16 +160,8 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
 
 /// Redraw the sweep's figure from its committed rows (`sweep.csv` in `out`), training nothing.
 fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
-    let csv_path = out.join("sweep.csv");
-    let bytes = std::fs::read(&csv_path).with_context(|| format!("{}: cannot read", csv_path.display()))?;
-    let rows: Vec<sweep::SweepRow> = csv::Reader::from_reader(bytes.as_slice())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("{}: not a sweep table", csv_path.display()))?;
-    let outs = check_outputs(out, &["sweep.png", "sweep.svg"])?;
-    sweep::save_chart(&rows, &outs[0], ImageFormat::Png)?;
-    sweep::save_chart(&rows, &outs[1], ImageFormat::Svg)?;
-    println!("redrew {} and {}", outs[0].display(), outs[1].display());
+    let [png, svg] = pipeline::render_sweep(out)?;
+    println!("redrew {} and {}", png.display(), svg.display());
     Ok(ExitCode::SUCCESS)
 }
 

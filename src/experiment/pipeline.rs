@@ -126,6 +126,27 @@ pub fn table6(trials: &[Trial], reps: Replicates, jobs: usize) -> Result<Matched
     table6::matched(&a_file, &runs, &tables::table6(), &bb, jobs)
 }
 
+/// `kpk readings --render-only`: redraw the sweep's figure (`sweep.png`, `sweep.svg`) from its
+/// committed rows (`sweep.csv` in `out`), training nothing. Returns the two figures' paths.
+pub fn render_sweep(out: &Path) -> Result<[PathBuf; 2]> {
+    use crate::output::FileOut;
+    use crate::report::plot::ImageFormat;
+    let csv_path = out.join("sweep.csv");
+    let bytes = crate::io::read(&csv_path)?;
+    let rows: Vec<SweepRow> = csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::Format {
+            path: csv_path.display().to_string(),
+            message: format!("not a sweep table: {e}"),
+        })?;
+    let png = FileOut::check_in_own_folder(&out.join("sweep.png"))?;
+    let svg = FileOut::check_in_own_folder(&out.join("sweep.svg"))?;
+    sweep::save_chart(&rows, &png, ImageFormat::Png)?;
+    sweep::save_chart(&rows, &svg, ImageFormat::Svg)?;
+    Ok([out.join("sweep.png"), out.join("sweep.svg")])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,84 +4,39 @@
 
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
+use crate::error::Result;
 use crate::experiment::MisclassifiedRow;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::report::diagram::Diagram;
-use std::fmt::Write;
+use crate::report::reproduction::templates;
+use crate::report::template::Engine;
+use serde_json::json;
 
-/// The section of `REPRODUCTION.md`.
-pub fn markdown(m: &Matched, paper6: &[Table6Row]) -> String {
-    let mut w = String::new();
-    let _ = writeln!(w, "### Table 6 at matched accuracy, over the replicates\n");
-    let _ = writeln!(
-        w,
-        "Our nets end with far fewer errors than the paper's 51, so comparing lists at the end compares \
-         unequal nets. Here each replicate of the a-file trials 39 and 40 is taken at the first epoch \
-         with at most 51 misclassified positions (m = 0). *Chance* is the overlap expected if a run's \
-         errors were drawn at random from the {} a-file positions, and P the probability of at least \
-         the overlap seen (hypergeometric).\n",
-        m.population
-    );
-    let _ = writeln!(w, "| run | seed | epoch | errors | on the paper's list | chance | P |");
-    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|");
-    for r in &m.runs {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {:.2} | {:.1e} |",
-            r.trial,
-            r.seed,
-            r.epoch.map_or_else(|| "never".into(), |e| e.to_string()),
-            r.errors,
-            r.on_paper_list,
-            r.chance_expected,
-            r.chance_p
-        );
-    }
+/// The section of `REPRODUCTION.md` (the template `matched.md.j2`).
+pub fn markdown(e: &Engine, m: &Matched, paper6: &[Table6Row]) -> Result<String> {
     let total: usize = m.runs.iter().map(|r| r.errors).sum();
-    let crit: usize = m.positions.iter().filter(|p| p.result_wtm != p.result_btm).map(|p| p.runs).sum();
-    let paper_crit = paper6.iter().filter(|p| p.result_wtm != p.result_btm).count();
+    // Errors on positions whose result changes with the side to move, over all runs.
+    let critical: usize = m.positions.iter().filter(|p| p.result_wtm != p.result_btm).map(|p| p.runs).sum();
+    let paper_critical = paper6.iter().filter(|p| p.result_wtm != p.result_btm).count();
     let listed: Vec<u8> = m.positions.iter().filter_map(|p| p.paper_row).collect();
-    let a2_group = listed.iter().filter(|&&n| (29..=38).contains(&n)).count();
-    let _ = writeln!(
-        w,
-        "\nOver all {} errors of these runs, {:.0} % are positions whose result changes with the side to \
-         move (the paper's 51: {paper_crit}, {:.0} %; all a-file positions: {:.1} %). Distinct positions \
-         wrong in at least one run: {}; of the paper's 51, {} appear (rows {}), {} of them from the \
-         a2/a3 group #29-38.\n",
-        total,
-        if total == 0 { 0.0 } else { 100.0 * crit as f64 / total as f64 },
-        100.0 * paper_crit as f64 / paper6.len() as f64,
-        m.critical_base_pct,
-        m.positions.len(),
-        listed.len(),
-        if listed.is_empty() {
-            "none".to_string()
-        } else {
-            listed.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
-        },
-        a2_group,
-    );
-    let runs = m.runs.iter().filter(|r| r.epoch.is_some()).count();
-    let _ = writeln!(w, "Positions wrong in most runs ({runs} runs at matched accuracy):\n");
-    let _ = writeln!(w, "| wK | bK | wP | result w / b to move | runs wrong | paper # |");
-    let _ = writeln!(w, "|---|---|---|---|---:|---:|");
-    for p in m.positions.iter().take(15) {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} / {} | {} | {} |",
-            p.wk,
-            p.bk,
-            p.wp,
-            p.result_wtm,
-            p.result_btm,
-            p.runs,
-            p.paper_row.map_or_else(|| "—".into(), |n| n.to_string())
-        );
-    }
-    let _ = writeln!(w);
-    w
+    let context = json!({
+        "population": m.population,
+        "runs": m.runs,
+        "total": total,
+        "critical_pct": if total == 0 { 0.0 } else { 100.0 * critical as f64 / total as f64 },
+        "paper_critical": paper_critical,
+        "paper_critical_pct": 100.0 * paper_critical as f64 / paper6.len() as f64,
+        "critical_base_pct": m.critical_base_pct,
+        "distinct": m.positions.len(),
+        "a2_group": listed.iter().filter(|&&n| (29..=38).contains(&n)).count(),
+        "listed": listed,
+        "matched_runs": m.runs.iter().filter(|r| r.epoch.is_some()).count(),
+        "top": m.positions.iter().take(15).collect::<Vec<_>>(),
+    });
+    templates::render(e, "matched", &context)
 }
+
 /// A Table 6 placement, White to move, as a board diagram; `None` where the squares do not name a
 /// legal position.
 fn placement(wk: &str, bk: &str, wp: &str, caption: String) -> Option<Diagram> {

@@ -113,7 +113,7 @@ fn matched_section(e: &Engine, r: &Reproduction) -> Result<String> {
     let Some(m) = &r.matched else {
         return Ok(String::new());
     };
-    let mut md = table6::markdown(m, &r.paper_table6) + "\n";
+    let mut md = table6::markdown(e, m, &r.paper_table6)? + "\n";
     md += &matched_figure(e, m)?;
     if let Some(g) = &r.table6_groups {
         md += &table6_groups::markdown(g, m, &r.paper_table6);
