@@ -116,7 +116,7 @@ fn matched_section(e: &Engine, r: &Reproduction) -> Result<String> {
     let mut md = table6::markdown(e, m, &r.paper_table6)? + "\n";
     md += &matched_figure(e, m)?;
     if let Some(g) = &r.table6_groups {
-        md += &table6_groups::markdown(g, m, &r.paper_table6);
+        md += &table6_groups::markdown(e, g, m, &r.paper_table6)?;
     }
     Ok(md)
 }

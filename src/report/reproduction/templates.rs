@@ -6,7 +6,8 @@ use crate::report::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 10] = [
+    ("groups", include_str!("templates/groups.md.j2")),
     ("matched", include_str!("templates/matched.md.j2")),
     ("report", include_str!("templates/report.md.j2")),
     ("table6", include_str!("templates/table6.md.j2")),
