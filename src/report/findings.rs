@@ -105,8 +105,8 @@ pub fn readings(e: &Engine, readings: &Readings) -> Result<String> {
         "kept": readings.least_error_kept,
     });
     let mut md = templates::render(e, "readings", &context)?;
-    if let Some(r) = &readings.ranking {
-        readings_robustness::write(&mut md, r, readings);
+    if let Some(r) = readings.ranking.as_ref().filter(|r| r.order.len() >= 2) {
+        md += &readings_robustness::markdown(e, r, readings)?;
     }
     Ok(md)
 }
