@@ -6,7 +6,8 @@ use crate::report::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.
-const TEMPLATES: [(&str, &str); 11] = [
+const TEMPLATES: [(&str, &str); 12] = [
+    ("domain", include_str!("templates/domain.md.j2")),
     ("robustness", include_str!("templates/robustness.md.j2")),
     ("groups", include_str!("templates/groups.md.j2")),
     ("matched", include_str!("templates/matched.md.j2")),
