@@ -1,22 +1,22 @@
 //! `kpk run`, `kpk reproduce`, `kpk export` and `kpk plot`.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::chess::bitbase::Bitbase;
-use kpk::experiment::replicate::{self, ReplicateId, Replicates};
-use kpk::experiment::{self, Progress, Trial, TrialConfig, TrialRun};
+use kpk::experiment::pipeline::{default_jobs, load_configs};
+use kpk::experiment::replicate::Replicates;
+use kpk::experiment::{self, Progress, Trial, TrialRun};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
-use kpk::report::{reproduction, section51, table5};
-use std::collections::HashSet;
+use kpk::report::reproduction::{self, ReproduceOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
 fn jobs(asked: Option<u16>) -> usize {
-    asked.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
+    asked.map_or_else(default_jobs, usize::from)
 }
 
 #[derive(Args)]
@@ -43,9 +43,13 @@ pub struct ReproduceArgs {
     /// Trials trained at once (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
-    /// Do not train: redraw the figures and REPRODUCTION.md from the trial folders already in --out.
-    #[arg(long)]
+    /// Do not train: redraw the figures and REPRODUCTION.md from reproduction.json in --out.
+    #[arg(long, conflicts_with = "analyse_only")]
     render_only: bool,
+    /// Do not train: analyse the runs already in --out (the trial folders, table5.csv,
+    /// section51.json, what `kpk readings` wrote), then write reproduction.json and the report.
+    #[arg(long)]
+    analyse_only: bool,
     /// Weight seeds per draw of the small sets (replicates for Table 5's intervals).
     #[arg(long, default_value_t = 10, value_name = "R", value_parser = super::count_parser())]
     seeds: usize,
@@ -79,24 +83,6 @@ pub struct PlotArgs {
     /// The chart's title (default: the folder's name).
     #[arg(long)]
     title: Option<String>,
-}
-
-/// Load and check every config before anything runs, so a bad one writes nothing.
-fn load_all(paths: &[PathBuf]) -> anyhow::Result<Vec<Trial>> {
-    let mut trials = Vec::with_capacity(paths.len());
-    let mut names = HashSet::new();
-    for path in paths {
-        let trial = TrialConfig::load(path)?;
-        if !names.insert(trial.name().to_string()) {
-            bail!(
-                "{}: key `name`: '{}' is used by another config on the command line",
-                path.display(),
-                trial.name()
-            );
-        }
-        trials.push(trial);
-    }
-    Ok(trials)
 }
 
 fn one_line(run: &TrialRun) -> String {
@@ -166,7 +152,7 @@ fn train_with_progress(
 }
 
 pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let trials = load_all(&args.configs)?;
+    let trials = load_configs(&args.configs)?;
     let folders = experiment::check_destinations(&trials, &args.out)?;
     let jobs = jobs(args.jobs);
     let runs = train_with_progress(&trials, &folders, jobs)?;
@@ -177,59 +163,44 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
-    let jobs = jobs(args.jobs);
-    if args.render_only {
-        let written = reproduction::write_reproduction_from_folders(&args.out)?;
+    if args.render_only || args.analyse_only {
+        let written = if args.render_only {
+            reproduction::render_only(&args.out)?
+        } else {
+            reproduction::reanalyse(&args.configs, &args.out)?
+        };
         outln!("wrote {}", written.display())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&args.configs)
-        .with_context(|| format!("{}: cannot list the trial configs", args.configs.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    if paths.is_empty() {
-        bail!("{}: no *.toml trial configs", args.configs.display());
-    }
-    let trials = load_all(&paths)?;
-    let folders = experiment::check_destinations(&trials, &args.out)?;
-    reproduction::check_destinations(&args.out)?;
-    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
-    if reps.seeds == 0 || reps.draws == 0 || reps.whole_set_seeds == 0 {
-        bail!("--seeds, --draws and --whole-set-seeds must be at least 1");
-    }
+    let options = ReproduceOptions {
+        configs: args.configs,
+        out: args.out,
+        replicates: Replicates {
+            seeds: args.seeds,
+            draws: args.draws,
+            whole_set_seeds: args.whole_set_seeds,
+        },
+        jobs: jobs(args.jobs),
+    };
     let started = Instant::now();
-    let bb = Bitbase::generate();
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
     bar.set_style(
         ProgressStyle::with_template("{pos}/{len} runs [{bar:30}] {elapsed} (eta {eta})")
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let runs = replicate::run_replicates(&trials, reps, &bb, jobs, &|done, total| {
+    let done = reproduction::reproduce(&options, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
-    // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
-    let mut summaries = Vec::with_capacity(trials.len());
-    for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
-        experiment::write_trial(&folders[run.trial], &run.run)?;
-        summaries.push(run.run.summary.clone());
-    }
-    let stats = table5::summarise(&trials, &runs, &kpk::paper::tables::table5(), &bb)?;
-    table5::write_csv(&args.out.join(reproduction::TABLE5_CSV), &stats)?;
-    let claims = section51::claims(&trials, &runs);
-    let json = serde_json::to_string_pretty(&claims)? + "\n";
-    kpk::output::write_file(&args.out.join(reproduction::SECTION51_JSON), json.as_bytes())?;
-    let written = reproduction::write_reproduction(&args.out, &summaries)?;
     let wall = started.elapsed().as_secs_f64();
     outln!(
-        "{} trials, {} runs in {wall:.0} s on {jobs} threads; wrote {}",
-        trials.len(),
-        runs.len(),
-        written.display()
+        "{} trials, {} runs in {wall:.0} s on {} threads; wrote {}",
+        done.trials,
+        done.runs,
+        options.jobs,
+        done.report.display()
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -38,7 +38,7 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     let to = Destinations::under(&args.out);
     if args.render_only {
         render::render_only(&to)?;
-        eprintln!("rendered {} from {}", to.markdown.display(), to.json.display());
+        errln!("rendered {} from {}", to.markdown.display(), to.json.display());
         return Ok(ExitCode::SUCCESS);
     }
     let settings = Settings {
@@ -51,23 +51,23 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     settings.check()?;
     let started = Instant::now();
     let bb = Bitbase::generate();
-    let progress = |what: &str| eprintln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
+    let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
     let report = analyse::analyse(&settings, &bb, &progress)?;
     render::write(&report, &to)?;
     // Wall time is machine-dependent: printed here, never written to the report.
-    println!("learner        inputs    set  replicates  seconds per fit (mean)");
+    outln!("learner        inputs    set  replicates  seconds per fit (mean)")?;
     for r in report.rows.iter().chain(&report.variants) {
         let mean = r.fits.iter().map(|f| f.seconds).sum::<f64>() / r.fits.len().max(1) as f64;
         let name =
             if r.variant.is_empty() { r.learner.clone() } else { format!("{} ({})", r.learner, r.variant) };
-        println!("{name:<28} {:<9} {:<4} {:>3}  {mean:>9.3}", r.inputs.name(), r.train_set, r.fits.len());
+        outln!("{name:<28} {:<9} {:<4} {:>3}  {mean:>9.3}", r.inputs.name(), r.train_set, r.fits.len())?;
     }
-    println!(
+    outln!(
         "wrote {}, {} and {}/ in {:.0} s",
         to.json.display(),
         to.markdown.display(),
         to.folder.display(),
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

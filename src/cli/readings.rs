@@ -1,16 +1,15 @@
 //! `kpk readings`: section 4.5's stopping rule and kept state under every reading examined,
 //! replicated over all trials of Table 5, against the paper's epochs and accuracies.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
-use kpk::chess::bitbase::Bitbase;
+use kpk::experiment::Trial;
+use kpk::experiment::pipeline::{self, default_jobs};
 use kpk::experiment::readings::{self, ReadingDistance};
-use kpk::experiment::replicate::{self, Replicates};
+use kpk::experiment::replicate::Replicates;
 use kpk::experiment::sweep;
-use kpk::experiment::{Trial, TrialConfig};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::FileOut;
-use kpk::paper::tables;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -65,19 +64,6 @@ fn parse_trials(list: &str) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
-fn load_dir(dir: &Path) -> anyhow::Result<Vec<Trial>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: cannot list the trial configs", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    if paths.is_empty() {
-        bail!("{}: no *.toml trial configs", dir.display());
-    }
-    Ok(paths.iter().map(|p| TrialConfig::load(p)).collect::<kpk::error::Result<Vec<_>>>()?)
-}
-
 /// Check every file a mode will write, before any training (outputs never destroy what kpk did
 /// not write, and a bad destination fails in a second, not after the runs).
 fn check_outputs(out: &Path, files: &[&str]) -> anyhow::Result<Vec<FileOut>> {
@@ -99,7 +85,7 @@ fn write_csv<T: serde::Serialize>(out: &FileOut, rows: &[T]) -> anyhow::Result<(
 }
 
 pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
-    let mut trials = load_dir(&args.configs)?;
+    let mut trials = pipeline::load_dir(&args.configs)?;
     if let Some(list) = &args.trials {
         let keep = parse_trials(list)?;
         trials.retain(|t| readings::trial_number(t.name()).is_some_and(|n| keep.contains(&n)));
@@ -114,28 +100,27 @@ pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
         return run_table6(&args, &trials);
     }
     let outs = check_outputs(&args.out, &["trials.csv", "distances.csv", "replicates.csv"])?;
-    let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect();
-    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bb = Bitbase::generate();
-    let runs = replicate::run_replicates(&horizon, reps, &bb, jobs, &|done, total| {
+    let compared = pipeline::readings(&trials, replicates(&args), jobs(&args), &|done, total| {
         if done % 50 == 0 || done == total {
             errln!("{done}/{total} runs");
         }
     })?;
-    let paper = tables::table5();
-    let mut compared = readings::compare(&trials, &runs, &paper, &readings::examined());
     write_csv(&outs[0], &compared.trials)?;
-    compared.distances.sort_by(|a, b| a.distance.total_cmp(&b.distance));
     write_csv(&outs[1], &compared.distances)?;
-    compared.replicates.sort_by_key(|r| (r.trial, r.draw_index, r.seed_index));
     write_csv(&outs[2], &compared.replicates)?;
-    let distances = compared.distances;
-    for d in &distances {
+    for d in &compared.distances {
         print_distance(d)?;
     }
     outln!("wrote {}", args.out.display())?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn replicates(args: &ReadingsArgs) -> Replicates {
+    Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds }
+}
+
+fn jobs(args: &ReadingsArgs) -> usize {
+    args.jobs.unwrap_or_else(default_jobs)
 }
 
 fn print_distance(d: &ReadingDistance) -> std::io::Result<()> {
@@ -154,28 +139,10 @@ fn print_distance(d: &ReadingDistance) -> std::io::Result<()> {
 /// stopping rule and kept state, the distance to the paper as in the readings comparison, each
 /// rate against the configs' by a paired bootstrap ([`kpk::experiment::sweep`]).
 fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
-    if let Some(rate) = args.learning_rates.iter().find(|r| !(r.is_finite() && **r > 0.0)) {
-        bail!("--learning-rates: {rate} is not a positive number");
-    }
     let outs = check_outputs(&args.out, &["sweep.csv", "sweep.png", "sweep.svg"])?;
-    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bb = Bitbase::generate();
-    let mut by_rate = Vec::new();
-    for &rate in &args.learning_rates {
-        let at_rate: Vec<Trial> = trials
-            .iter()
-            .map(|t| {
-                let mut t = t.clone();
-                t.config.learning_rate = rate;
-                t
-            })
-            .collect();
-        let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
-        errln!("rate {rate}: {} runs", runs.len());
-        by_rate.push((rate, runs));
-    }
-    let rows = sweep::score(trials, &by_rate, &tables::table5());
+    let rows = pipeline::sweep(trials, &args.learning_rates, replicates(args), jobs(args), &|rate, runs| {
+        errln!("rate {rate}: {runs} runs");
+    })?;
     for r in &rows {
         errln!(
             "rate {}: distance {:.3} [{:.3}, {:.3}], minus the configs' {}: {:+.3} [{:+.3}, {:+.3}]",
@@ -198,32 +165,15 @@ fn run_sweep(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> 
 
 /// Redraw the sweep's figure from its committed rows (`sweep.csv` in `out`), training nothing.
 fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
-    let csv_path = out.join("sweep.csv");
-    let bytes = kpk::io::read(&csv_path)?;
-    let rows: Vec<sweep::SweepRow> = csv::Reader::from_reader(bytes.as_slice())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("{}: not a sweep table", csv_path.display()))?;
-    let outs = check_outputs(out, &["sweep.png", "sweep.svg"])?;
-    sweep::save_chart(&rows, &outs[0], ImageFormat::Png)?;
-    sweep::save_chart(&rows, &outs[1], ImageFormat::Svg)?;
-    outln!("redrew {} and {}", outs[0].display(), outs[1].display())?;
+    let [png, svg] = pipeline::render_sweep(out)?;
+    outln!("redrew {} and {}", png.display(), svg.display())?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Table 6 at matched accuracy over the replicates of the a-file trials.
 fn run_table6(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
-    let a_file: Vec<Trial> =
-        trials.iter().filter(|t| t.config.training_set.name() == "T4").cloned().collect();
-    if a_file.is_empty() {
-        bail!("no trial trains on T4, the a-file set of Table 6");
-    }
     let outs = check_outputs(&args.out, &["table6.json"])?;
-    let reps = Replicates { seeds: args.seeds, draws: args.draws, whole_set_seeds: args.whole_set_seeds };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bb = Bitbase::generate();
-    let runs = replicate::run_replicates(&a_file, reps, &bb, jobs, &|_, _| {})?;
-    let matched = kpk::report::table6::matched(&a_file, &runs, &tables::table6(), &bb, jobs)?;
+    let matched = pipeline::table6(trials, replicates(args), jobs(args))?;
     let json = serde_json::to_string_pretty(&matched)? + "\n";
     outs[0].write(json.as_bytes())?;
     outln!("wrote {}", outs[0].display())?;

@@ -9,6 +9,7 @@
 mod chart;
 mod config;
 mod folder;
+pub mod pipeline;
 pub mod readings;
 pub mod readings_intervals;
 pub mod replicate;
@@ -16,6 +17,7 @@ mod rows;
 mod run;
 mod schedule;
 pub mod sweep;
+pub mod table6;
 
 pub use chart::*;
 pub use config::*;

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 /// One reading's distance over a set of trials, with its bootstrap interval and its difference
 /// from the closest reading over the same trials.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ReadingInterval {
     pub reading: String,
     /// As [`ReadingDistance::distance`], over the trials ranked.
@@ -32,7 +32,7 @@ pub struct ReadingInterval {
 }
 
 /// The readings ranked over a set of trials, closest first.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ranking {
     /// The trials ranked over, in order.
     pub trials: Vec<u8>,

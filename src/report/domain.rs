@@ -3,12 +3,17 @@
 
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
 use crate::chess::board::Color;
+use crate::error::Result;
 use crate::paper::tables;
-use std::fmt::Write;
+use crate::report::reproduction::Domain;
+use crate::report::reproduction::templates;
+use crate::report::template::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 /// One row of Table 3 for both sides to move ([wtm, btm]): the won positions converted in exactly
 /// `p` plies with best play (Np), and the % of all wins not converted within `p` plies (Rp).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table3Row {
     pub p: usize,
     pub converted: [usize; 2],
@@ -32,8 +37,15 @@ pub fn table3(bb: &Bitbase) -> Vec<Table3Row> {
         .collect()
 }
 
+/// kpk's side of Tables 2 and 3, counted on the bitbase.
+pub fn analyse(bb: &Bitbase) -> Domain {
+    let table2 =
+        tables::table2().rows.iter().filter_map(|(row, _)| Some((row.clone(), count(bb, row)?))).collect();
+    Domain { table2, table3: table3(bb) }
+}
+
 /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-pub(super) fn ours(bb: &Bitbase, row: &str) -> Option<f64> {
+fn count(bb: &Bitbase, row: &str) -> Option<f64> {
     let c = bb.counts();
     let (w, b) = (Color::White, Color::Black);
     Some(match row {
@@ -56,65 +68,37 @@ fn cell(v: Option<f64>) -> String {
     }
 }
 
-/// Tables 2 and 3 as a Markdown section.
-pub fn markdown(bb: &Bitbase) -> String {
-    let mut w = String::from("## Tables 2 and 3: the domain, the paper's sources beside kpk's count\n\n");
+/// Tables 2 and 3 as a Markdown section (the template `domain.md.j2`).
+pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
     let t2 = tables::table2();
-    let _ = writeln!(
-        w,
-        "Table 2 of the paper collects the counts of KPK positions from {} sources and its own \
-         (the last column). kpk's column counts every legal position (the pawn on ranks 2–7, the \
-         kings apart, the side not to move not in check; Black to move may be in check), from the \
-         bitbase.\n",
-        t2.sources.len().saturating_sub(1)
-    );
-    let _ = writeln!(w, "| count | kpk | {} |", t2.sources.join(" | "));
-    let _ = writeln!(w, "|---|---:|{}", "---:|".repeat(t2.sources.len()));
-    for (row, cells) in &t2.rows {
-        let theirs: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
-        let _ = writeln!(w, "| {row} | {} | {} |", cell(ours(bb, row)), theirs.join(" | "));
-    }
+    let rows: Vec<_> = t2
+        .rows
+        .iter()
+        .map(|(row, cells)| {
+            let theirs: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
+            json!({ "row": row, "ours": cell(d.ours(row)), "theirs": theirs })
+        })
+        .collect();
+    // The sources that give at least one figure kpk counts, each equal to kpk's.
     let agree: Vec<&str> = t2
         .sources
         .iter()
         .enumerate()
         .filter(|&(j, _)| {
             let given: Vec<_> = t2.rows.iter().filter_map(|(row, c)| c[j].map(|v| (row, v))).collect();
-            !given.is_empty() && given.iter().all(|(row, v)| ours(bb, row).is_some_and(|o| o == *v))
+            !given.is_empty() && given.iter().all(|(row, v)| d.ours(row).is_some_and(|o| o == *v))
         })
         .map(|(_, s)| s.as_str())
         .collect();
-    let _ = writeln!(
-        w,
-        "\nSources whose every figure kpk's count equals: {}.\n",
-        if agree.is_empty() { "none".to_string() } else { agree.join(", ") }
-    );
-    let _ = writeln!(w, "{}", super::domain_notes::markdown(bb));
-    let _ = writeln!(
-        w,
-        "Table 3 of the paper gives, for each odd p, the number Np of won wtm positions converted \
-         with best play in exactly p plies and the % Rp of wtm wins not in Cp. Its figures are \
-         missing from our copy of the paper's text, so only kpk's exact values can be shown; the \
-         same with Black to move (even p) stands beside them.\n"
-    );
-    let _ = writeln!(w, "| p (wtm) | Np | Rp % | p (btm) | Np | Rp % |");
-    let _ = writeln!(w, "|---:|---:|---:|---:|---:|---:|");
-    let rows = table3(bb);
-    for pair in rows.chunks(2) {
-        let (odd, even) = (&pair[0], pair.get(1));
-        let _ = writeln!(
-            w,
-            "| {} | {} | {:.2} | {} | {} | {} |",
-            odd.p,
-            odd.converted[0],
-            odd.remaining_pct[0],
-            even.map_or_else(String::new, |e| e.p.to_string()),
-            even.map_or_else(String::new, |e| e.converted[1].to_string()),
-            even.map_or_else(String::new, |e| format!("{:.2}", e.remaining_pct[1])),
-        );
-    }
-    let _ = writeln!(w);
-    w
+    let context = json!({
+        "others": t2.sources.len().saturating_sub(1),
+        "sources": t2.sources,
+        "rows": rows,
+        "agree": agree,
+        "notes": super::domain_notes::markdown(d),
+        "table3": d.table3.chunks(2).collect::<Vec<_>>(),
+    });
+    templates::render(e, "domain", &context)
 }
 
 #[cfg(test)]
@@ -138,7 +122,8 @@ mod tests {
 
     #[test]
     fn the_sources_that_count_legal_positions_agree_with_kpk() {
-        let md = markdown(&Bitbase::generate());
+        let e = templates::engine().unwrap();
+        let md = markdown(&e, &analyse(&Bitbase::generate())).unwrap();
         assert!(md.contains("equals: bramer_1980, thompson_1986, edwards_1994."), "{md}");
     }
 }

@@ -3,8 +3,8 @@
 //! kpk's count and whether they account for each difference, and what the paper's text says of
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
-use crate::chess::bitbase::Bitbase;
 use crate::paper::tables::{self, PositionSet, Table2, Table2Remark};
+use crate::report::reproduction::Domain;
 use std::fmt::Write;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
@@ -44,7 +44,7 @@ fn source_note(
     j: usize,
     sets: &[PositionSet],
     remarks: &[Table2Remark],
-    bb: &Bitbase,
+    domain: &Domain,
 ) -> Option<String> {
     let source = &t2.sources[j];
     // (row, source − kpk) for every row where both give a figure and they differ.
@@ -52,7 +52,7 @@ fn source_note(
         .rows
         .iter()
         .filter_map(|(row, cells)| {
-            let d = cells[j]? - super::domain::ours(bb, row)?;
+            let d = cells[j]? - domain.ours(row)?;
             (d.abs() > 1e-9).then_some((row.as_str(), d))
         })
         .collect();
@@ -111,12 +111,12 @@ fn source_note(
 }
 
 /// The notes on every source that differs from kpk's count, as a Markdown list.
-pub fn markdown(bb: &Bitbase) -> String {
+pub fn markdown(domain: &Domain) -> String {
     let t2 = tables::table2();
     let sets = tables::table2_sets(&t2.sources);
     let remarks = tables::table2_remarks();
     let notes: Vec<String> =
-        (0..t2.sources.len()).filter_map(|j| source_note(&t2, j, &sets, &remarks, bb)).collect();
+        (0..t2.sources.len()).filter_map(|j| source_note(&t2, j, &sets, &remarks, domain)).collect();
     if notes.is_empty() {
         return String::new();
     }
@@ -130,6 +130,7 @@ pub fn markdown(bb: &Bitbase) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::bitbase::Bitbase;
     use crate::chess::board::{Color, Square};
     use crate::chess::position::{KpkPosition, Outcome};
 
@@ -190,8 +191,8 @@ mod tests {
 
     #[test]
     fn each_differing_source_is_explained_by_its_marks_or_said_to_have_no_stated_reason() {
-        let bb = Bitbase::generate();
-        let md = markdown(&bb);
+        let domain = crate::report::domain::analyse(&Bitbase::generate());
+        let md = markdown(&domain);
         let line =
             |source: &str| md.lines().find(|l| l.contains(&format!("**{source}**"))).unwrap().to_string();
         let clarke = line("clarke_1977");
@@ -218,7 +219,7 @@ mod tests {
         let t2 = tables::table2();
         let mut sets = tables::table2_sets(&t2.sources);
         sets.iter_mut().for_each(|s| s.included.iter_mut().for_each(|m| *m = None));
-        let bare = source_note(&t2, 0, &sets, &[], &bb).unwrap();
+        let bare = source_note(&t2, 0, &sets, &[], &domain).unwrap();
         assert!(bare.ends_with("The reason for the difference in wtm wins, wtm draws, btm positions, btm wins, btm wins pct, btm draws is not stated."), "{bare}");
     }
 }

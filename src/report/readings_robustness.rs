@@ -2,11 +2,15 @@
 //! reading is measurably closer than the runner-up, and whether the ranking rests on runs cut at
 //! their budget (trial 41's budget is the paper's own epoch count) or on the whole-set trials.
 
+use crate::error::Result;
+use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals::{self, Ranking};
 use crate::experiment::sweep;
-use crate::report::findings::Readings;
-use crate::report::reproduction::NN6_TRIALS;
-use std::fmt::Write;
+use crate::report::reproduction::templates;
+use crate::report::reproduction::{NN6_TRIALS, Readings};
+use crate::report::template::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 /// Trial numbers as ranges: "1-37", "38, 40-41".
 pub fn ranges(trials: &[u8]) -> String {
@@ -36,19 +40,21 @@ fn capitalised(text: &str) -> String {
 
 /// A trial whose median run, under some reading, ends at a budget equal to the paper's epoch count
 /// (at least half its runs cut there), so that it scores no epoch gap by running to the cap.
-struct AtThePapersCount {
-    trial: u8,
-    paper_epochs: usize,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AtThePapersCount {
+    pub trial: u8,
+    pub paper_epochs: usize,
     /// The stopping conditions that do so (the readings without their kept state).
-    stops: Vec<String>,
+    pub stops: Vec<String>,
     /// The fewest and most of its runs cut at the budget under them, and its runs.
-    cut: (usize, usize),
-    runs: usize,
+    pub cut: (usize, usize),
+    pub runs: usize,
 }
 
-fn at_the_papers_count(readings: &Readings) -> Vec<AtThePapersCount> {
+/// The trials of [`AtThePapersCount`], from each trial under each reading.
+pub fn at_the_papers_count(trials: &[TrialUnderReading]) -> Vec<AtThePapersCount> {
     let mut out: Vec<AtThePapersCount> = Vec::new();
-    for t in &readings.trials {
+    for t in trials {
         if t.truncated * 2 < t.replicates || t.epochs_median != t.paper_epochs as f64 {
             continue;
         }
@@ -73,158 +79,88 @@ fn at_the_papers_count(readings: &Readings) -> Vec<AtThePapersCount> {
     out
 }
 
-/// One trial of [`at_the_papers_count`] in words.
-fn describe(c: &AtThePapersCount) -> String {
-    let cut = if c.cut.0 == c.cut.1 { c.cut.0.to_string() } else { format!("{}-{}", c.cut.0, c.cut.1) };
-    let stops: Vec<String> = c.stops.iter().map(|s| format!("*{s}*")).collect();
-    format!(
-        "trial {} (budget and paper {} epochs; {cut} of its {} runs cut there) under {}",
-        c.trial,
-        c.paper_epochs,
-        c.runs,
-        stops.join(", ")
-    )
-}
-
 /// How many readings stand at another place than in `all`'s order.
 fn moved(all: &Ranking, other: &Ranking) -> usize {
     all.labels().iter().zip(other.labels()).filter(|(a, b)| **a != *b).count()
 }
 
 /// One row of the robustness table: the trials ranked over, the top two, their paired difference,
-/// whether the order is the one over all trials.
-fn row(w: &mut String, name: &str, r: &Ranking, all: &Ranking) {
+/// how many readings change place against the order over all trials.
+fn row(name: String, r: &Ranking, all: &Ranking) -> Value {
     let (first, second) = (&r.order[0], &r.order[1]);
-    let order = match moved(all, r) {
-        0 => "as over all trials".to_string(),
-        k => format!("{k} of {} readings change place", r.order.len()),
-    };
-    let _ = writeln!(
-        w,
-        "| {name} | {} | {} | {:.3} | {} | {:.3} | {:+.3} [{:+.3}, {:+.3}] | {order} |",
-        r.trials.len(),
-        first.reading,
-        first.distance,
-        second.reading,
-        second.distance,
-        second.vs_closest,
-        second.vs_closest_lo,
-        second.vs_closest_hi
-    );
+    json!({
+        "name": name, "count": r.trials.len(),
+        "first": first.reading, "first_distance": first.distance,
+        "second": second.reading, "second_distance": second.distance,
+        "vs": second.vs_closest, "lo": second.vs_closest_lo, "hi": second.vs_closest_hi,
+        "moved": moved(all, r), "total": r.order.len(),
+    })
 }
 
-/// The verdict on the closest reading against the runner-up over `r`'s trials.
-fn verdict(r: &Ranking) -> String {
-    let (first, second) = (&r.order[0], &r.order[1]);
-    let tied: Vec<String> =
-        r.order[1..].iter().filter(|o| o.vs_closest_lo <= 0.0).map(|o| format!("*{}*", o.reading)).collect();
-    if tied.is_empty() {
-        format!(
-            "the closest reading, *{}*, is measurably closer to the paper than the runner-up, *{}*, and \
-             every other reading (the differences' intervals lie above 0)",
-            first.reading, second.reading
-        )
-    } else {
-        format!(
-            "the closest reading, *{}*, cannot be told apart on these replicates from {} (the \
-             difference's interval holds 0)",
-            first.reading,
-            tied.join(", ")
-        )
-    }
-}
-
-/// The paragraphs under the readings table, from `all` (the ranking over every trial) and the runs.
-pub fn write(w: &mut String, all: &Ranking, readings: &Readings) {
-    let fixed = if all.fixed.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " {} {} every resample at {} observed values (median epochs, mean training accuracy, \
-             `trials.csv`): `replicates.csv` does not hold {} runs, so {} own variation is left out of \
-             the intervals.",
-            capitalised(&trials_phrase(&all.fixed)),
-            if all.fixed.len() == 1 { "enters" } else { "enter" },
-            if all.fixed.len() == 1 { "its" } else { "their" },
-            if all.fixed.len() == 1 { "its" } else { "their" },
-            if all.fixed.len() == 1 { "its" } else { "their" }
-        )
-    };
-    let _ = writeln!(
-        w,
-        "*Distance [95%]* and *minus the closest [95%]* are the learning-rate sweep's paired bootstrap \
-         applied to these readings ({} resamples of the replicates, seed {}, the same resample for every \
-         trial and every reading; the runs under each reading are `readings/replicates.csv`).{fixed} \
-         Over all {} trials, {}.\n",
-        sweep::BOOTSTRAP_RESAMPLES,
-        sweep::BOOTSTRAP_SEED,
-        all.trials.len(),
-        verdict(all)
-    );
-    let capped = at_the_papers_count(readings);
-    let described: Vec<String> = capped.iter().map(describe).collect();
-    let _ = writeln!(
-        w,
-        "A run cut at its budget enters the distance with the budget as its epoch count. Where the \
-         budget equals the paper's count, the median run scores no epoch gap by running to the cap: {}. \
-         The ranking without such trials and over the small-set trials alone (the same resamples):\n",
-        if described.is_empty() { "in no trial".to_string() } else { described.join("; ") },
-    );
-    write_subsets(w, all, readings, &capped.iter().map(|c| c.trial).collect::<Vec<_>>());
-}
-
-/// The robustness table: the ranking over all trials, without each trial scored at the paper's
-/// count by its budget, without all of them, and over the small sets; then the verdicts.
-fn write_subsets(w: &mut String, all: &Ranking, readings: &Readings, capped: &[u8]) {
-    let _ = writeln!(
-        w,
-        "| trials | count | closest | distance | runner-up | distance | runner-up minus closest [95%] | order of the {} readings |",
-        all.order.len()
-    );
-    let _ = writeln!(w, "|---|---:|---|---:|---|---:|---|---|");
-    row(w, &format!("all ({})", ranges(&all.trials)), all, all);
-    let mut excluded: Vec<Vec<u8>> = capped.iter().map(|&t| vec![t]).collect();
-    if capped.len() > 1 {
-        excluded.push(capped.to_vec());
-    }
-    // (name, the trials left out)
-    let mut subsets: Vec<(String, Vec<u8>)> =
-        excluded.into_iter().map(|out| (format!("without {}", ranges(&out)), out)).collect();
-    subsets.push(("small sets".to_string(), NN6_TRIALS.to_vec()));
+/// The paragraphs and the table under the readings table (the template `robustness.md.j2`), from
+/// `all` (the ranking over every trial) and the subsets' rankings.
+pub fn markdown(e: &Engine, all: &Ranking, readings: &Readings) -> Result<String> {
+    let mut rows = vec![row(format!("all ({})", ranges(&all.trials)), all, all)];
     // (trials, the same closest reading as over all, measurably closer than the runner-up)
     let mut verdicts: Vec<(String, bool, bool)> = Vec::new();
-    for (name, out) in &subsets {
-        let include = |t: u8| !out.contains(&t);
-        let ranked =
-            readings_intervals::rank(&readings.distances, &readings.trials, &readings.replicates, &include);
-        let Some(r) = ranked.filter(|r| r.order.len() >= 2 && r.trials != all.trials) else {
-            continue;
-        };
-        row(w, &format!("{name} ({})", ranges(&r.trials)), &r, all);
-        let same = r.order[0].reading == all.order[0].reading;
-        verdicts.push((ranges(&r.trials), same, r.order[1].vs_closest_lo > 0.0));
-    }
-    if verdicts.is_empty() {
-        return;
+    for (name, r) in &readings.subsets {
+        rows.push(row(format!("{name} ({})", ranges(&r.trials)), r, all));
+        verdicts.push((
+            ranges(&r.trials),
+            r.order[0].reading == all.order[0].reading,
+            r.order[1].vs_closest_lo > 0.0,
+        ));
     }
     let list = |f: &dyn Fn(&(String, bool, bool)) -> bool| -> Vec<String> {
         verdicts.iter().filter(|v| f(v)).map(|v| v.0.clone()).collect()
     };
-    let others = list(&|v| !v.1);
-    let stays = if others.is_empty() {
-        "the closest reading over all trials stays the closest in every row".to_string()
-    } else {
-        format!("another reading is the closest over trials {}", others.join("; "))
-    };
-    let (apart, not) = (list(&|v| v.2), list(&|v| !v.2));
-    let mut told = Vec::new();
-    if !apart.is_empty() {
-        told.push(format!("measurably closer than its runner-up over trials {}", apart.join("; ")));
+    let verdicts = (!verdicts.is_empty())
+        .then(|| json!({ "others": list(&|v| !v.1), "apart": list(&|v| v.2), "not_apart": list(&|v| !v.2) }));
+    let fixed = (!all.fixed.is_empty())
+        .then(|| json!({ "phrase": capitalised(&trials_phrase(&all.fixed)), "one": all.fixed.len() == 1 }));
+    let context = json!({
+        "resamples": sweep::BOOTSTRAP_RESAMPLES,
+        "seed": sweep::BOOTSTRAP_SEED,
+        "fixed": fixed,
+        "n_all": all.trials.len(),
+        "first": all.order[0].reading,
+        "second": all.order[1].reading,
+        // The readings whose difference from the closest has an interval reaching 0.
+        "tied": all.order[1..].iter().filter(|o| o.vs_closest_lo <= 0.0).map(|o| &o.reading).collect::<Vec<_>>(),
+        "capped": readings.at_the_papers_count,
+        "n_readings": all.order.len(),
+        "rows": rows,
+        "verdicts": verdicts,
+    });
+    templates::render(e, "robustness", &context)
+}
+
+/// The readings ranked over subsets of the trials (the same resamples as over all): without each
+/// trial scored at the paper's count by its budget, without all of them, and over the small sets.
+/// (name, ranking), for the subsets that rank at least two readings over other trials than `all`.
+pub fn subsets(
+    all: &Ranking,
+    distances: &[ReadingDistance],
+    trials: &[TrialUnderReading],
+    replicates: &[ReplicateOutcome],
+) -> Vec<(String, Ranking)> {
+    let capped: Vec<u8> = at_the_papers_count(trials).iter().map(|c| c.trial).collect();
+    let mut excluded: Vec<Vec<u8>> = capped.iter().map(|&t| vec![t]).collect();
+    if capped.len() > 1 {
+        excluded.push(capped.clone());
     }
-    if !not.is_empty() {
-        told.push(format!("not told apart from its runner-up over trials {}", not.join("; ")));
-    }
-    let _ = writeln!(w, "\nBy these rows {stays}; the closest is {}.\n", told.join(", and "));
+    // (name, the trials left out)
+    let mut named: Vec<(String, Vec<u8>)> =
+        excluded.into_iter().map(|out| (format!("without {}", ranges(&out)), out)).collect();
+    named.push(("small sets".to_string(), NN6_TRIALS.to_vec()));
+    named
+        .into_iter()
+        .filter_map(|(name, out)| {
+            let include = |t: u8| !out.contains(&t);
+            let ranked = readings_intervals::rank(distances, trials, replicates, &include);
+            ranked.filter(|r| r.order.len() >= 2 && r.trials != all.trials).map(|r| (name, r))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -261,25 +197,18 @@ mod tests {
 
     #[test]
     fn a_trial_is_scored_at_the_papers_count_when_most_runs_end_at_a_budget_equal_to_it() {
-        let readings = Readings {
-            trials: vec![
-                row("error target (target 20), keep most correct", 41, 461.0, 10),
-                row("error target (target 20), keep least error", 41, 461.0, 8),
-                // At the paper's count but stopped by the rule: not cut.
-                row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
-                // Cut, but at a budget below the paper's count.
-                row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
-            ],
-            ..Readings::default()
-        };
-        let capped = at_the_papers_count(&readings);
+        let trials = vec![
+            row("error target (target 20), keep most correct", 41, 461.0, 10),
+            row("error target (target 20), keep least error", 41, 461.0, 8),
+            // At the paper's count but stopped by the rule: not cut.
+            row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
+            // Cut, but at a budget below the paper's count.
+            row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
+        ];
+        let capped = at_the_papers_count(&trials);
         assert_eq!(capped.len(), 1);
         assert_eq!(capped[0].trial, 41);
         assert_eq!(capped[0].stops, ["error target (target 20)"]);
         assert_eq!(capped[0].cut, (8, 10));
-        assert_eq!(
-            describe(&capped[0]),
-            "trial 41 (budget and paper 461 epochs; 8-10 of its 10 runs cut there) under *error target (target 20)*"
-        );
     }
 }

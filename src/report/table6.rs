@@ -1,233 +1,42 @@
-//! Table 6 at matched accuracy: each replicate of the a-file trials (T4) taken at the first epoch
-//! with at most 51 misclassified positions (the paper's residue), the positions it gets wrong, how
-//! often each position is wrong over the replicates, and the overlap with the paper's 51 against
-//! what chance would give.
-//!
-//! Training is deterministic, so the state at epoch e is obtained by training the replicate's
-//! config again for exactly e epochs: before e every state has more than 51 errors, so the
-//! most-correct state of that run is the one at e.
+//! Table 6 at matched accuracy in `REPRODUCTION.md`, and the board diagrams of the paper's Table 6,
+//! of our best net's misclassified a-file positions and of the positions wrong in most runs at
+//! matched accuracy. The runs are analysed in [`crate::experiment::table6`].
 
-use crate::chess::bitbase::Bitbase;
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
-use crate::dataset::Dataset;
 use crate::error::Result;
-use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
-use crate::experiment::{MisclassifiedRow, Trial};
+use crate::experiment::MisclassifiedRow;
+use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::report::diagram::Diagram;
-use crate::report::stats;
-use crate::train::BestState;
-use crate::train::StopRule;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::fmt::Write;
+use crate::report::reproduction::templates;
+use crate::report::template::Engine;
+use serde_json::json;
 
-/// The paper's residue of misclassified a-file positions (Table 6).
-pub const PAPER_ERRORS: usize = 51;
-
-/// One replicate at matched accuracy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MatchedRun {
-    pub trial: String,
-    pub seed: u64,
-    /// The first epoch with at most 51 errors (m = 0); `None` if the run never got there.
-    pub epoch: Option<usize>,
-    pub errors: usize,
-    /// Of them, on the paper's list of 51.
-    pub on_paper_list: usize,
-    /// Expected on the paper's list if the errors were drawn at random from the a-file positions.
-    pub chance_expected: f64,
-    /// P(at least `on_paper_list` by chance), the hypergeometric tail.
-    pub chance_p: f64,
-}
-
-/// A position wrong in at least one replicate at matched accuracy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PositionCount {
-    pub wk: String,
-    pub bk: String,
-    pub wp: String,
-    pub result_wtm: String,
-    pub result_btm: String,
-    /// Replicates in which it is misclassified.
-    pub runs: usize,
-    /// Its row in the paper's Table 6, if listed there.
-    pub paper_row: Option<u8>,
-}
-
-/// Table 6 at matched accuracy over the replicates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Matched {
-    pub runs: Vec<MatchedRun>,
-    /// Most frequent first.
-    pub positions: Vec<PositionCount>,
-    /// a-file wtm positions (T4).
-    pub population: usize,
-    /// % of all a-file wtm positions whose result changes with the side to move.
-    pub critical_base_pct: f64,
-}
-
-/// Take every T4 replicate among `runs` at matched accuracy.
-pub fn matched(
-    trials: &[Trial],
-    runs: &[ReplicateRun],
-    paper6: &[Table6Row],
-    bb: &Bitbase,
-    jobs: usize,
-) -> Result<Matched> {
-    let mut at_epoch = Vec::new();
-    let mut never = Vec::new();
-    for r in runs.iter().filter(|r| trials[r.trial].config.training_set.name() == "T4") {
-        let first = r.history().iter().find(|m| m.wrong_m0() <= PAPER_ERRORS).map(|m| m.epoch);
-        match first {
-            Some(e) => {
-                let mut t = r.run.trial.clone();
-                t.config.max_epochs = e;
-                t.config.window = t.config.window.min(e);
-                t.config.stop = StopRule::ErrorTarget;
-                t.config.keep = BestState::MostCorrect;
-                at_epoch.push(t);
-            }
-            None => never.push(r.run.trial.clone()),
-        }
-    }
-    let reruns = run_replicates(&at_epoch, Replicates::ONE, bb, jobs, &|_, _| {})?;
-    let population = Dataset::named("T4", 0, bb)?.positions.len();
-    let paper_key = |wk: &str, bk: &str, wp: &str| {
-        paper6.iter().find(|p| p.wk == wk && p.bk == bk && p.wp == wp).map(|p| p.n)
-    };
-    let mut counts: BTreeMap<(String, String, String), PositionCount> = BTreeMap::new();
-    let mut out = Vec::new();
-    for r in &reruns {
-        let wrong: Vec<&MisclassifiedRow> = r.run.misclassified.iter().filter(|m| m.set == "T4").collect();
-        let on_list = wrong.iter().filter(|m| paper_key(&m.wk, &m.bk, &m.wp).is_some()).count();
-        let (expected, p) = stats::chance_overlap(population, paper6.len(), wrong.len(), on_list);
-        out.push(MatchedRun {
-            trial: r.run.trial.name().to_string(),
-            seed: r.run.trial.config.seed,
-            epoch: Some(r.run.summary.epochs),
-            errors: wrong.len(),
-            on_paper_list: on_list,
-            chance_expected: expected,
-            chance_p: p,
-        });
-        for m in wrong {
-            let entry =
-                counts.entry((m.wk.clone(), m.bk.clone(), m.wp.clone())).or_insert_with(|| PositionCount {
-                    wk: m.wk.clone(),
-                    bk: m.bk.clone(),
-                    wp: m.wp.clone(),
-                    result_wtm: m.result_wtm.clone(),
-                    result_btm: m.result_btm.clone(),
-                    runs: 0,
-                    paper_row: paper_key(&m.wk, &m.bk, &m.wp),
-                });
-            entry.runs += 1;
-        }
-    }
-    for t in never {
-        out.push(MatchedRun {
-            trial: t.name().to_string(),
-            seed: t.config.seed,
-            epoch: None,
-            errors: 0,
-            on_paper_list: 0,
-            chance_expected: 0.0,
-            chance_p: 1.0,
-        });
-    }
-    let mut positions: Vec<PositionCount> = counts.into_values().collect();
-    positions.sort_by(|a, b| b.runs.cmp(&a.runs).then(a.paper_row.cmp(&b.paper_row)));
-    let t4 = Dataset::named("T4", 0, bb)?;
-    let changes = t4
-        .positions
-        .iter()
-        .filter(|p| {
-            let btm = KpkPosition::new(p.wk(), p.bk(), p.wp(), Color::Black);
-            btm.map_or(true, |q| bb.outcome(&q) != bb.outcome(p))
-        })
-        .count();
-    Ok(Matched {
-        runs: out,
-        positions,
-        population,
-        critical_base_pct: 100.0 * changes as f64 / population as f64,
-    })
-}
-
-/// The section of `REPRODUCTION.md`.
-pub fn markdown(m: &Matched, paper6: &[Table6Row]) -> String {
-    let mut w = String::new();
-    let _ = writeln!(w, "### Table 6 at matched accuracy, over the replicates\n");
-    let _ = writeln!(
-        w,
-        "Our nets end with far fewer errors than the paper's 51, so comparing lists at the end compares \
-         unequal nets. Here each replicate of the a-file trials 39 and 40 is taken at the first epoch \
-         with at most 51 misclassified positions (m = 0). *Chance* is the overlap expected if a run's \
-         errors were drawn at random from the {} a-file positions, and P the probability of at least \
-         the overlap seen (hypergeometric).\n",
-        m.population
-    );
-    let _ = writeln!(w, "| run | seed | epoch | errors | on the paper's list | chance | P |");
-    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|");
-    for r in &m.runs {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {:.2} | {:.1e} |",
-            r.trial,
-            r.seed,
-            r.epoch.map_or_else(|| "never".into(), |e| e.to_string()),
-            r.errors,
-            r.on_paper_list,
-            r.chance_expected,
-            r.chance_p
-        );
-    }
+/// The section of `REPRODUCTION.md` (the template `matched.md.j2`).
+pub fn markdown(e: &Engine, m: &Matched, paper6: &[Table6Row]) -> Result<String> {
     let total: usize = m.runs.iter().map(|r| r.errors).sum();
-    let crit: usize = m.positions.iter().filter(|p| p.result_wtm != p.result_btm).map(|p| p.runs).sum();
-    let paper_crit = paper6.iter().filter(|p| p.result_wtm != p.result_btm).count();
+    // Errors on positions whose result changes with the side to move, over all runs.
+    let critical: usize = m.positions.iter().filter(|p| p.result_wtm != p.result_btm).map(|p| p.runs).sum();
+    let paper_critical = paper6.iter().filter(|p| p.result_wtm != p.result_btm).count();
     let listed: Vec<u8> = m.positions.iter().filter_map(|p| p.paper_row).collect();
-    let a2_group = listed.iter().filter(|&&n| (29..=38).contains(&n)).count();
-    let _ = writeln!(
-        w,
-        "\nOver all {} errors of these runs, {:.0} % are positions whose result changes with the side to \
-         move (the paper's 51: {paper_crit}, {:.0} %; all a-file positions: {:.1} %). Distinct positions \
-         wrong in at least one run: {}; of the paper's 51, {} appear (rows {}), {} of them from the \
-         a2/a3 group #29-38.\n",
-        total,
-        if total == 0 { 0.0 } else { 100.0 * crit as f64 / total as f64 },
-        100.0 * paper_crit as f64 / paper6.len() as f64,
-        m.critical_base_pct,
-        m.positions.len(),
-        listed.len(),
-        if listed.is_empty() {
-            "none".to_string()
-        } else {
-            listed.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
-        },
-        a2_group,
-    );
-    let runs = m.runs.iter().filter(|r| r.epoch.is_some()).count();
-    let _ = writeln!(w, "Positions wrong in most runs ({runs} runs at matched accuracy):\n");
-    let _ = writeln!(w, "| wK | bK | wP | result w / b to move | runs wrong | paper # |");
-    let _ = writeln!(w, "|---|---|---|---|---:|---:|");
-    for p in m.positions.iter().take(15) {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} / {} | {} | {} |",
-            p.wk,
-            p.bk,
-            p.wp,
-            p.result_wtm,
-            p.result_btm,
-            p.runs,
-            p.paper_row.map_or_else(|| "—".into(), |n| n.to_string())
-        );
-    }
-    let _ = writeln!(w);
-    w
+    let context = json!({
+        "population": m.population,
+        "runs": m.runs,
+        "total": total,
+        "critical_pct": if total == 0 { 0.0 } else { 100.0 * critical as f64 / total as f64 },
+        "paper_critical": paper_critical,
+        "paper_critical_pct": 100.0 * paper_critical as f64 / paper6.len() as f64,
+        "critical_base_pct": m.critical_base_pct,
+        "distinct": m.positions.len(),
+        "a2_group": listed.iter().filter(|&&n| (29..=38).contains(&n)).count(),
+        "listed": listed,
+        "matched_runs": m.runs.iter().filter(|r| r.epoch.is_some()).count(),
+        "top": m.positions.iter().take(15).collect::<Vec<_>>(),
+    });
+    templates::render(e, "matched", &context)
 }
+
 /// A Table 6 placement, White to move, as a board diagram; `None` where the squares do not name a
 /// legal position.
 fn placement(wk: &str, bk: &str, wp: &str, caption: String) -> Option<Diagram> {
@@ -258,7 +67,7 @@ pub fn paper_diagrams(paper6: &[Table6Row]) -> Vec<Diagram> {
 
 /// Our net's misclassified a-file positions as board diagrams, captioned with our row number, the
 /// true result with White to move and the paper's row where the same position appears.
-pub fn our_diagrams(ours: &[&MisclassifiedRow], paper6: &[Table6Row]) -> Vec<Diagram> {
+pub fn our_diagrams(ours: &[MisclassifiedRow], paper6: &[Table6Row]) -> Vec<Diagram> {
     ours.iter()
         .enumerate()
         .filter_map(|(i, m)| {
@@ -294,6 +103,8 @@ pub fn matched_diagrams(m: &Matched) -> Vec<Diagram> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::bitbase::Bitbase;
+    use crate::experiment::table6::{MatchedRun, PAPER_ERRORS, PositionCount};
 
     #[test]
     fn every_table6_row_is_drawn_white_to_move_with_its_results() {

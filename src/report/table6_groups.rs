@@ -2,17 +2,22 @@
 //! Table 6) against our replicates at matched accuracy, and the a2 double-step class defined
 //! exactly with the bitbase over every a-file wtm position.
 //!
-//! Everything here is computed at render time from `readings/table6.json` ([`Matched`]), the
-//! paper's Table 6 and the bitbase.
+//! [`analyse`] computes the rates from `readings/table6.json` ([`Matched`]), the paper's Table 6
+//! and the bitbase; [`markdown`] words them.
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::{Color, Square};
 use crate::chess::position::{After, KpkPosition, Outcome};
+use crate::error::Result;
+use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
+use crate::report::reproduction::Table6Groups;
+use crate::report::reproduction::templates;
 use crate::report::stats::{self, Interval};
-use crate::report::table6::Matched;
+use crate::report::template::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 /// Section 5.1: "some win-defining rules input as characteristics were not 100% effective (see
 /// # 8, 17, 21, 22, 24)". The paper names the rows; nothing in the table marks them.
@@ -65,7 +70,7 @@ pub fn paper_groups(paper6: &[Table6Row]) -> Vec<Group> {
 }
 
 /// How often our runs at matched accuracy get a set of positions wrong.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorRate {
     /// Positions in the set.
     pub positions: usize,
@@ -249,67 +254,82 @@ fn against(rate: &ErrorRate, base: f64) -> String {
     format!("{times}, {side}")
 }
 
-/// The section of `REPRODUCTION.md`: the paper's groups, then the a2 classes.
-pub fn markdown(m: &Matched, paper6: &[Table6Row], bb: &Bitbase) -> String {
-    let mut w = String::new();
+/// The rates of the paper's groups and of the a2 classes, over every a-file wtm position.
+pub fn analyse(m: &Matched, paper6: &[Table6Row], bb: &Bitbase) -> Table6Groups {
     let population = a_file_wtm();
-    let all = rate_where(m, &population, |_| true);
-    write_groups(&mut w, m, paper6, &all);
-    write_classes(&mut w, m, paper6, bb, &population);
-    w
+    Table6Groups {
+        all: rate_where(m, &population, |_| true),
+        groups: group_rates(m, paper6, &paper_groups(paper6)),
+        classes: A2_CLASSES.iter().map(|c| class_row(c, m, paper6, bb, &population)).collect(),
+    }
 }
 
-fn write_groups(w: &mut String, m: &Matched, paper6: &[Table6Row], all: &ErrorRate) {
-    let runs = matched_runs(m);
-    let groups = paper_groups(paper6);
-    let rates = group_rates(m, paper6, &groups);
-    let base = rates[0].pct().map_or(0.0, |i| i.mean);
-    let _ = writeln!(
-        w,
-        "#### The paper's groups of its 51 against our runs
-"
-    );
-    let _ = writeln!(
-        w,
-        "Section 5.1 sorts the paper's 51: the *critical* positions whose result changes with the side \
-         to move, those drawn or won with either side to move, the rows where win-defining rules input \
-         as characteristics were not effective, and #29-38, where the wP is better on a2 than a3. For \
-         each group, how our {runs} runs at matched accuracy fare on its positions: how many are wrong \
-         in at least one run, the mean number of runs that get one wrong, and the share of (position, \
-         run) pairs wrong with its 95% Wilson interval (the runs of one position are not independent, \
-         so the interval is narrow). *vs the 51* is that share over the 51's own (the first row): the \
-         ratio, and whether the group's interval lies wholly above or below it. Last row: all {} \
-         a-file wtm positions, the base rate of any position.\n",
-        all.positions
-    );
-    let _ = writeln!(
-        w,
-        "| group | rule | size in the 51 | rows | wrong in ≥ 1 run | mean runs wrong (of {runs}) | \
-         % of pairs wrong (95%) | vs the 51 |"
-    );
-    let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---|");
-    for (g, r) in groups.iter().zip(&rates) {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
-            g.name,
-            g.rule,
-            g.rows.len(),
-            show_rows(&g.rows),
-            r.wrong_any,
-            r.mean_runs(),
-            show_rate(r),
-            if g.rows.len() == paper6.len() { "base".into() } else { against(r, base) },
-        );
+/// The section of `REPRODUCTION.md` (the template `groups.md.j2`): the paper's groups, then the
+/// a2 classes.
+pub fn markdown(e: &Engine, g: &Table6Groups, m: &Matched, paper6: &[Table6Row]) -> Result<String> {
+    let base = g.groups.first().and_then(ErrorRate::pct).map_or(0.0, |i| i.mean);
+    let groups: Vec<Value> = paper_groups(paper6)
+        .iter()
+        .zip(&g.groups)
+        .map(|(group, r)| {
+            json!({
+                "name": group.name, "rule": group.rule, "size": group.rows.len(), "rows": show_rows(&group.rows),
+                "wrong_any": r.wrong_any, "mean_runs": r.mean_runs(), "rate": show_rate(r),
+                "against": if group.rows.len() == paper6.len() { "base".into() } else { against(r, base) },
+            })
+        })
+        .collect();
+    let all = &g.all;
+    let classes: Vec<Value> = A2_CLASSES
+        .iter()
+        .zip(&g.classes)
+        .map(|(c, r)| {
+            let control = r.a2_rest.pct().map_or(0.0, |i| i.mean);
+            json!({
+                "name": c.name, "rule": c.rule, "positions": r.inside.positions,
+                "paper_rows": show_rows(&r.paper_rows), "paper_in": r.paper_in, "paper_rest": r.paper_rest,
+                "wrong_any": r.inside.wrong_any, "inside": show_rate(&r.inside), "outside": show_rate(&r.outside),
+                "a2_rest": show_rate(&r.a2_rest), "against": against(&r.inside, control),
+            })
+        })
+        .collect();
+    // Each class's rate against the other a2 wins': wholly above, wholly below or covering it.
+    let mut harder = Vec::new();
+    let mut bullets = Vec::new();
+    for (c, r) in A2_CLASSES.iter().zip(&g.classes) {
+        let (Some(i), Some(rest)) = (r.inside.pct(), r.a2_rest.pct()) else { continue };
+        let place = if i.lo > rest.mean {
+            harder.push(c.name);
+            "above"
+        } else if i.hi < rest.mean {
+            "below"
+        } else {
+            "covers"
+        };
+        let times =
+            if r.paper_rest > 0.0 { format!("{:.1}×", r.paper_in / r.paper_rest) } else { "—".into() };
+        bullets.push(json!({
+            "name": c.name, "paper_in": r.paper_in, "paper_rest": r.paper_rest, "times": times,
+            "mean": i.mean, "rest": rest.mean, "place": place,
+        }));
     }
-    let _ = writeln!(
-        w,
-        "| all a-file wtm positions | every position of T4 | — | — | {} | {:.4} | {} | {} |\n",
-        all.wrong_any,
-        all.mean_runs(),
-        show_rate(all),
-        against(all, base),
-    );
+    let better: &[u8] = g.classes.get(BETTER_ON_A2).map_or(&[], |r| &r.paper_rows);
+    let (held, not_held): (Vec<u8>, Vec<u8>) = A2_A3_ROWS.partition(|n| better.contains(n));
+    let context = json!({
+        "runs": matched_runs(m),
+        "groups": groups,
+        "all": {
+            "positions": all.positions, "wrong_any": all.wrong_any, "mean_runs": all.mean_runs(),
+            "rate": show_rate(all), "against": against(all, base),
+        },
+        "classes": classes,
+        "bullets": bullets,
+        "better": A2_CLASSES[BETTER_ON_A2].name,
+        "held": show_rows(&held),
+        "not_held": show_rows(&not_held),
+        "harder": harder,
+    });
+    templates::render(e, "groups", &context)
 }
 
 /// A share in %, 0 for an empty set.
@@ -318,14 +338,15 @@ fn share(k: usize, n: usize) -> f64 {
 }
 
 /// One a2 class against the other wtm wins with the pawn on a2, for the paper's net and for ours.
-struct ClassRow {
-    inside: ErrorRate,
-    outside: ErrorRate,
-    a2_rest: ErrorRate,
-    paper_rows: Vec<u8>,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRow {
+    pub inside: ErrorRate,
+    pub outside: ErrorRate,
+    pub a2_rest: ErrorRate,
+    pub paper_rows: Vec<u8>,
     /// The paper's net's % wrong inside the class and on the other a2 wins.
-    paper_in: f64,
-    paper_rest: f64,
+    pub paper_in: f64,
+    pub paper_rest: f64,
 }
 
 fn class_row(
@@ -351,90 +372,10 @@ fn class_row(
     }
 }
 
-fn write_classes(
-    w: &mut String,
-    m: &Matched,
-    paper6: &[Table6Row],
-    bb: &Bitbase,
-    population: &[KpkPosition],
-) {
-    let _ = writeln!(w, "#### The a2→a4 rule over every a-file position\n");
-    let _ = writeln!(
-        w,
-        "Section 5.1: \"Neither the 'a2→a4' or the 'cannot move into check' rules are known to the \
-         NN.\" The paper's rows #29-38 are ten examples; the classes below take every a-file wtm \
-         position with the pawn on a2 that the rule decides, found with the bitbase. For each: its \
-         size and the paper's rows in it; the share of the class the paper's one net got wrong beside \
-         its share of the other wtm wins with the pawn on a2 (same pawn square, same result); our \
-         runs' share of (position, run) pairs wrong inside the class, on every other a-file wtm \
-         position and on the other a2 wins. Rates in %, ours with 95% Wilson intervals.\n"
-    );
-    let _ = writeln!(
-        w,
-        "| class | rule | positions | paper's rows in it | paper's net: % wrong, class / other a2 wins | \
-         ours: wrong in ≥ 1 run | ours: % of pairs wrong (95%) | ours: other a-file wtm | \
-         ours: other a2 wins | ours vs other a2 wins |"
-    );
-    let _ = writeln!(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---|");
-    let rows: Vec<ClassRow> = A2_CLASSES.iter().map(|c| class_row(c, m, paper6, bb, population)).collect();
-    for (c, r) in A2_CLASSES.iter().zip(&rows) {
-        let control = r.a2_rest.pct().map_or(0.0, |i| i.mean);
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {:.1} / {:.1} | {} | {} | {} | {} | {} |",
-            c.name,
-            c.rule,
-            r.inside.positions,
-            show_rows(&r.paper_rows),
-            r.paper_in,
-            r.paper_rest,
-            r.inside.wrong_any,
-            show_rate(&r.inside),
-            show_rate(&r.outside),
-            show_rate(&r.a2_rest),
-            against(&r.inside, control),
-        );
-    }
-    let _ = writeln!(w);
-    let mut harder = Vec::new();
-    for (c, r) in A2_CLASSES.iter().zip(&rows) {
-        let (Some(i), Some(rest)) = (r.inside.pct(), r.a2_rest.pct()) else { continue };
-        let ours = if i.lo > rest.mean {
-            harder.push(c.name);
-            "more often than on the other a2 wins (the interval lies wholly above)"
-        } else if i.hi < rest.mean {
-            "less often than on the other a2 wins (the interval lies wholly below)"
-        } else {
-            "about as often as on the other a2 wins (the interval covers it)"
-        };
-        let times =
-            if r.paper_rest > 0.0 { format!("{:.1}×", r.paper_in / r.paper_rest) } else { "—".into() };
-        let _ = writeln!(
-            w,
-            "- *{}*: the paper's net got {:.1} % of the class wrong against {:.1} % of the other a2 \
-             wins ({times}); our runs err on {:.2} % of its (position, run) pairs against {:.2} % on \
-             the other a2 wins: {ours}.",
-            c.name, r.paper_in, r.paper_rest, i.mean, rest.mean
-        );
-    }
-    let listed: Vec<u8> = A2_A3_ROWS.collect();
-    let better = &rows[BETTER_ON_A2].paper_rows;
-    let (held, not_held): (Vec<u8>, Vec<u8>) = listed.iter().partition(|n| better.contains(n));
-    let _ = writeln!(
-        w,
-        "\nOf the paper's #29-38, *{}* holds {}; not {} (with the pawn on a3 their kings win too). \
-         Classes where our runs err more often than on the other a2 wins: {}.\n",
-        A2_CLASSES[BETTER_ON_A2].name,
-        show_rows(&held),
-        show_rows(&not_held),
-        if harder.is_empty() { "none".to_string() } else { harder.join(", ") },
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::table6::{MatchedRun, PositionCount};
+    use crate::experiment::table6::{MatchedRun, PositionCount};
 
     fn position(wk: &str, bk: &str, wp: &str) -> KpkPosition {
         let sq = |s: &str| s.parse::<Square>().unwrap();

@@ -23,18 +23,13 @@ fn span(values: impl Iterator<Item = f64>, decimals: usize) -> String {
 
 /// For the NN6 trials: the epoch the literal least-E2 rule would keep, and its accuracy.
 fn least_e2_note(r: &Reproduction) -> String {
-    let notes: Vec<String> = r
-        .trials
+    let notes: Vec<String> = NN6_TRIALS
         .iter()
-        .zip(r.metrics)
-        .filter(|(s, _)| trial_number(s).is_some_and(|t| NN6_TRIALS.contains(&t)))
-        .filter_map(|(s, rows)| {
-            let least = rows.iter().min_by(|a, b| a.e2.total_cmp(&b.e2))?;
-            let acc = least.train_accuracy_m0_pct.unwrap_or(least.train_accuracy_pct);
+        .filter_map(|&t| {
+            let (epoch, acc) = r.curve(t)?.least_e2?;
+            let s = r.trial(t)?;
             Some(format!(
-                "trial {}: epoch {}, {} % instead of {} %",
-                trial_number(s)?,
-                least.epoch,
+                "trial {t}: epoch {epoch}, {} % instead of {} %",
                 pct(acc),
                 pct2(s.train_accuracy_pct)
             ))
@@ -44,7 +39,7 @@ fn least_e2_note(r: &Reproduction) -> String {
 }
 
 /// Each row of Table 5 with our trial of the same number.
-fn pairs<'a>(r: &Reproduction<'a>) -> Vec<(&'a Table5Row, &'a Summary)> {
+fn pairs(r: &Reproduction) -> Vec<(&Table5Row, &Summary)> {
     r.paper
         .iter()
         .filter_map(|p| r.trials.iter().find(|s| trial_number(s) == Some(p.trial)).map(|s| (p, s)))
@@ -164,10 +159,7 @@ pub(super) fn markdown(r: &Reproduction) -> String {
             ("test_compare", test_compare(r)),
             ("least_e2", least_e2_note(r)),
             ("whole_sets", whole_sets(r, &nn6)),
-            (
-                "a_file_errors",
-                r.best_misclassified.iter().filter(|m| m.set == r.best.training_set).count().to_string(),
-            ),
+            ("a_file_errors", r.best_misclassified.len().to_string()),
         ],
     )
 }

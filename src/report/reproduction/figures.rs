@@ -2,18 +2,15 @@
 //! accuracy curves and Table 5 at a glance with the replicates' intervals.
 
 use super::*;
+use crate::paper::tables::Table5Row;
 use crate::report::plot::{Legend, LineChart, Series};
+use crate::report::table5::Table5Stat;
 
 /// The a-file wtm positions (the set T4): the set of Figure 3 and Table 6.
 const A_FILE_POSITIONS: f64 = 20_643.0;
 
 /// Table 6's count: the positions the paper's best net still misclassified.
 const PAPER_RESIDUE: f64 = 51.0;
-
-/// A run's misclassified positions (m = 0) by epoch.
-fn wrong_by_epoch(rows: &[EpochMetrics]) -> Vec<(f64, f64)> {
-    rows.iter().map(|r| (r.epoch as f64, r.wrong_m0() as f64)).collect()
-}
 
 /// The paper's points on Figure 3, from what it states.
 ///
@@ -106,23 +103,23 @@ pub(super) fn figure3_caption(paper: &[Table5Row]) -> String {
 /// paper's points ([`paper_points`]) and its 51 (Table 6) as a reference line.
 pub(super) fn figure3(
     paper: &[Table5Row],
-    t39: &Option<(&Summary, &Vec<EpochMetrics>)>,
-    t40: &Option<(&Summary, &Vec<EpochMetrics>)>,
-    continued: Option<&ExtraRun>,
+    t39: Option<(&Summary, &Curve)>,
+    t40: Option<(&Summary, &Curve)>,
+    continued: Option<&Continued>,
 ) -> LineChart {
     let mut series = Vec::new();
     let mut top: f64 = 100.0;
     let mut right: f64 = 10.0;
     // Trial 39 trained on shares trial 39's first epochs: drawn first, so trial 39 shows on top.
     if let Some(c) = continued {
-        right = right.max(c.metrics.len() as f64);
-        series.push(Series::new("trial 39 trained on to 6,285 ep., ours", wrong_by_epoch(&c.metrics), 4));
+        right = right.max(c.wrong_m0.len() as f64);
+        series.push(Series::new("trial 39 trained on to 6,285 ep., ours", by_epoch(&c.wrong_m0), 4));
     }
     for (k, (t, run)) in [(39u8, t39), (40u8, t40)].into_iter().enumerate() {
-        if let Some((s, rows)) = run {
-            let points = wrong_by_epoch(rows);
+        if let Some((s, curve)) = run {
+            let points = by_epoch(&curve.wrong_m0);
             top = points.iter().map(|p| p.1).fold(top, f64::max);
-            right = right.max(rows.len() as f64);
+            right = right.max(curve.accuracy_m0.len() as f64);
             series.push(Series::new(format!("trial {t}, ours"), points, 2 * k));
             series.push(
                 Series::new(
@@ -162,16 +159,15 @@ pub(super) fn figure3(
 }
 
 /// Training accuracy (m = 0) by epoch of the NN6 trials 38-41, every epoch inside the frame.
-pub(super) fn nn6_chart(summaries: &[Summary], metrics: &[Vec<EpochMetrics>]) -> LineChart {
+pub(super) fn nn6_chart(r: &Reproduction) -> LineChart {
     let mut series = Vec::new();
     let mut right: f64 = 2.0;
     let mut low: f64 = 100.0;
     for (k, t) in NN6_TRIALS.into_iter().enumerate() {
-        if let Some((s, rows)) = summaries.iter().zip(metrics).find(|(s, _)| trial_number(s) == Some(t)) {
-            let points: Vec<(f64, f64)> =
-                rows.iter().map(|r| (r.epoch as f64, r.accuracy_m0_pct())).collect();
+        if let (Some(s), Some(curve)) = (r.trial(t), r.curve(t)) {
+            let points = by_epoch(&curve.accuracy_m0);
             low = points.iter().map(|p| p.1).fold(low, f64::min);
-            right = right.max(rows.len() as f64);
+            right = right.max(points.len() as f64);
             series.push(Series::new(
                 format!("trial {t} ({}, {} positions)", s.training_set, s.train_positions),
                 points,

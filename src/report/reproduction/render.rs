@@ -1,188 +1,134 @@
-//! The report's Markdown: Table 5 beside the paper, the summary of differences and Table 6. The
-//! fixed prose at the top is the template `intro.md` beside this file.
+//! The report's Markdown: the template `templates/report.md.j2` (the fixed prose, Table 5 beside
+//! the paper, the figures) with the sections of the other templates and of the modules that
+//! render their own tables filled in.
 
 use super::*;
-use crate::paper::tables::Table6Row;
-use crate::report::findings;
-use crate::report::table6;
+use crate::experiment::table6::Matched;
+use crate::report::template::Engine;
+use crate::report::{findings, table6, table6_groups};
+use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::fmt::Write;
 
-const INTRO: &str = include_str!("intro.md");
-
-/// Render the report as Markdown.
-pub fn render(r: &Reproduction) -> String {
-    let mut md = String::new();
-    let w = &mut md;
-    let bitbase = crate::chess::bitbase::Bitbase::generate();
-    let (intro, table5) = INTRO.split_once("{{domain}}").expect("the intro template has a {{domain}} line");
-    w.push_str(intro);
-    w.push_str(&crate::report::domain::markdown(&bitbase));
-    w.push_str(table5.trim_start_matches('\n'));
-    let _ = writeln!(
-        w,
-        "| trial | side | NN | topology | weights | bits | comp | set | E | target | epochs (paper) | \
-         epochs (ours) | train % (paper) | train % (ours) | m = 0.4 | test % (paper) | test % (ours) |"
-    );
-    let _ = writeln!(w, "|---:|---|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for p in r.paper {
-        let ours = r.trials.iter().find(|s| trial_number(s) == Some(p.trial));
-        let (epochs, train, margin, test) = match ours {
-            Some(s) => (
-                format!("{} ({})", s.epochs, s.best_epoch),
-                if NN6_TRIALS.contains(&p.trial) {
-                    pct2(s.train_accuracy_pct)
-                } else {
-                    pct(s.train_accuracy_pct)
-                },
-                s.train_accuracy_at_margin_pct.map_or_else(|| "—".to_string(), pct2),
-                opt_pct(s.test_accuracy_pct),
-            ),
-            None => ("not run".into(), "—".into(), "—".into(), "—".into()),
-        };
-        let weights = match ours {
-            Some(s) if s.weights != p.weights => format!("{} (ours {})", p.weights, s.weights),
-            _ => p.weights.to_string(),
-        };
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
-            p.trial,
-            p.side,
-            p.nn,
-            p.topology,
-            weights,
-            p.bits,
-            p.comp,
-            p.train_set,
-            p.error_fn,
-            p.target,
-            p.epochs,
-            epochs,
-            paper_pct(p.train_acc_pct),
-            train,
-            margin,
-            p.test_acc_pct.map_or_else(|| "—".to_string(), paper_pct),
-            test,
-        );
-    }
-    let _ = writeln!(w);
-    findings::write_replicated(w, r);
-    findings::write_readings(w, r.readings);
-    findings::write_sweep(w, &r.readings.sweep);
-    w.push_str(&super::standing::markdown(r.replicated, r.trials));
-
-    // Figures.
-    let _ = writeln!(w, "## Figure 3 and accuracy curves\n");
-    for (caption, path) in r.figures {
-        let _ = writeln!(w, "![{caption}]({path})\n\n*{caption}*\n");
-    }
-
-    // Table 6.
-    write_table6(w, r);
-    if let Some(m) = r.matched {
-        let _ = writeln!(w, "{}", table6::markdown(m, r.paper_table6));
-        write_matched_figure(w, m);
-        w.push_str(&crate::report::table6_groups::markdown(m, r.paper_table6, &bitbase));
-    }
-    if let Some(c) = r.continued {
-        let t40 = r.trials.iter().find(|s| trial_number(s) == Some(40));
-        findings::write_continued(w, c, t40, r.t40_misclassified, r.paper_table6);
-    }
-    findings::write_section51(w, r);
-    w.push_str(&super::discussion::markdown(r));
-    md
+/// (caption, path relative to the report) of each figure drawn by [`super::write_report`].
+pub fn figures(r: &Reproduction) -> Vec<(String, &'static str)> {
+    vec![
+        (super::figures::figure3_caption(&r.paper), FIGURE3_PNG),
+        ("Training accuracy by epoch of the NN6 trials 38-41 (whole sets T3, T4, T5)".to_string(), NN6_PNG),
+        (
+            "Table 5 at a glance: training and testing accuracy per trial, the paper's and our mean over \
+             the replicates with its 95% interval"
+                .to_string(),
+            TABLE5_PNG,
+        ),
+    ]
 }
 
-fn write_table6(w: &mut String, r: &Reproduction) {
-    let best = r.best;
+/// Render the report as Markdown.
+pub fn render(r: &Reproduction) -> Result<String> {
+    let e = templates::engine()?;
+    let context = json!({
+        "domain": crate::report::domain::markdown(&e, &r.domain)?,
+        "table5": table5_rows(r),
+        "replicated": findings::replicated(&e, r)?,
+        "readings": findings::readings(&e, &r.readings)?,
+        "sweep": findings::sweep(&e, &r.readings)?,
+        "standing": super::standing::markdown(&r.replicated, &r.trials),
+        "figures": figures(r),
+        "table6": table6_section(&e, r)?,
+        "matched": matched_section(&e, r)?,
+        "continued": findings::continued(&e, r)?,
+        "section51": findings::section51(&e, r)?,
+        "discussion": super::discussion::markdown(r),
+    });
+    templates::render(&e, "report", &context)
+}
+
+/// Each row of the paper's Table 5 with our trial of the same number, where run.
+fn table5_rows(r: &Reproduction) -> Vec<Value> {
+    r.paper
+        .iter()
+        .map(|p| {
+            let ours = r.trial(p.trial).map(|s| {
+                json!({
+                    "epochs": s.epochs,
+                    "best_epoch": s.best_epoch,
+                    "weights": s.weights,
+                    "train": s.train_accuracy_pct,
+                    "margin": s.train_accuracy_at_margin_pct,
+                    "test": s.test_accuracy_pct,
+                })
+            });
+            json!({
+                "paper": {
+                    "trial": p.trial, "side": p.side, "nn": p.nn, "topology": p.topology,
+                    "weights": p.weights, "bits": p.bits, "comp": p.comp, "train_set": p.train_set,
+                    "error_fn": p.error_fn, "target": p.target, "epochs": p.epochs,
+                    "train": p.train_acc_pct, "test": p.test_acc_pct,
+                },
+                "ours": ours,
+                // The whole-set trials' accuracies get two decimals: 99.96 % and 100 % differ by
+                // 8 positions.
+                "whole_set": NN6_TRIALS.contains(&p.trial),
+            })
+        })
+        .collect()
+}
+
+/// Our best net's misclassified a-file positions beside the paper's Table 6.
+fn table6_section(e: &Engine, r: &Reproduction) -> Result<String> {
+    let Some(best) = r.best() else {
+        return Ok(String::new());
+    };
     let paper_keys: HashSet<_> = r.paper_table6.iter().map(|p| key(&p.wk, &p.bk, &p.wp)).collect();
-    let ours: Vec<&MisclassifiedRow> =
-        r.best_misclassified.iter().filter(|m| m.set == best.training_set).collect();
-    let ours_keys: HashSet<_> = ours.iter().map(|m| key(&m.wk, &m.bk, &m.wp)).collect();
-    let common = ours_keys.intersection(&paper_keys).count();
-    let _ = writeln!(w, "## Table 6: the a-file positions the best net still misclassifies\n");
-    let _ = writeln!(
-        w,
-        "Our best net on the a-file set T4 is **{}** ({} epochs, kept epoch {}, {} % training accuracy). \
-         It misclassifies **{}** of the {} a-file wtm positions (m = 0); the paper's best net \
-         misclassified **{}**. On both lists: **{common}**.\n",
-        best.name,
-        best.epochs,
-        best.best_epoch,
-        format_args!("{:.2}", best.train_accuracy_pct),
-        ours.len(),
-        best.train_positions,
-        r.paper_table6.len(),
-    );
-    let _ = writeln!(
-        w,
-        "Columns as in the paper: the true result with White (w) and Black (b) to move, the targets \
-         and the actual outputs o1 (win) and o2 (draw); *paper #* gives the row of the paper's \
-         Table 6 where the same position appears.\n"
-    );
-    let _ =
-        writeln!(w, "| # | wK | bK | wP | w | b | target o1 | target o2 | actual o1 | actual o2 | paper # |");
-    let _ = writeln!(w, "|---:|---|---|---|---|---|---:|---:|---:|---:|---:|");
-    for (i, m) in ours.iter().enumerate() {
-        let paper_n = r
-            .paper_table6
-            .iter()
-            .find(|p| key(&p.wk, &p.bk, &p.wp) == key(&m.wk, &m.bk, &m.wp))
-            .map_or_else(|| "—".to_string(), |p| p.n.to_string());
-        let o = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |v| format!("{v:.3}"));
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {paper_n} |",
-            i + 1,
-            m.wk,
-            m.bk,
-            m.wp,
-            m.result_wtm,
-            m.result_btm,
-            m.target_o1,
-            m.target_o2.map_or_else(|| "—".to_string(), |v| v.to_string()),
-            m.actual_o1,
-            o(m.actual_o2),
-        );
-    }
-    let _ = writeln!(w);
-    let missing: Vec<&Table6Row> =
-        r.paper_table6.iter().filter(|p| !ours_keys.contains(&key(&p.wk, &p.bk, &p.wp))).collect();
-    let on_both: Vec<String> = r
+    let ours_keys: HashSet<_> = r.best_misclassified.iter().map(|m| key(&m.wk, &m.bk, &m.wp)).collect();
+    let paper_row = |wk: &str, bk: &str, wp: &str| {
+        r.paper_table6.iter().find(|p| key(&p.wk, &p.bk, &p.wp) == key(wk, bk, wp)).map(|p| p.n)
+    };
+    let rows: Vec<Value> = r
+        .best_misclassified
+        .iter()
+        .map(|m| json!({ "m": m, "paper_row": paper_row(&m.wk, &m.bk, &m.wp) }))
+        .collect();
+    let on_both: Vec<u8> = r
         .paper_table6
         .iter()
         .filter(|p| ours_keys.contains(&key(&p.wk, &p.bk, &p.wp)))
-        .map(|p| format!("#{}", p.n))
+        .map(|p| p.n)
         .collect();
-    let _ = writeln!(
-        w,
-        "Our net classifies {} of the paper's {} positions correctly; the paper's rows it still gets \
-         wrong: {}.\n",
-        missing.len(),
-        r.paper_table6.len(),
-        if on_both.is_empty() { "none".to_string() } else { on_both.join(", ") }
-    );
-    let _ = writeln!(
-        w,
-        "On the board (White to move in every position; the pawn White's, on the a-file):\n\n\
-         ![our best net's misclassified a-file positions]({TABLE6_OURS_SVG})\n\n\
-         ![the paper's Table 6 positions]({TABLE6_PAPER_SVG})\n"
-    );
+    let context = json!({
+        "best": best,
+        "rows": rows,
+        "paper_count": r.paper_table6.len(),
+        "common": ours_keys.intersection(&paper_keys).count(),
+        "missing": r.paper_table6.len() - on_both.len(),
+        "on_both": on_both,
+        "ours_svg": TABLE6_OURS_SVG,
+        "paper_svg": TABLE6_PAPER_SVG,
+    });
+    templates::render(e, "table6", &context)
+}
+
+/// Table 6 at matched accuracy, its board diagrams and the paper's groups against the runs.
+fn matched_section(e: &Engine, r: &Reproduction) -> Result<String> {
+    let Some(m) = &r.matched else {
+        return Ok(String::new());
+    };
+    let mut md = table6::markdown(e, m, &r.paper_table6)? + "\n";
+    md += &matched_figure(e, m)?;
+    if let Some(g) = &r.table6_groups {
+        md += &table6_groups::markdown(e, g, m, &r.paper_table6)?;
+    }
+    Ok(md)
 }
 
 /// The board diagrams of the positions wrong in at least half the matched runs, embedded.
-fn write_matched_figure(w: &mut String, m: &table6::Matched) {
-    let runs = crate::report::table6_groups::matched_runs(m);
-    let drawn = table6::matched_diagrams(m).len();
+fn matched_figure(e: &Engine, m: &Matched) -> Result<String> {
     let png = std::path::Path::new(TABLE6_MATCHED_SVG).with_extension("png");
-    let _ = writeln!(
-        w,
-        "On the board: the {drawn} positions wrong in at least half of the {runs} runs at matched \
-         accuracy (the rule for drawing one: wrong in k of {runs} runs with 2k ≥ {runs}), most \
-         frequent first, each captioned with k and the paper's row where Table 6 lists it (White to \
-         move in every one; SVG beside the PNG: `{TABLE6_MATCHED_SVG}`).\n\n\
-         ![positions wrong in at least half the runs at matched accuracy]({})\n",
-        png.display()
-    );
+    let context = json!({
+        "drawn": table6::matched_diagrams(m).len(),
+        "runs": table6_groups::matched_runs(m),
+        "svg": TABLE6_MATCHED_SVG,
+        "png": png.display().to_string(),
+    });
+    templates::render(e, "matched_figure", &context)
 }

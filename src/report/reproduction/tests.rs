@@ -1,7 +1,8 @@
 use super::figures::{figure3, nn6_chart, paper_points};
 use super::*;
-use crate::experiment::Side;
-use crate::paper::tables;
+use crate::experiment::{MisclassifiedRow, Side};
+use crate::paper::tables::{self, Table5Row};
+use crate::train::EpochMetrics;
 
 fn summary(row: &Table5Row) -> Summary {
     Summary {
@@ -50,14 +51,18 @@ fn summary_charts_plot_accuracy_at_m0() {
     };
     let rows: Vec<EpochMetrics> = (1..=3).map(row).collect();
     let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
-    let chart = figure3(&paper, &Some((&s39, &rows)), &None, None);
+    let run = TrialResult { summary: s39.clone(), metrics: rows.clone(), misclassified: vec![] };
+    let curve = super::analyse::curve(&run).unwrap();
+    let chart = figure3(&paper, Some((&s39, &curve)), None, None);
     let ours = chart.series.iter().find(|s| s.label == "trial 39, ours").unwrap();
     for (point, r) in ours.points.iter().zip(&rows) {
         // Positions wrong at m = 0, not at the margin (which would be 20 % and more here).
         let wrong = ((100.0 - r.train_accuracy_m0_pct.unwrap()) / 100.0 * 20_643.0).round();
         assert_eq!(point.1, wrong);
     }
-    let nn6 = nn6_chart(std::slice::from_ref(&s39), std::slice::from_ref(&rows));
+    let mut r = report(vec![s39], vec![]);
+    r.curves = vec![curve];
+    let nn6 = nn6_chart(&r);
     for (point, r) in nn6.series[0].points.iter().zip(&rows) {
         assert_eq!(point.1, r.train_accuracy_m0_pct.unwrap());
     }
@@ -72,7 +77,7 @@ fn figure3_draws_the_papers_points_from_its_statements_inside_the_frame() {
     assert_eq!((p39.epochs, p39.wrong, p39.lo, p39.hi), (1610.0, 83.0, 73.0, 92.0));
     // 51 of 20,643 is 0.247 %: row 40's 0.2 %, at its 6,285 epochs; 52 would print as 0.3 %.
     assert_eq!((p51.epochs, p51.wrong, p51.lo, p51.hi), (6285.0, 51.0, 31.0, 51.0));
-    let chart = figure3(&paper, &None, &None, None);
+    let chart = figure3(&paper, None, None, None);
     let (x0, x1) = chart.x_range.unwrap();
     let drawn: Vec<_> = chart.series.iter().filter(|s| s.label.starts_with("paper")).collect();
     assert_eq!(drawn.len(), 2);
@@ -110,25 +115,9 @@ fn misclassified(n: usize, wk: &str, bk: &str, wp: &str) -> MisclassifiedRow {
 fn the_report_has_one_row_per_trial_and_compares_table6() {
     let rows = tables::table5();
     let trials: Vec<Summary> = rows.iter().map(summary).collect();
-    let table6 = tables::table6();
     // One of ours is the paper's row 2 (c6 c8 a6), the other is not in the paper's list.
     let ours = [misclassified(1, "c6", "c8", "a6"), misclassified(2, "h1", "h3", "a2")];
-    let figures = [("Figure 3".to_string(), "figure3.png".to_string())];
-    let md = render(&Reproduction {
-        trials: &trials,
-        paper: &rows,
-        best: &trials[39],
-        best_misclassified: &ours,
-        paper_table6: &table6,
-        figures: &figures,
-        metrics: &[],
-        replicated: &[],
-        claims: &[],
-        readings: &Readings::default(),
-        continued: None,
-        t40_misclassified: &[],
-        matched: None,
-    });
+    let md = render(&report(trials, ours.to_vec())).unwrap();
     for t in 1..=41 {
         let table5_rows = md
             .lines()
@@ -152,5 +141,35 @@ fn the_report_has_one_row_per_trial_and_compares_table6() {
     assert!(md.contains(
         "classifies 50 of the paper's 51 positions correctly; the paper's rows it still gets wrong: #2."
     ));
-    assert!(md.contains("![Figure 3](figure3.png)"));
+    assert!(md.contains("](figures/figure3.png)"));
+}
+
+/// A reproduction of `trials` with the best net trial 40 misclassifying `best_misclassified`, and
+/// no replicates, readings or extra runs.
+fn report(trials: Vec<Summary>, best_misclassified: Vec<MisclassifiedRow>) -> Reproduction {
+    Reproduction {
+        paper: tables::table5(),
+        paper_table6: tables::table6(),
+        domain: Domain::default(),
+        trials,
+        best: 40,
+        best_misclassified,
+        curves: vec![],
+        replicated: vec![],
+        claims: vec![],
+        readings: Readings::default(),
+        continued: None,
+        matched: None,
+        table6_groups: None,
+    }
+}
+
+/// The report survives its JSON: read back, it is the same value and renders the same bytes.
+#[test]
+fn the_report_renders_the_same_from_its_json() {
+    let rows = tables::table5();
+    let r = report(rows.iter().map(summary).collect(), vec![misclassified(1, "c6", "c8", "a6")]);
+    let back: Reproduction = serde_json::from_str(&serde_json::to_string_pretty(&r).unwrap()).unwrap();
+    assert_eq!(back, r);
+    assert_eq!(render(&back).unwrap(), render(&r).unwrap());
 }

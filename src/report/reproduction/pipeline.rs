@@ -1,0 +1,70 @@
+//! `kpk reproduce` as one library call: train Table 5's trials with their replicates, write the
+//! trial folders, Table 5 over the replicates and section 5.1's claims, analyse, write
+//! `reproduction.json`, and render the report from it.
+
+use super::*;
+use crate::chess::bitbase::Bitbase;
+use crate::experiment::pipeline::{self, RunProgress};
+use crate::experiment::replicate::{self, ReplicateId, Replicates};
+use crate::report::{section51, table5};
+
+/// What [`reproduce`] runs.
+#[derive(Clone, Debug)]
+pub struct ReproduceOptions {
+    /// The folder of Table 5's trial configs (`experiments/table5`).
+    pub configs: PathBuf,
+    /// Where the trial folders, the figures and the report are written (`reports`).
+    pub out: PathBuf,
+    pub replicates: Replicates,
+    /// Runs trained at once.
+    pub jobs: usize,
+}
+
+/// What [`reproduce`] did.
+#[derive(Clone, Debug)]
+pub struct Reproduced {
+    pub report: PathBuf,
+    pub trials: usize,
+    pub runs: usize,
+}
+
+/// Train, analyse and render (see the module's documentation). Every destination and every input
+/// from other commands ([`OtherRuns`]) is checked before any training starts.
+pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduced> {
+    let trials = pipeline::load_dir(&o.configs)?;
+    let folders = crate::experiment::check_destinations(&trials, &o.out)?;
+    check_destinations(&o.out)?;
+    let reps = pipeline::check_replicates(o.replicates)?;
+    let others = OtherRuns::read(&o.out)?;
+    let bb = Bitbase::generate();
+    let runs = replicate::run_replicates(&trials, reps, &bb, o.jobs, progress)?;
+    // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
+    let mut names = Vec::with_capacity(trials.len());
+    for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
+        crate::experiment::write_trial(&folders[run.trial], &run.run)?;
+        names.push(run.run.summary.name.clone());
+    }
+    table5::write_csv(&o.out.join(TABLE5_CSV), &table5::summarise(&trials, &runs, &tables::table5(), &bb)?)?;
+    let claims = section51::claims(&trials, &runs);
+    let json = serde_json::to_string_pretty(&claims).map_err(|e| Error::Internal(e.to_string()))? + "\n";
+    crate::output::write_file(&o.out.join(SECTION51_JSON), json.as_bytes())?;
+    // The report reads the folders just written, as a later analysis of them would.
+    let report = analyse_and_render(&o.out, &names, others, &bb)?;
+    Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
+}
+
+/// Analyse the runs already in `out` (the trial folders of the configs in `configs`, what
+/// `kpk reproduce` and the other commands wrote) without training, write `reproduction.json` and
+/// render the report (`kpk reproduce --analyse-only`).
+pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
+    let names: Vec<String> = pipeline::load_dir(configs)?.iter().map(|t| t.name().to_string()).collect();
+    check_destinations(out)?;
+    let others = OtherRuns::read(out)?;
+    analyse_and_render(out, &names, others, &Bitbase::generate())
+}
+
+fn analyse_and_render(out: &Path, names: &[String], others: OtherRuns, bb: &Bitbase) -> Result<PathBuf> {
+    let r = analyse(&Inputs::read(out, names, others)?, bb)?;
+    write_json(out, &r)?;
+    write_report(out, &r)
+}

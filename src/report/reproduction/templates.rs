@@ -1,0 +1,42 @@
+//! The report's prose: the templates in `templates/` beside this file, with the filters this
+//! report adds to the shared ones ([`crate::report::template`]).
+
+use crate::error::{Error, Result};
+use crate::report::template::Engine;
+use serde::Serialize;
+
+/// (name, source) of every template of the report.
+const TEMPLATES: [(&str, &str); 12] = [
+    ("domain", include_str!("templates/domain.md.j2")),
+    ("robustness", include_str!("templates/robustness.md.j2")),
+    ("groups", include_str!("templates/groups.md.j2")),
+    ("matched", include_str!("templates/matched.md.j2")),
+    ("report", include_str!("templates/report.md.j2")),
+    ("table6", include_str!("templates/table6.md.j2")),
+    ("matched_figure", include_str!("templates/matched_figure.md.j2")),
+    ("replicated", include_str!("templates/replicated.md.j2")),
+    ("section51", include_str!("templates/section51.md.j2")),
+    ("readings", include_str!("templates/readings.md.j2")),
+    ("sweep", include_str!("templates/sweep.md.j2")),
+    ("continued", include_str!("templates/continued.md.j2")),
+];
+
+/// The report's engine: its templates, the shared filters and
+/// - `plain`: a number as Rust writes it (`0.1`, `1`: no forced decimals),
+/// - `sci(n)`: scientific notation with `n` decimals, `1.2e-5`,
+/// - `paper`: a percentage as the paper prints it, whole where whole (`92`, `99.8`).
+pub fn engine() -> Result<Engine> {
+    let mut engine = Engine::new()
+        .filter("plain", |v: f64| format!("{v}"))
+        .filter("sci", |v: f64, n: usize| format!("{v:.n$e}"))
+        .filter("paper", |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") });
+    for (name, source) in TEMPLATES {
+        engine = engine.template(name, source).map_err(|e| Error::Internal(e.to_string()))?;
+    }
+    Ok(engine)
+}
+
+/// Render the template `name` from `context`.
+pub fn render(engine: &Engine, name: &str, context: &impl Serialize) -> Result<String> {
+    engine.render(name, context).map_err(|e| Error::Internal(e.to_string()))
+}
