@@ -48,6 +48,7 @@ pub mod scratch;
 pub mod serve;
 pub mod stats;
 pub mod study;
+pub mod template;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};

@@ -35,6 +35,7 @@ mod play;
 mod readings;
 mod serve;
 mod study;
+mod timing;
 mod train_bench;
 
 #[derive(Parser)]

@@ -123,7 +123,7 @@ pub fn best_move_column(play: &PlayModel, o: &kpk::Oriented) -> String {
 /// passes, in nanoseconds.
 pub fn best_move_ns(model: &PlayModel, runs: usize) -> (f64, f64) {
     let all: Vec<KpkPosition> = KpkPosition::all().collect();
-    let (min, median, _) = super::bench::time_runs(runs, || {
+    let (min, median, _) = super::timing::time_runs(runs, || {
         all.iter().filter_map(|p| model.best_move(p)).map(|mv| mv.to.index()).sum::<usize>()
     });
     let per = |d: std::time::Duration| d.as_secs_f64() * 1e9 / all.len() as f64;

@@ -31,7 +31,7 @@ fn measure<T>(what: &str, runs: usize, f: impl FnMut() -> T) -> std::io::Result<
 
 /// As [`measure`], each time divided by `per` (the epochs one call of `f` trains).
 fn measure_per<T>(what: &str, runs: usize, per: usize, f: impl FnMut() -> T) -> std::io::Result<()> {
-    let (wall, cpu) = super::bench::timed(1, runs, f);
+    let (wall, cpu) = super::timing::timed(1, runs, f);
     let ms = |v: &[f64], i: usize| v[i] * 1e3 / per as f64;
     outln!(
         "{what}: CPU min {:.1} ms, median {:.1} ms; wall min {:.1} ms, median {:.1} ms ({} runs)",

@@ -129,8 +129,8 @@ pub fn table6(trials: &[Trial], reps: Replicates, jobs: usize) -> Result<Matched
 /// `kpk readings --render-only`: redraw the sweep's figure (`sweep.png`, `sweep.svg`) from its
 /// committed rows (`sweep.csv` in `out`), training nothing. Returns the two figures' paths.
 pub fn render_sweep(out: &Path) -> Result<[PathBuf; 2]> {
+    use crate::figures::plot::ImageFormat;
     use crate::output::FileOut;
-    use crate::report::plot::ImageFormat;
     let csv_path = out.join("sweep.csv");
     let bytes = crate::io::read(&csv_path)?;
     let rows: Vec<SweepRow> = csv::Reader::from_reader(bytes.as_slice())

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
 use crate::experiment::{MisclassifiedRow, Trial};
 use crate::paper::tables::Table6Row;
-use crate::report::stats;
+use crate::stats;
 use crate::train::BestState;
 use crate::train::StopRule;
 use serde::{Deserialize, Serialize};

@@ -22,7 +22,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
 use crate::error::{Error, Result};
 use crate::experiment::{Trial, TrialConfig};
-use crate::report::stats::Interval;
+use crate::stats::Interval;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -4,10 +4,10 @@
 
 use super::analyse::{LearnersReport, Row};
 use crate::error::{Error, Result};
+use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::output::FileOut;
-use crate::report::plot::{ImageFormat, Legend, LineChart, Series};
-use crate::report::stats::Interval;
-use crate::report::template::{Engine, Typed};
+use crate::stats::Interval;
+use crate::template::{Engine, Typed};
 use std::path::{Path, PathBuf};
 
 const TEMPLATE: &str = include_str!("learners.md.j2");

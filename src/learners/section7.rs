@@ -19,7 +19,7 @@ use super::{InputSet, Samples};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, sigmoid};
 use crate::paper::features::{FEATURES, N_FEATURES};
-use crate::report::stats::Interval;
+use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
 
 /// One start's results over the replicates.

@@ -16,8 +16,8 @@ pub mod studies;
 pub mod table5;
 pub mod table6;
 pub mod table6_groups;
-pub mod template;
 
 // The figure and statistics tools sit below every stage; their old paths stay while reports move.
 pub use crate::figures::{plot, raster};
 pub use crate::stats;
+pub use crate::template;
