@@ -14,6 +14,7 @@ pub mod matches;
 pub mod model;
 pub mod pgn;
 pub mod propose;
+pub mod results;
 pub mod search;
 
 use crate::chess::bitbase::Bitbase;
