@@ -5,7 +5,8 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
-use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::hybrid::compress::CompressConfig;
+use kpk::hybrid::results::{CompressionResults, Frontier, analyse};
 use kpk::net::model::SavedNet;
 use kpk::output::FileOut;
 use kpk::report::compression;
@@ -108,6 +109,12 @@ pub struct CompressArgs {
     /// data beside the report; without it, the report reuses the data a previous run wrote.
     #[arg(long, conflicts_with = "from")]
     frontier: bool,
+    /// The run's results (JSON): written by a run, read by --render-only.
+    #[arg(long, value_name = "FILE", default_value = "reports/compression.json", conflicts_with = "from")]
+    results: PathBuf,
+    /// Redraw the report and its figures from --results alone: no training, no model written.
+    #[arg(long, conflicts_with_all = ["from", "frontier"])]
+    render_only: bool,
 }
 
 /// One row of the candidate table.
@@ -168,29 +175,34 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
-    let text = std::fs::read_to_string(&args.config).with_context(|| args.config.display().to_string())?;
-    let cfg: CompressConfig =
-        toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
-    cfg.validate()?;
+    if args.render_only {
+        compression::check_destinations(&args.report)?;
+        let results: CompressionResults = kpk::report::template::read_results(&args.results)?;
+        compression::write(&args.report, &results)?;
+        println!("wrote {}", args.report.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
+    let json = FileOut::check(&args.results)?;
     compression::check_destinations(&args.report)?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
-    let earlier = if args.frontier { None } else { compression::earlier_frontier(&cfg, &frontier_csv)? };
+    let frontier = match args.frontier {
+        true => Frontier::Measure,
+        false => {
+            compression::earlier_frontier(&cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier)
+        }
+    };
+    let measure = matches!(frontier, Frontier::Measure);
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| eprintln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
-    let candidates = compress(&cfg, &bb, &progress)?;
-    let frontier = match earlier {
-        Some(rows) => Some(rows),
-        None if args.frontier => {
-            let rows = kpk::play::frontier::measure(&cfg, &bb, &progress)?;
-            kpk::play::frontier::write_csv(&frontier_csv, &rows)?;
-            Some(rows)
-        }
-        None => None,
-    };
+    let (candidates, frontier) = kpk::hybrid::results::run(&cfg, frontier, &bb, &progress)?;
+    if let (true, Some(rows)) = (measure, &frontier) {
+        kpk::hybrid::frontier::write_csv(&frontier_csv, rows)?;
+    }
     let best = &candidates[0];
     let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
@@ -220,7 +232,10 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
         speed.per_query_ns, speed.batch_ms, speed.fen_ns, speed.load_us
     );
-    compression::write(&args.report, &cfg, &args.config, &candidates, frontier.as_deref(), &reloaded)?;
+    let config_path = args.config.display().to_string();
+    let results = analyse(&config_path, &cfg, &candidates, frontier.as_deref(), &reloaded)?;
+    json.write(kpk::report::template::results_json(&results)?.as_bytes())?;
+    compression::write(&args.report, &results)?;
     eprintln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)

@@ -98,6 +98,19 @@ pub struct CandidateSpec {
 
 impl CompressConfig {
     /// Check every value once.
+    /// Read and check a config file (`experiments/compress.toml`): a syntax or type error is one
+    /// line naming the file, the line and the key; a bad value names the file and the key.
+    pub fn load(path: &std::path::Path) -> Result<CompressConfig> {
+        let bytes = crate::io::read(path)?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::Format {
+            path: path.display().to_string(),
+            message: "not UTF-8 text".into(),
+        })?;
+        let cfg: CompressConfig = crate::experiment::parse_toml(&text).map_err(|e| e.in_file(path))?;
+        cfg.validate().map_err(|e| e.in_file(path))?;
+        Ok(cfg)
+    }
+
     pub fn validate(&self) -> Result<BTreeMap<String, InputFunction>> {
         let bad = |key: &str, m: String| Err(Error::config(key, m));
         if self.candidates.is_empty() || self.stages.is_empty() {

@@ -8,7 +8,6 @@
 
 pub mod depth;
 pub mod evaluators;
-pub mod frontier;
 pub mod game;
 pub mod matches;
 pub mod model;

@@ -1,16 +1,16 @@
-//! `reports/COMPRESSION.md` and its plot, written by `kpk compress`: every number comes from the
+//! `reports/COMPRESSION.md` and its figures, rendered from `kpk compress`'s results
+//! ([`CompressionResults`], committed as `reports/compression.json`): every number comes from the
 //! run or from the cited sources, none is typed in by hand. The prose is the template
 //! `compression.md` beside this file.
 
-use crate::Color as Side;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
-use crate::hybrid::compress::{Candidate, CompressConfig};
-use crate::hybrid::{Coverage, ExceptionOrder, Hybrid};
+use crate::hybrid::compress::CompressConfig;
+use crate::hybrid::frontier::FrontierRow;
+use crate::hybrid::results::{CandidateRow, CompressionResults};
 use crate::net::topology::Topology;
 use crate::paper::tables;
-use crate::play::frontier::FrontierRow;
 use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
 use crate::report::levers;
@@ -77,7 +77,7 @@ pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<
     if !path.exists() {
         return Ok(None);
     }
-    let rows = crate::play::frontier::read_csv(path)?;
+    let rows = crate::hybrid::frontier::read_csv(path)?;
     let width = cfg.inputs.get(&spec.inputs).map_or(0, Vec::len);
     let wanted: Vec<(String, u64)> = spec
         .nets()
@@ -108,57 +108,39 @@ fn beside(report: &Path, name: &str) -> std::path::PathBuf {
 
 /// Every position of the exception table as a board diagram (canonical orientation: the pawn
 /// White's, on files a–d), captioned with the exact result and the net's wrong answer.
-pub fn exception_diagrams(model: &Hybrid) -> Vec<Diagram> {
-    model
-        .exceptions()
-        .indices()
+pub fn exception_diagrams(results: &CompressionResults) -> Vec<Diagram> {
+    results
+        .model
+        .exceptions
         .iter()
-        .filter_map(|&i| KpkIndex::new(i).and_then(KpkIndex::position))
-        .map(|p| {
-            let net = model.net_outcome(&p);
-            let exact = match net {
-                Outcome::Win => Outcome::Draw,
-                Outcome::Draw => Outcome::Win,
-            };
-            let side = if p.side() == Side::White { "wtm" } else { "btm" };
+        .filter_map(|&(i, net_win)| Some((KpkIndex::new(i)?.position()?, net_win)))
+        .map(|(p, net_win)| {
+            let (net, exact) =
+                if net_win { (Outcome::Win, Outcome::Draw) } else { (Outcome::Draw, Outcome::Win) };
+            let side = if p.side() == crate::Color::White { "wtm" } else { "btm" };
             Diagram::canonical(&p).with_caption(format!("{side}: {exact}; the net says {net}"))
         })
         .collect()
 }
 
-/// Write the report at `path` and its plot beside it.
-pub fn write(
-    path: &Path,
-    cfg: &CompressConfig,
-    config_path: &Path,
-    candidates: &[Candidate],
-    frontier: Option<&[FrontierRow]>,
-    model: &Hybrid,
-) -> Result<()> {
-    let chart = size_chart(candidates, model.sizes().total);
+/// Write the report at `path` and its figures beside it, from the results alone.
+pub fn write(path: &Path, results: &CompressionResults) -> Result<()> {
+    let chart = size_chart(&results.candidates, results.model.sizes.total);
     for p in plot_paths(path) {
         chart.save(&p, (900, 560))?;
     }
-    if let Some(rows) = frontier {
-        frontier::figures(&beside(path, ""), rows, (model.net().parameter_count(), model.sizes().total))?;
+    if let Some(rows) = &results.frontier {
+        frontier::figures(&beside(path, ""), rows, (results.model.parameters, results.model.sizes.total))?;
     }
-    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(model), EXCEPTION_COLUMNS)?;
-    let md = render(cfg, config_path, candidates, frontier, model)?;
+    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(results), EXCEPTION_COLUMNS)?;
+    let md = render(results)?;
     crate::output::write_file(path, md.as_bytes())
 }
 
 /// The report as Markdown.
-pub fn render(
-    cfg: &CompressConfig,
-    config_path: &Path,
-    candidates: &[Candidate],
-    frontier: Option<&[FrontierRow]>,
-    model: &Hybrid,
-) -> Result<String> {
-    let best = &candidates[0];
-    let sizes = model.sizes();
-    let legal = KpkPosition::all().count();
-    let confidence = model.to_bytes_in(ExceptionOrder::Confidence).1;
+pub fn render(results: &CompressionResults) -> Result<String> {
+    let (cfg, best, model) = (&results.config, &results.candidates[0], &results.model);
+    let sizes = model.sizes;
     let smallest_anchor = ANCHORS.iter().map(|a| a.1).min().expect("anchors");
     let schedule: Vec<String> =
         cfg.stages.iter().map(|s| format!("rate {} for {} epochs", s.learning_rate, s.epochs)).collect();
@@ -174,17 +156,14 @@ pub fn render(
         TEMPLATE,
         &[
             ("total", sizes.total.to_string()),
-            ("config", config_path.display().to_string()),
-            ("legal", legal.to_string()),
-            ("model_table", model_table(model, &best.shifts)),
-            ("confidence_exceptions", confidence.exceptions.to_string()),
-            ("confidence_total", confidence.total.to_string()),
-            ("inputs", model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ")),
-            ("coverage", coverage_text(model)),
-            (
-                "answered",
-                KpkPosition::all().filter(|p| crate::hybrid::covers(model.coverage(), p)).count().to_string(),
-            ),
+            ("config", results.config_path.clone()),
+            ("legal", results.legal.to_string()),
+            ("model_table", model_table(results)),
+            ("confidence_exceptions", model.confidence.exceptions.to_string()),
+            ("confidence_total", model.confidence.total.to_string()),
+            ("inputs", model.inputs.iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ")),
+            ("coverage", coverage_text(model.pawn_side_only)),
+            ("answered", results.answered.to_string()),
             (
                 "under_must",
                 if sizes.total < MUST_BYTES {
@@ -195,7 +174,7 @@ pub fn render(
             ),
             ("float_errors", best.float_errors.to_string()),
             ("rounded", rounded_text(best)),
-            ("exceptions", model.exceptions().len().to_string()),
+            ("exceptions", model.exceptions.len().to_string()),
             ("raw_bitbase", (MAX_INDEX / 8).to_string()),
             ("comparison_table", comparison_table(sizes.total)),
             ("smaller", if sizes.total < smallest_anchor { "smaller" } else { "**not** smaller" }.into()),
@@ -204,25 +183,25 @@ pub fn render(
             ("stages", cfg.stages.len().to_string()),
             ("schedule", schedule.join(", ")),
             ("batch_size", cfg.batch_size.to_string()),
-            ("candidates_table", candidates_table(candidates)),
+            ("candidates_table", candidates_table(&results.candidates)),
             ("input_sets", input_sets),
-            ("frontier", frontier_text(cfg, frontier, sizes.total)),
+            ("frontier", frontier_text(cfg, results.frontier.as_deref(), sizes.total)),
             ("plot", PLOT_NAME.into()),
             ("exceptions_figure", EXCEPTIONS_NAME.into()),
             ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
             ("exception_coding", crate::hybrid::exceptions::CODING_DOC.trim().into()),
             ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
-            ("levers", levers::section(candidates, model)?),
+            ("levers", levers::section(results)),
             ("qat", qat_text(cfg, best)),
         ],
     ))
 }
 
 /// Which positions the net answers, and how the others are answered.
-fn coverage_text(model: &Hybrid) -> String {
-    match model.coverage() {
-        Coverage::All => "One joint net answers both sides to move (format version 1; x33 = side to move).".into(),
-        Coverage::PawnSideToMove => "The net answers the positions with the pawn side to move (format version 2); a position with \
+fn coverage_text(pawn_side_only: bool) -> String {
+    match pawn_side_only {
+        false => "One joint net answers both sides to move (format version 1; x33 = side to move).".into(),
+        true => "The net answers the positions with the pawn side to move (format version 2); a position with \
              the lone king to move is answered by the rules one ply ahead over the model's answers: a draw when the lone king \
              can take the pawn or is stalemated, otherwise a win exactly when every move of the lone king leads to a win (see \
              \"Version 2\" under the file format below). The exceptions are positions with the pawn side to move only."
@@ -231,27 +210,27 @@ fn coverage_text(model: &Hybrid) -> String {
 }
 
 /// What rounding did to the chosen net's accuracy, before the integer fine-tuning.
-fn rounded_text(best: &Candidate) -> String {
-    let rounded = best.refined.errors_before;
+fn rounded_text(best: &CandidateRow) -> String {
+    let rounded = best.rounded_errors;
     match &best.qat {
         Some(q) if q.kept => format!(
             "fine-tuned for rounding (quantisation-aware training, below) and rounded to integers it got {rounded} wrong \
              (plain rounding of the trained net: {} wrong at shifts {:?})",
-            q.tuned.errors_before, q.target
+            q.errors_before, q.target
         ),
         _ => format!("rounded to integers it got {rounded} wrong"),
     }
 }
 
 /// How the candidates' quantisation-aware fine-tuning was run, or that it was not.
-fn qat_text(cfg: &CompressConfig, best: &Candidate) -> String {
+fn qat_text(cfg: &CompressConfig, best: &CandidateRow) -> String {
     let Some(q) = &cfg.qat else {
         return "No quantisation-aware fine-tuning was run (the config has no `[qat]`).".into();
     };
     let done = match &best.qat {
         Some(o) if o.kept => format!(
             "For this model it lowered the rounded net's errors at shifts {:?} from {} to {}, and the file from {} B (plain rounding) to {} B.",
-            o.target, o.tuned.errors_before, o.tuned.errors_after, o.plain.total, best.sizes.total
+            o.target, o.errors_before, o.errors_after, o.plain.total, best.sizes.total
         ),
         Some(o) => {
             format!("For this model plain rounding was smaller ({} B), so it was kept.", o.plain.total)
@@ -295,25 +274,22 @@ fn frontier_text(cfg: &CompressConfig, rows: Option<&[FrontierRow]>, model_bytes
     }
 }
 
-fn model_table(model: &Hybrid, shifts: &[i8]) -> String {
-    let sizes = model.sizes();
-    let side_count = |side: Side| {
-        let indices = model.exceptions().indices();
-        indices.iter().filter(|&&i| KpkIndex::new(i).is_some_and(|i| i.side() == side)).count()
-    };
-    let net = model.net();
+fn model_table(results: &CompressionResults) -> String {
+    let model = &results.model;
+    let sizes = model.sizes;
     format!(
         "| part | bytes |\n|---|---:|\n\
-         | net ({}, {} weights and biases, layer shifts {shifts:?}) | {} |\n\
+         | net ({}, {} weights and biases, layer shifts {:?}) | {} |\n\
          | exceptions ({} positions: {} White to move, {} Black to move) | {} |\n\
          | header, padding and CRC-32 | {} |\n\
          | **total** | **{}** |\n",
-        net.topology(),
-        net.parameter_count(),
+        model.topology,
+        model.parameters,
+        results.candidates[0].shifts,
         sizes.net,
-        model.exceptions().len(),
-        side_count(Side::White),
-        side_count(Side::Black),
+        model.exceptions.len(),
+        model.exceptions_by_side[0],
+        model.exceptions_by_side[1],
         sizes.exceptions,
         sizes.overhead,
         sizes.total
@@ -355,7 +331,7 @@ fn comparison_table(total: usize) -> String {
     t
 }
 
-fn candidates_table(candidates: &[Candidate]) -> String {
+fn candidates_table(candidates: &[CandidateRow]) -> String {
     let mut t = String::from(
         "| topology | inputs | net answers | seed | weights | float errors | plain rounding B | QAT: rounded errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
          |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
@@ -366,8 +342,8 @@ fn candidates_table(candidates: &[Candidate]) -> String {
                 q.plain.total.to_string(),
                 format!(
                     "{} → {} at {:?}{}",
-                    q.tuned.errors_before,
-                    q.tuned.errors_after,
+                    q.errors_before,
+                    q.errors_after,
                     q.target,
                     if q.kept { "" } else { " (not kept)" }
                 ),
@@ -382,8 +358,8 @@ fn candidates_table(candidates: &[Candidate]) -> String {
             c.seed,
             c.parameters,
             c.float_errors,
-            c.refined.errors_before,
-            c.hybrid.exceptions().len(),
+            c.rounded_errors,
+            c.exceptions,
             c.sizes.net,
             c.sizes.exceptions,
             c.sizes.total,
@@ -395,10 +371,10 @@ fn candidates_table(candidates: &[Candidate]) -> String {
 
 /// File size against net bytes for every candidate: the total, its exception table, and the
 /// total plain rounding would have given; the chosen model marked; axes spanning the data.
-fn size_chart(candidates: &[Candidate], chosen: usize) -> LineChart {
-    let mut by_net: Vec<&Candidate> = candidates.iter().collect();
+fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
+    let mut by_net: Vec<&CandidateRow> = candidates.iter().collect();
     by_net.sort_by_key(|c| c.sizes.net);
-    let pts = |f: &dyn Fn(&Candidate) -> usize| -> Vec<(f64, f64)> {
+    let pts = |f: &dyn Fn(&CandidateRow) -> usize| -> Vec<(f64, f64)> {
         by_net.iter().map(|c| (c.sizes.net as f64, f(c) as f64)).collect()
     };
     let best = &candidates[0];

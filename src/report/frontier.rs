@@ -3,7 +3,7 @@
 //! (means over the seeds with their range), against the other exact representations.
 
 use crate::error::Result;
-use crate::play::frontier::FrontierRow;
+use crate::hybrid::frontier::FrontierRow;
 use crate::report::plot::{Legend, LineChart, Series};
 use std::path::{Path, PathBuf};
 
