@@ -109,9 +109,10 @@ pub struct CompressArgs {
     /// data beside the report; without it, the report reuses the data a previous run wrote.
     #[arg(long, conflicts_with = "from")]
     frontier: bool,
-    /// The run's results (JSON): written by a run, read by --render-only.
-    #[arg(long, value_name = "FILE", default_value = "reports/compression.json", conflicts_with = "from")]
-    results: PathBuf,
+    /// The run's results (JSON): written by a run, read by --render-only [default:
+    /// compression.json beside the report].
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    results: Option<PathBuf>,
     /// Redraw the report and its figures from --results alone: no training, no model written.
     #[arg(long, conflicts_with_all = ["from", "frontier"])]
     render_only: bool,
@@ -175,9 +176,10 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
+    let results_path = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
     if args.render_only {
         compression::check_destinations(&args.report)?;
-        let results: CompressionResults = kpk::report::template::read_results(&args.results)?;
+        let results: CompressionResults = kpk::report::template::read_results(&results_path)?;
         compression::write(&args.report, &results)?;
         println!("wrote {}", args.report.display());
         return Ok(ExitCode::SUCCESS);
@@ -185,8 +187,8 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
-    let json = FileOut::check(&args.results)?;
     compression::check_destinations(&args.report)?;
+    let json = FileOut::check(&results_path)?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
     let frontier = match args.frontier {

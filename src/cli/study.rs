@@ -29,9 +29,10 @@ pub struct StudyArgs {
     /// reports use the config's count, at least 5).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     replicates: Option<u16>,
-    /// The studies' results (JSON): written by --all, read by --render-only.
-    #[arg(long, value_name = "FILE", default_value = "reports/studies.json")]
-    results: PathBuf,
+    /// The studies' results (JSON): written by --all, read by --render-only [default:
+    /// studies.json in --out].
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
     /// Redraw STUDIES.md and every study's figure from --results alone: no training.
     #[arg(long, conflicts_with_all = ["configs", "all"])]
     render_only: bool,
@@ -64,9 +65,13 @@ fn run_one(study: &Study, bb: &Bitbase) -> anyhow::Result<StudyRun> {
     Ok(run)
 }
 
+fn results_path(args: &StudyArgs) -> PathBuf {
+    args.results.clone().unwrap_or_else(|| args.out.join("studies.json"))
+}
+
 /// `--render-only`: STUDIES.md and every study's figure from the committed results alone.
 fn render_only(args: &StudyArgs) -> anyhow::Result<ExitCode> {
-    let results: StudiesResults = kpk::report::template::read_results(&args.results)?;
+    let results: StudiesResults = kpk::report::template::read_results(&results_path(args))?;
     let dests = results
         .studies
         .iter()
@@ -92,7 +97,7 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
         .map(|s| Destinations::check(&args.out, &s.config.name))
         .collect::<kpk::Result<Vec<_>>>()?;
     let outputs = if args.all {
-        Some((FileOut::check(&args.out.join("STUDIES.md"))?, FileOut::check(&args.results)?))
+        Some((FileOut::check(&args.out.join("STUDIES.md"))?, FileOut::check(&results_path(&args))?))
     } else {
         None
     };

@@ -67,6 +67,14 @@ pub fn check_destinations(report: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The results' file name, beside the report (`reports/compression.json`).
+pub const RESULTS_NAME: &str = "compression.json";
+
+/// Where the results are kept, beside the report.
+pub fn results_path(report: &Path) -> std::path::PathBuf {
+    beside(report, RESULTS_NAME)
+}
+
 /// Where the frontier's data is kept, beside the report.
 pub fn frontier_data_path(report: &Path) -> std::path::PathBuf {
     beside(report, frontier::DATA_NAME)
