@@ -126,6 +126,21 @@ pub fn thousands(v: i64) -> String {
     out
 }
 
+/// A report's results as committed JSON (`reports/<report>.json`): pretty-printed, fields in
+/// declaration order, floats written so that they read back to the same bits, a final newline.
+pub fn results_json(results: &impl Serialize) -> crate::error::Result<String> {
+    let text = serde_json::to_string_pretty(results)
+        .map_err(|e| crate::error::Error::Model(format!("results not writable as JSON: {e}")))?;
+    Ok(text + "\n")
+}
+
+/// A report's results read back from its committed JSON, for `--render-only`.
+pub fn read_results<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> crate::error::Result<T> {
+    let bytes = crate::io::read(path)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| crate::error::Error::Format { path: path.display().to_string(), message: e.to_string() })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -2,7 +2,7 @@
 //! rows for other nets are refused rather than reported.
 
 use kpk::hybrid::compress::CompressConfig;
-use kpk::play::frontier::{read_csv, write_csv};
+use kpk::hybrid::frontier::{read_csv, write_csv};
 use kpk::report::compression::earlier_frontier;
 use std::path::Path;
 

@@ -3,6 +3,7 @@
 use kpk::hybrid::quant::{QuantLayer, QuantNet};
 use kpk::hybrid::{Hybrid, InputFunction, Source};
 use kpk::{Bitbase, KpkPosition};
+use std::path::Path;
 use std::process::Command;
 
 /// A deliberately poor net (a hand-set 7-2-1 on the coordinates): its exception table is large,
@@ -141,7 +142,13 @@ fn the_exception_diagrams_show_each_exception_with_its_exact_result() {
     let (_, path) = committed_model();
     let model = Hybrid::load(&path).unwrap();
     let bb = Bitbase::generate();
-    let diagrams = kpk::report::compression::exception_diagrams(&model);
+    // The committed results (reports/compression.json) are the committed model's.
+    let results: kpk::hybrid::results::CompressionResults = kpk::report::template::read_results(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/compression.json"),
+    )
+    .unwrap();
+    assert_eq!(results.model.sizes, model.sizes());
+    let diagrams = kpk::report::compression::exception_diagrams(&results);
     assert_eq!(diagrams.len(), model.exceptions().len());
     for (d, &i) in diagrams.iter().zip(model.exceptions().indices()) {
         let p = kpk::chess::index::KpkIndex::new(i).and_then(|i| i.position()).unwrap();

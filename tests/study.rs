@@ -32,7 +32,7 @@ fn every_study_config_expands_into_checked_trials_with_enough_replicates() {
         assert_eq!(path.file_stem().unwrap().to_str(), Some(c.name.as_str()), "file named after the study");
         assert!(c.replicates >= MIN_REPLICATES, "{}", c.name);
         assert_eq!(study.trials.len(), c.settings.len() * c.replicates, "{}", c.name);
-        studies::prose(&c.name).unwrap();
+        studies::check_name(&c.name).unwrap();
         // Replicates differ in their seeds, and trial names are unique.
         let mut names: Vec<&str> = study.trials.iter().map(|t| t.name()).collect();
         names.sort_unstable();
@@ -78,12 +78,34 @@ fn a_setting_that_kpk_run_would_refuse_is_refused_with_its_label() {
     assert!(e.contains("too wide") && e.contains("topology"), "{e}");
 }
 
-/// The CI run of a study: e1_vs_e2 (trials as `kpk run` trains them) and pruning (the study
-/// layer's own runner) on 2 replicates a setting, their results.csv complete.
+/// The CI run of a study by the binary: pruning (the study layer's own runner) on 2 replicates a
+/// setting, its results.csv complete.
 #[test]
 fn a_reduced_study_writes_a_complete_row_per_setting() {
-    reduced_study_is_complete("e1_vs_e2");
     reduced_study_is_complete("pruning");
+}
+
+/// The studies' pipeline without the binary: e1_vs_e2 (trials as `kpk run` trains them) on 2
+/// replicates a setting, analysed, through JSON and back, and rendered.
+#[test]
+fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
+    let config = root().join("experiments/studies/e1_vs_e2.toml");
+    let loaded = kpk::study::load_all(&[config], Some(2)).unwrap();
+    let bb = kpk::Bitbase::generate();
+    let run = kpk::study::run_study(&loaded[0], &bb, &|_| {}).unwrap();
+    let results = studies::collect(vec![kpk::study::results::analyse(&run)]);
+    let s = &results.studies[0];
+    assert_eq!(s.settings.len(), loaded[0].config.settings.len());
+    assert!(s.settings.iter().all(|t| t.replicates == 2 && t.test.is_some()), "{s:?}");
+    let json = kpk::report::template::results_json(&results).unwrap();
+    let back: kpk::study::results::StudiesResults = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, results);
+    let text = studies::render(&back).unwrap();
+    assert!(text.contains(&format!("## {}\n", s.title)), "{text}");
+    assert!(text.contains("**Answer.** On "), "{text}");
+    let rows = text.lines().filter(|l| l.starts_with("| ") && l.ends_with(" of 2 |")).count();
+    assert_eq!(rows, s.settings.len(), "{text}");
+    assert!(!text.contains("{{") && !text.contains("{%"), "{text}");
 }
 
 fn reduced_study_is_complete(name: &str) {

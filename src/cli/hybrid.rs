@@ -5,7 +5,8 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
-use kpk::hybrid::compress::{CompressConfig, compress};
+use kpk::hybrid::compress::CompressConfig;
+use kpk::hybrid::results::{CompressionResults, Frontier, analyse};
 use kpk::net::model::SavedNet;
 use kpk::output::FileOut;
 use kpk::report::compression;
@@ -118,6 +119,13 @@ pub struct CompressArgs {
     /// data beside the report; without it, the report reuses the data a previous run wrote.
     #[arg(long, conflicts_with = "from")]
     frontier: bool,
+    /// The run's results (JSON): written by a run, read by --render-only [default:
+    /// compression.json beside the report].
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    results: Option<PathBuf>,
+    /// Redraw the report and its figures from --results alone: no training, no model written.
+    #[arg(long, conflicts_with_all = ["from", "frontier"])]
+    render_only: bool,
 }
 
 /// One row of the candidate table.
@@ -178,30 +186,36 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
-    let text = kpk::io::read_config(&args.config)?;
-    let cfg: CompressConfig =
-        toml::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
-    cfg.validate()?;
+    let results_path = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
+    if args.render_only {
+        compression::check_destinations(&args.report)?;
+        let results: CompressionResults = kpk::template::read_results(&results_path)?;
+        compression::write(&args.report, &results)?;
+        outln!("wrote {}", args.report.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
-    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?])?;
+    let json = FileOut::check(&results_path)?;
+    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?, &json])?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
-    let earlier = if args.frontier { None } else { compression::earlier_frontier(&cfg, &frontier_csv)? };
+    let frontier = match args.frontier {
+        true => Frontier::Measure,
+        false => {
+            compression::earlier_frontier(&cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier)
+        }
+    };
+    let measure = matches!(frontier, Frontier::Measure);
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| errln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
-    let candidates = compress(&cfg, &bb, &progress)?;
-    let frontier = match earlier {
-        Some(rows) => Some(rows),
-        None if args.frontier => {
-            let rows = kpk::play::frontier::measure(&cfg, &bb, &progress)?;
-            kpk::play::frontier::write_csv(&frontier_csv, &rows)?;
-            Some(rows)
-        }
-        None => None,
-    };
+    let (candidates, frontier) = kpk::hybrid::results::run(&cfg, frontier, &bb, &progress)?;
+    if let (true, Some(rows)) = (measure, &frontier) {
+        kpk::hybrid::frontier::write_csv(&frontier_csv, rows)?;
+    }
     let best = &candidates[0];
     let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
@@ -234,7 +248,10 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         speed.fen_ns,
         speed.load_us
     );
-    compression::write(&args.report, &cfg, &args.config, &candidates, frontier.as_deref(), &reloaded)?;
+    let config_path = args.config.display().to_string();
+    let results = analyse(&config_path, &cfg, &candidates, frontier.as_deref(), &reloaded)?;
+    json.write(kpk::template::results_json(&results)?.as_bytes())?;
+    compression::write(&args.report, &results)?;
     errln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables, "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)

@@ -5,7 +5,6 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::output::FileOut;
-use kpk::play::depth::{DepthNets, DepthTarget};
 use kpk::play::model::{DEFAULT_PLAY_MODEL, fit_proposer};
 use kpk::play::propose::Proposer;
 use kpk::play::{PlayModel, is_perfect};
@@ -238,6 +237,12 @@ pub struct MatchArgs {
     /// Where the report's figures go (PNG and SVG).
     #[arg(long, value_name = "DIR", default_value = "reports/figures")]
     figures: PathBuf,
+    /// The match's results (JSON): written by a run, read by --render-only.
+    #[arg(long, value_name = "FILE", default_value = "reports/play.json")]
+    results: PathBuf,
+    /// Redraw the report and its figures from --results alone: no training, no games.
+    #[arg(long)]
+    render_only: bool,
 }
 
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
@@ -250,27 +255,20 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             figures.push((FileOut::check(&path)?, kpk::figures::plot::ImageFormat::of(&path)?));
         }
     }
-    let model = PlayModel::load(&args.model)?;
-    let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
-    let bb = Bitbase::generate();
     let started = std::time::Instant::now();
-    errln!("training NN6 for wtm and btm ({})", args.nn6.display());
-    let nets = kpk::play::evaluators::train_nn6(&trial, &bb)?;
-    errln!("training the depth nets");
-    let (log, linear) = rayon::join(
-        || DepthNets::train(&bb, DepthTarget::Log),
-        || DepthNets::train(&bb, DepthTarget::Linear),
-    );
-    let depth = [log?, linear?];
-    let accuracy: Vec<_> = depth.iter().map(|d| (d.target, d.accuracy(&bb))).collect();
-    let ladders = kpk::play::evaluators::ladders(&nets, model.hybrid(), &depth, args.max_q)?;
-    let records = kpk::report::play::run(&bb, &model, &ladders, &|name| errln!("match: {name}"));
-    let trained = format!(
-        "{:.2}% of T3 right after {} epochs, {:.2}% of the btm positions after {}",
-        nets.accuracy_pct[0], nets.epochs[0], nets.accuracy_pct[1], nets.epochs[1]
-    );
-    let text = kpk::report::play::render(&records, &accuracy, model.to_bytes().len(), &trained);
-    let charts = kpk::report::play::figures(&records);
+    let results = if args.render_only {
+        kpk::template::read_results(&args.results)?
+    } else {
+        let json = FileOut::check(&args.results)?;
+        let model = PlayModel::load(&args.model)?;
+        let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
+        let bb = Bitbase::generate();
+        let results = kpk::play::results::run_match(&model, &trial, args.max_q, &bb, &|s| errln!("{s}"))?;
+        json.write(kpk::template::results_json(&results)?.as_bytes())?;
+        results
+    };
+    let text = kpk::report::play::render(&results)?;
+    let charts = kpk::report::play::figures(&results);
     for (k, (fig, format)) in figures.iter().enumerate() {
         charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
     }

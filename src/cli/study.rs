@@ -1,12 +1,12 @@
 //! `kpk study`: run study configs (section 6's questions) and write their reports.
 
-use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::chess::bitbase::Bitbase;
 use kpk::output::FileOut;
 use kpk::report::studies::{self, Destinations};
-use kpk::study::{self, Study, StudyConfig, StudyRun};
+use kpk::study::results::StudiesResults;
+use kpk::study::{self, Study, StudyRun};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,7 +14,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct StudyArgs {
     /// Study configs (TOML), e.g. experiments/studies/e1_vs_e2.toml.
-    #[arg(value_name = "CONFIG", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(value_name = "CONFIG", required_unless_present_any = ["all", "render_only"], conflicts_with = "all")]
     configs: Vec<PathBuf>,
     /// Run every study in --configs and write STUDIES.md.
     #[arg(long)]
@@ -29,47 +29,26 @@ pub struct StudyArgs {
     /// reports use the config's count, at least 5).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=study::MAX_REPLICATES as i64))]
     replicates: Option<u16>,
+    /// The studies' results (JSON): written by --all, read by --render-only [default:
+    /// studies.json in --out].
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Redraw STUDIES.md and every study's figure from --results alone: no training.
+    #[arg(long, conflicts_with_all = ["configs", "all"])]
+    render_only: bool,
     /// Threads (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
 }
 
-fn config_paths(args: &StudyArgs) -> anyhow::Result<Vec<PathBuf>> {
-    if !args.all {
-        return Ok(args.configs.clone());
-    }
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&args.studies)
-        .map_err(|e| anyhow::anyhow!("{}: cannot list the study configs: {e}", args.studies.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    if paths.is_empty() {
-        bail!("{}: no *.toml study configs", args.studies.display());
-    }
-    Ok(paths)
-}
-
 /// Load and check every study (and its report section) before anything runs.
-fn load(paths: &[PathBuf], replicates: Option<usize>) -> anyhow::Result<Vec<Study>> {
-    let mut out: Vec<Study> = Vec::new();
-    for path in paths {
-        let s = StudyConfig::load(path, replicates)?;
-        studies::prose(&s.config.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        if s.config.replicates < study::MIN_REPLICATES {
-            bail!(
-                "{}: key `replicates`: {} is below {}",
-                path.display(),
-                s.config.replicates,
-                study::MIN_REPLICATES
-            );
-        }
-        if out.iter().any(|o| o.config.name == s.config.name) {
-            bail!("{}: key `name`: '{}' is used by another study", path.display(), s.config.name);
-        }
-        out.push(s);
+fn load(args: &StudyArgs) -> anyhow::Result<Vec<Study>> {
+    let paths = if args.all { study::configs_in(&args.studies)? } else { args.configs.clone() };
+    let studies = study::load_all(&paths, args.replicates.map(usize::from))?;
+    for (s, path) in studies.iter().zip(&paths) {
+        studies::check_name(&s.config.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     }
-    Ok(out)
+    Ok(studies)
 }
 
 fn run_one(study: &Study, bb: &Bitbase) -> anyhow::Result<StudyRun> {
@@ -86,26 +65,54 @@ fn run_one(study: &Study, bb: &Bitbase) -> anyhow::Result<StudyRun> {
     Ok(run)
 }
 
+fn results_path(args: &StudyArgs) -> PathBuf {
+    args.results.clone().unwrap_or_else(|| args.out.join("studies.json"))
+}
+
+/// `--render-only`: STUDIES.md and every study's figure from the committed results alone.
+fn render_only(args: &StudyArgs) -> anyhow::Result<ExitCode> {
+    let results: StudiesResults = kpk::template::read_results(&results_path(args))?;
+    let dests = results
+        .studies
+        .iter()
+        .map(|s| Destinations::check(&args.out, &s.name))
+        .collect::<kpk::Result<Vec<_>>>()?;
+    let report = FileOut::check(&args.out.join("STUDIES.md"))?;
+    let text = studies::render(&results)?;
+    for (s, dest) in results.studies.iter().zip(&dests) {
+        studies::draw(s, dest)?;
+    }
+    report.write(text.as_bytes())?;
+    outln!("wrote {}", report.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
-    let paths = config_paths(&args)?;
-    let studies = load(&paths, args.replicates.map(usize::from))?;
+    if args.render_only {
+        return render_only(&args);
+    }
+    let studies = load(&args)?;
     let dests = studies
         .iter()
         .map(|s| Destinations::check(&args.out, &s.config.name))
         .collect::<kpk::Result<Vec<_>>>()?;
-    let report_path = args.out.join("STUDIES.md");
-    let report = if args.all { Some(FileOut::check(&report_path)?) } else { None };
+    let outputs = if args.all {
+        Some((FileOut::check(&args.out.join("STUDIES.md"))?, FileOut::check(&results_path(&args))?))
+    } else {
+        None
+    };
     if let Some(jobs) = args.jobs {
         // The first call sets the pool; a failure only means it was set already.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(usize::from(jobs)).build_global();
     }
     let bb = Bitbase::generate();
     let started = Instant::now();
-    let mut runs = Vec::with_capacity(studies.len());
+    let mut results = Vec::with_capacity(studies.len());
     for (study, dest) in studies.iter().zip(&dests) {
         let t = Instant::now();
         let run = run_one(study, &bb)?;
-        studies::write_study(&run, dest)?;
+        let result = kpk::study::results::analyse(&run);
+        studies::write_study(&run, &result, dest)?;
         errln!(
             "{}: {} settings x {} replicates in {:.0} s",
             study.config.name,
@@ -114,12 +121,14 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
             t.elapsed().as_secs_f64()
         );
         outln!("wrote {}", studies::folder(&args.out, &study.config.name).display())?;
-        runs.push(run);
+        results.push(result);
     }
-    if let Some(report) = report {
-        report.write(studies::render(&runs)?.as_bytes())?;
+    if let Some((report, json)) = outputs {
+        let results = studies::collect(results);
+        json.write(kpk::template::results_json(&results)?.as_bytes())?;
+        report.write(studies::render(&results)?.as_bytes())?;
         outln!("wrote {}", Path::new(&report.display()).display())?;
     }
-    errln!("{} studies in {:.0} s", runs.len(), started.elapsed().as_secs_f64());
+    errln!("{} studies in {:.0} s", studies.len(), started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

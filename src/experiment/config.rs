@@ -308,6 +308,12 @@ pub(super) fn output_name(o: OutputName) -> &'static str {
     }
 }
 
+/// Parse a config's TOML text into `T` (a trial, the compress config): a syntax or type error
+/// becomes one line naming the line and the key.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| Error::Toml(one_line_toml_error(text, &e)))
+}
+
 /// toml's errors span several lines (a source excerpt with a caret). Reduce one to a single
 /// line: the line number, the key on that line if there is one, and the message.
 fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {

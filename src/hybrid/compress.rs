@@ -98,6 +98,15 @@ pub struct CandidateSpec {
 
 impl CompressConfig {
     /// Check every value once.
+    /// Read and check a config file (`experiments/compress.toml`): a syntax or type error is one
+    /// line naming the file, the line and the key; a bad value names the file and the key.
+    pub fn load(path: &std::path::Path) -> Result<CompressConfig> {
+        let text = crate::io::read_config(path)?;
+        let cfg: CompressConfig = crate::experiment::parse_toml(&text).map_err(|e| e.in_file(path))?;
+        cfg.validate().map_err(|e| e.in_file(path))?;
+        Ok(cfg)
+    }
+
     pub fn validate(&self) -> Result<BTreeMap<String, InputFunction>> {
         let bad = |key: &str, m: String| Err(Error::config(key, m));
         if self.candidates.is_empty() || self.stages.is_empty() {

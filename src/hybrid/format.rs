@@ -22,7 +22,7 @@ const EXCEPTION_HEADER_LEN: usize = 4;
 use kpk_probe::model::CONFIDENCE_ORDER;
 
 /// Where the bytes of a model file go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sizes {
     /// The net: its layer headers and its coded weights and biases (bits rounded up).
     pub net: usize,

@@ -10,10 +10,12 @@ pub mod complete;
 pub mod compress;
 pub mod exceptions;
 pub mod format;
+pub mod frontier;
 pub mod inputs;
 pub mod qat;
 pub mod quant;
 pub mod refine;
+pub mod results;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;

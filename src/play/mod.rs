@@ -8,12 +8,12 @@
 
 pub mod depth;
 pub mod evaluators;
-pub mod frontier;
 pub mod game;
 pub mod matches;
 pub mod model;
 pub mod pgn;
 pub mod propose;
+pub mod results;
 pub mod search;
 
 use crate::chess::bitbase::Bitbase;

@@ -1,21 +1,23 @@
-//! `reports/COMPRESSION.md` and its plot, written by `kpk compress`: every number comes from the
+//! `reports/COMPRESSION.md` and its figures, rendered from `kpk compress`'s results
+//! ([`CompressionResults`], committed as `reports/compression.json`): every number comes from the
 //! run or from the cited sources, none is typed in by hand. The prose is the template
 //! `compression.md` beside this file.
 
-use crate::Color as Side;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
-use crate::hybrid::compress::{Candidate, CompressConfig};
-use crate::hybrid::{Coverage, ExceptionOrder, Hybrid};
+use crate::hybrid::compress::CompressConfig;
+use crate::hybrid::frontier::FrontierRow;
+use crate::hybrid::results::RICE_PARAMETER_BITS;
+use crate::hybrid::results::{CandidateRow, CompressionResults};
 use crate::net::topology::Topology;
 use crate::paper::tables;
-use crate::play::frontier::FrontierRow;
 use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
 use crate::report::levers;
 use crate::report::plot::{Legend, LineChart, Series};
-use crate::report::template;
+use crate::report::template::Engine;
+use serde::Serialize;
 use std::path::Path;
 
 const TEMPLATE: &str = include_str!("compression.md");
@@ -65,6 +67,14 @@ pub fn check_destinations(report: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The results' file name, beside the report (`reports/compression.json`).
+pub const RESULTS_NAME: &str = "compression.json";
+
+/// Where the results are kept, beside the report.
+pub fn results_path(report: &Path) -> std::path::PathBuf {
+    beside(report, RESULTS_NAME)
+}
+
 /// Where the frontier's data is kept, beside the report.
 pub fn frontier_data_path(report: &Path) -> std::path::PathBuf {
     beside(report, frontier::DATA_NAME)
@@ -77,7 +87,7 @@ pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<
     if !path.exists() {
         return Ok(None);
     }
-    let rows = crate::play::frontier::read_csv(path)?;
+    let rows = crate::hybrid::frontier::read_csv(path)?;
     let width = cfg.inputs.get(&spec.inputs).map_or(0, Vec::len);
     let wanted: Vec<(String, u64)> = spec
         .nets()
@@ -108,297 +118,131 @@ fn beside(report: &Path, name: &str) -> std::path::PathBuf {
 
 /// Every position of the exception table as a board diagram (canonical orientation: the pawn
 /// White's, on files a–d), captioned with the exact result and the net's wrong answer.
-pub fn exception_diagrams(model: &Hybrid) -> Vec<Diagram> {
-    model
-        .exceptions()
-        .indices()
+pub fn exception_diagrams(results: &CompressionResults) -> Vec<Diagram> {
+    results
+        .model
+        .exceptions
         .iter()
-        .filter_map(|&i| KpkIndex::new(i).and_then(KpkIndex::position))
-        .map(|p| {
-            let net = model.net_outcome(&p);
-            let exact = match net {
-                Outcome::Win => Outcome::Draw,
-                Outcome::Draw => Outcome::Win,
-            };
-            let side = if p.side() == Side::White { "wtm" } else { "btm" };
+        .filter_map(|&(i, net_win)| Some((KpkIndex::new(i)?.position()?, net_win)))
+        .map(|(p, net_win)| {
+            let (net, exact) =
+                if net_win { (Outcome::Win, Outcome::Draw) } else { (Outcome::Draw, Outcome::Win) };
+            let side = if p.side() == crate::Color::White { "wtm" } else { "btm" };
             Diagram::canonical(&p).with_caption(format!("{side}: {exact}; the net says {net}"))
         })
         .collect()
 }
 
-/// Write the report at `path` and its plot beside it.
-pub fn write(
-    path: &Path,
-    cfg: &CompressConfig,
-    config_path: &Path,
-    candidates: &[Candidate],
-    frontier: Option<&[FrontierRow]>,
-    model: &Hybrid,
-) -> Result<()> {
-    let chart = size_chart(candidates, model.sizes().total);
+/// Write the report at `path` and its figures beside it, from the results alone.
+pub fn write(path: &Path, results: &CompressionResults) -> Result<()> {
+    let chart = size_chart(&results.candidates, results.model.sizes.total);
     for p in plot_paths(path) {
         chart.save(&p, (900, 560))?;
     }
-    if let Some(rows) = frontier {
-        frontier::figures(&beside(path, ""), rows, (model.net().parameter_count(), model.sizes().total))?;
+    if let Some(rows) = &results.frontier {
+        frontier::figures(&beside(path, ""), rows, (results.model.parameters, results.model.sizes.total))?;
     }
-    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(model), EXCEPTION_COLUMNS)?;
-    let md = render(cfg, config_path, candidates, frontier, model)?;
+    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(results), EXCEPTION_COLUMNS)?;
+    let md = render(results)?;
     crate::output::write_file(path, md.as_bytes())
 }
 
-/// The report as Markdown.
-pub fn render(
-    cfg: &CompressConfig,
-    config_path: &Path,
-    candidates: &[Candidate],
-    frontier: Option<&[FrontierRow]>,
-    model: &Hybrid,
-) -> Result<String> {
-    let best = &candidates[0];
-    let sizes = model.sizes();
-    let legal = KpkPosition::all().count();
-    let confidence = model.to_bytes_in(ExceptionOrder::Confidence).1;
-    let smallest_anchor = ANCHORS.iter().map(|a| a.1).min().expect("anchors");
-    let schedule: Vec<String> =
-        cfg.stages.iter().map(|s| format!("rate {} for {} epochs", s.learning_rate, s.epochs)).collect();
-    let input_sets: String = cfg
-        .inputs
-        .iter()
-        .map(|(name, xs)| {
-            let xs = xs.iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ");
-            format!("- `{name}`: {xs}\n")
-        })
-        .collect();
-    Ok(template::fill(
-        TEMPLATE,
-        &[
-            ("total", sizes.total.to_string()),
-            ("config", config_path.display().to_string()),
-            ("legal", legal.to_string()),
-            ("model_table", model_table(model, &best.shifts)),
-            ("confidence_exceptions", confidence.exceptions.to_string()),
-            ("confidence_total", confidence.total.to_string()),
-            ("inputs", model.input().xs().iter().map(|x| format!("x{x}")).collect::<Vec<_>>().join(", ")),
-            ("coverage", coverage_text(model)),
-            (
-                "answered",
-                KpkPosition::all().filter(|p| crate::hybrid::covers(model.coverage(), p)).count().to_string(),
-            ),
-            (
-                "under_must",
-                if sizes.total < MUST_BYTES {
-                    format!(" and under {MUST_BYTES} B")
-                } else {
-                    format!("; it is not under {MUST_BYTES} B")
-                },
-            ),
-            ("float_errors", best.float_errors.to_string()),
-            ("rounded", rounded_text(best)),
-            ("exceptions", model.exceptions().len().to_string()),
-            ("raw_bitbase", (MAX_INDEX / 8).to_string()),
-            ("comparison_table", comparison_table(sizes.total)),
-            ("smaller", if sizes.total < smallest_anchor { "smaller" } else { "**not** smaller" }.into()),
-            ("smallest_anchor", smallest_anchor.to_string()),
-            ("within", if sizes.total <= GOAL_BYTES { "within" } else { "**over**" }.into()),
-            ("stages", cfg.stages.len().to_string()),
-            ("schedule", schedule.join(", ")),
-            ("batch_size", cfg.batch_size.to_string()),
-            ("candidates_table", candidates_table(candidates)),
-            ("input_sets", input_sets),
-            ("frontier", frontier_text(cfg, frontier, sizes.total)),
-            ("plot", PLOT_NAME.into()),
-            ("exceptions_figure", EXCEPTIONS_NAME.into()),
-            ("arithmetic", crate::hybrid::quant::ARITHMETIC_DOC.trim().into()),
-            ("exception_coding", crate::hybrid::exceptions::CODING_DOC.trim().into()),
-            ("file_format", crate::hybrid::format::FORMAT_DOC.trim().into()),
-            ("levers", levers::section(candidates, model)?),
-            ("qat", qat_text(cfg, best)),
-        ],
-    ))
+/// A row of the comparison table: this model, the raw bitbase, a cited file, or one of the
+/// paper's nets, with both compression factors (section 5, Table 5's `comp`).
+#[derive(Serialize)]
+struct Representation {
+    kind: &'static str,
+    name: &'static str,
+    number: usize,
+    weights: usize,
+    bytes: usize,
+    exact: bool,
+    random: bool,
+    comp: f64,
+    raw: f64,
 }
 
-/// Which positions the net answers, and how the others are answered.
-fn coverage_text(model: &Hybrid) -> String {
-    match model.coverage() {
-        Coverage::All => "One joint net answers both sides to move (format version 1; x33 = side to move).".into(),
-        Coverage::PawnSideToMove => "The net answers the positions with the pawn side to move (format version 2); a position with \
-             the lone king to move is answered by the rules one ply ahead over the model's answers: a draw when the lone king \
-             can take the pawn or is stalemated, otherwise a win exactly when every move of the lone king leads to a win (see \
-             \"Version 2\" under the file format below). The exceptions are positions with the pawn side to move only."
-            .into(),
-    }
-}
-
-/// What rounding did to the chosen net's accuracy, before the integer fine-tuning.
-fn rounded_text(best: &Candidate) -> String {
-    let rounded = best.refined.errors_before;
-    match &best.qat {
-        Some(q) if q.kept => format!(
-            "fine-tuned for rounding (quantisation-aware training, below) and rounded to integers it got {rounded} wrong \
-             (plain rounding of the trained net: {} wrong at shifts {:?})",
-            q.tuned.errors_before, q.target
-        ),
-        _ => format!("rounded to integers it got {rounded} wrong"),
-    }
-}
-
-/// How the candidates' quantisation-aware fine-tuning was run, or that it was not.
-fn qat_text(cfg: &CompressConfig, best: &Candidate) -> String {
-    let Some(q) = &cfg.qat else {
-        return "No quantisation-aware fine-tuning was run (the config has no `[qat]`).".into();
-    };
-    let done = match &best.qat {
-        Some(o) if o.kept => format!(
-            "For this model it lowered the rounded net's errors at shifts {:?} from {} to {}, and the file from {} B (plain rounding) to {} B.",
-            o.target, o.tuned.errors_before, o.tuned.errors_after, o.plain.total, best.sizes.total
-        ),
-        Some(o) => {
-            format!("For this model plain rounding was smaller ({} B), so it was kept.", o.plain.total)
-        }
-        None => String::new(),
-    };
-    format!(
-        "Then each candidate was fine-tuned for a grid {} coarser in every layer than plain rounding chose \
-         (quantisation-aware training: Adam at rate {} in batches of {} for {} epochs, each step's gradient taken at the \
-         net rounded to that grid and applied to the float weights; the epoch whose rounded net made the fewest errors \
-         kept), and completed the same way; the smaller of the two files is the candidate's. {done}",
-        if q.coarser == 1 { "one step".to_string() } else { format!("{} steps", q.coarser) },
-        q.learning_rate,
-        q.batch_size,
-        q.epochs
-    )
-}
-
-/// The frontier section's text: the measured table and figures, or how to measure them.
-fn frontier_text(cfg: &CompressConfig, rows: Option<&[FrontierRow]>, model_bytes: usize) -> String {
-    let Some(spec) = &cfg.frontier else {
-        return "The config names no frontier.\n".into();
-    };
-    let nets: Vec<String> = spec.hidden.iter().map(|h| format!("{h:?}")).collect();
-    let head = format!(
-        "Nets with hidden layers {} on the `{}` inputs, each trained from seeds {:?} with the stages above, quantised, \
-         fine-tuned and completed as the candidates are (`kpk compress --frontier`; the data is in `{}`). \
-         \"Errors\" are the legal positions the integer net gets wrong, so the exact hybrid's exceptions. \
-         \"One-ply search\" answers every position by its best move, each move valued by the same net on the position it \
-         leads to or by the rules where it ends the game (a winning promotion, the pawn taken, stalemate), with the \
-         positions the search still gets wrong as the exception table; the format has no flag for it, so those sizes \
-         are measured (the same net and header, with the search's errors coded as exceptions are), not a file kpk writes.\n\n",
-        nets.join(", "),
-        spec.inputs,
-        spec.seeds,
-        frontier::DATA_NAME
-    );
-    match rows {
-        Some(rows) => head + &frontier::section(rows, model_bytes),
-        None => head + "Not measured on this commit yet: run `kpk compress --frontier`.\n",
-    }
-}
-
-fn model_table(model: &Hybrid, shifts: &[i8]) -> String {
-    let sizes = model.sizes();
-    let side_count = |side: Side| {
-        let indices = model.exceptions().indices();
-        indices.iter().filter(|&&i| KpkIndex::new(i).is_some_and(|i| i.side() == side)).count()
-    };
-    let net = model.net();
-    format!(
-        "| part | bytes |\n|---|---:|\n\
-         | net ({}, {} weights and biases, layer shifts {shifts:?}) | {} |\n\
-         | exceptions ({} positions: {} White to move, {} Black to move) | {} |\n\
-         | header, padding and CRC-32 | {} |\n\
-         | **total** | **{}** |\n",
-        net.topology(),
-        net.parameter_count(),
-        sizes.net,
-        model.exceptions().len(),
-        side_count(Side::White),
-        side_count(Side::Black),
-        sizes.exceptions,
-        sizes.overhead,
-        sizes.total
-    )
-}
-
-/// Every representation's size, with both compression factors (section 5, Table 5's `comp`).
-fn comparison_table(total: usize) -> String {
+fn comparison(total: usize) -> Vec<Representation> {
     let raw_bitbase = MAX_INDEX / 8;
-    let yes = |b: bool| if b { "yes" } else { "no" };
-    let row = |name: &str, bytes: usize, exact: bool, random: bool| {
-        format!(
-            "| {name} | {bytes} | {} | {} | {:.1} | {:.2} |\n",
-            yes(exact),
-            yes(random),
-            tables::DATABASE_BITS / (8.0 * bytes as f64),
-            raw_bitbase as f64 / bytes as f64
-        )
+    let row = |kind, name, number, weights, bytes: usize, exact, random| Representation {
+        kind,
+        name,
+        number,
+        weights,
+        bytes,
+        exact,
+        random,
+        comp: tables::DATABASE_BITS / (8.0 * bytes as f64),
+        raw: raw_bitbase as f64 / bytes as f64,
     };
-    let mut t = String::from(
-        "| representation | bytes | exact | random access | 2^17 bits ÷ size | raw bitbase ÷ size |\n\
-         |---|---:|---|---|---:|---:|\n",
-    );
-    t += &row("**kpk hybrid (this model)**", total, true, true);
-    t += &row("raw bitbase, 1 bit per index (2 × 24 × 64 × 64)", raw_bitbase, true, true);
+    let mut t =
+        vec![row("model", "", 0, 0, total, true, true), row("raw", "", 0, 0, raw_bitbase, true, true)];
     for (name, bytes, exact, random) in ANCHORS {
-        t += &row(name, bytes, exact, random);
+        t.push(row("anchor", name, 0, 0, bytes, exact, random));
     }
     for (i, topology) in PAPER_NETS.iter().enumerate() {
         let w = weights(topology);
-        let bytes = w * tables::BITS_PER_WEIGHT / 8;
-        t += &row(
-            &format!("paper NN{} {topology} ({w} float64 weights, one side to move)", i + 1),
-            bytes,
-            false,
-            true,
-        );
+        t.push(row("paper", topology, i + 1, w, w * tables::BITS_PER_WEIGHT / 8, false, true));
     }
     t
 }
 
-fn candidates_table(candidates: &[Candidate]) -> String {
-    let mut t = String::from(
-        "| topology | inputs | net answers | seed | weights | float errors | plain rounding B | QAT: rounded errors | rounded | exceptions | net B | exceptions B | total B | shifts |\n\
-         |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
-    );
-    for c in candidates {
-        let (plain, tuned) = match &c.qat {
-            Some(q) => (
-                q.plain.total.to_string(),
-                format!(
-                    "{} → {} at {:?}{}",
-                    q.tuned.errors_before,
-                    q.tuned.errors_after,
-                    q.target,
-                    if q.kept { "" } else { " (not kept)" }
-                ),
-            ),
-            None => (c.sizes.total.to_string(), "—".into()),
-        };
-        t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {plain} | {tuned} | {} | {} | {} | {} | {} | {:?} |\n",
-            c.topology,
-            c.inputs,
-            if c.lone_king_by_rule { "pawn side to move (rule for the rest)" } else { "both sides to move" },
-            c.seed,
-            c.parameters,
-            c.float_errors,
-            c.refined.errors_before,
-            c.hybrid.exceptions().len(),
-            c.sizes.net,
-            c.sizes.exceptions,
-            c.sizes.total,
-            c.shifts
-        );
-    }
-    t
+/// What the templates read: the results, and the constants and cited sizes they are set against.
+#[derive(Serialize)]
+struct Context<'a> {
+    r: &'a CompressionResults,
+    comparison: Vec<Representation>,
+    raw_bitbase: usize,
+    smallest_anchor: usize,
+    goal_bytes: usize,
+    must_bytes: usize,
+    plot: &'static str,
+    exceptions_figure: &'static str,
+    frontier_data: &'static str,
+    frontier: Option<frontier::View>,
+    rice_parameter_bits: u64,
+    rice_total: i64,
+    arithmetic: &'static str,
+    exception_coding: &'static str,
+    file_format: &'static str,
+}
+
+/// The report as Markdown.
+pub fn render(results: &CompressionResults) -> Result<String> {
+    let total = results.model.sizes.total;
+    let context = Context {
+        r: results,
+        comparison: comparison(total),
+        raw_bitbase: MAX_INDEX / 8,
+        smallest_anchor: ANCHORS.iter().map(|a| a.1).min().expect("anchors"),
+        goal_bytes: GOAL_BYTES,
+        must_bytes: MUST_BYTES,
+        plot: PLOT_NAME,
+        exceptions_figure: EXCEPTIONS_NAME,
+        frontier_data: frontier::DATA_NAME,
+        frontier: results.frontier.as_deref().map(frontier::view),
+        rice_parameter_bits: RICE_PARAMETER_BITS,
+        rice_total: levers::rice_total(results),
+        arithmetic: crate::hybrid::quant::ARITHMETIC_DOC.trim(),
+        exception_coding: crate::hybrid::exceptions::CODING_DOC.trim(),
+        file_format: crate::hybrid::format::FORMAT_DOC.trim(),
+    };
+    Engine::new()
+        .filter("list", |v: Vec<i64>| format!("{v:?}"))
+        .filter("plain", |v: f64| v.to_string())
+        .template("compression.md", TEMPLATE)
+        .and_then(|e| e.template("levers.md", levers::TEMPLATE))
+        .and_then(|e| e.template("frontier.md", frontier::TEMPLATE))
+        .and_then(|e| e.render("compression.md", &context))
+        .map_err(|e| Error::Format { path: e.name, message: e.message })
 }
 
 /// File size against net bytes for every candidate: the total, its exception table, and the
 /// total plain rounding would have given; the chosen model marked; axes spanning the data.
-fn size_chart(candidates: &[Candidate], chosen: usize) -> LineChart {
-    let mut by_net: Vec<&Candidate> = candidates.iter().collect();
+fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
+    let mut by_net: Vec<&CandidateRow> = candidates.iter().collect();
     by_net.sort_by_key(|c| c.sizes.net);
-    let pts = |f: &dyn Fn(&Candidate) -> usize| -> Vec<(f64, f64)> {
+    let pts = |f: &dyn Fn(&CandidateRow) -> usize| -> Vec<(f64, f64)> {
         by_net.iter().map(|c| (c.sizes.net as f64, f(c) as f64)).collect()
     };
     let best = &candidates[0];

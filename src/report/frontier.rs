@@ -3,8 +3,9 @@
 //! (means over the seeds with their range), against the other exact representations.
 
 use crate::error::Result;
-use crate::play::frontier::FrontierRow;
+use crate::hybrid::frontier::FrontierRow;
 use crate::report::plot::{Legend, LineChart, Series};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The frontier's data and figures, written beside the report.
@@ -18,6 +19,8 @@ pub const EXACT: [(&str, f64); 3] = [
     ("Syzygy KPvK WDL", 7_824.0),
     ("xz -9e of the raw bitbase", 3_528.0),
 ];
+
+pub const TEMPLATE: &str = include_str!("frontier.md");
 
 /// One net size over its seeds.
 struct Size<'a> {
@@ -47,62 +50,77 @@ fn sizes(rows: &[FrontierRow]) -> Vec<Size<'_>> {
     out
 }
 
-fn cell((mean, lo, hi): (f64, f64, f64)) -> String {
-    format!("{mean:.0} [{lo:.0}–{hi:.0}]")
+/// The frontier section's table and findings, for the template `frontier.md`.
+#[derive(Serialize)]
+pub struct View {
+    seeds: usize,
+    sizes: Vec<SizeRow>,
+    best: Option<Best>,
+    /// Nets every seed of which makes an exact hybrid smaller than xz's 3,528 B.
+    beaten: Vec<String>,
+    exact: Vec<(&'static str, f64)>,
+    bytes_figure: &'static str,
+    errors_figure: &'static str,
 }
 
-/// The section's Markdown: the table, which representation is smallest at each size, figures.
-pub fn section(rows: &[FrontierRow], model_bytes: usize) -> String {
+/// A net size: (mean, least, greatest) over its seeds of each column.
+#[derive(Serialize)]
+struct SizeRow {
+    topology: String,
+    weights: usize,
+    net: (f64, f64, f64),
+    errors: (f64, f64, f64),
+    plain: (f64, f64, f64),
+    search_errors: (f64, f64, f64),
+    search: (f64, f64, f64),
+}
+
+/// The smallest exact file on the frontier.
+#[derive(Serialize)]
+struct Best {
+    bytes: usize,
+    topology: String,
+    seed: u64,
+    with_search: bool,
+}
+
+/// The frontier section's numbers from its rows.
+pub fn view(rows: &[FrontierRow]) -> View {
     let sizes = sizes(rows);
-    let seeds = sizes.first().map_or(0, |s| s.rows.len());
-    let mut t = format!(
-        "Each net was trained from {seeds} seeds; cells give the mean over the seeds and [least–greatest].\n\n\
-         | net | weights | net B | errors | exact hybrid B | errors, one-ply search | exact hybrid with search B | smaller on average |\n\
-         |---|---:|---:|---:|---:|---:|---:|---|\n"
-    );
-    for s in &sizes {
-        let plain = s.stat(|r| r.total_bytes);
-        let search = s.stat(|r| r.search_total_bytes);
-        let smallest = if search.0 < plain.0 { "with search" } else { "without search" };
-        t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {smallest} |\n",
-            s.topology,
-            s.weights,
-            cell(s.stat(|r| r.net_bytes)),
-            cell(s.stat(|r| r.errors)),
-            cell(plain),
-            cell(s.stat(|r| r.search_errors)),
-            cell(search),
-        );
-    }
     let best = rows
         .iter()
         .map(|r| (r.total_bytes.min(r.search_total_bytes), r))
-        .min_by_key(|(b, r)| (*b, r.weights));
-    if let Some((bytes, r)) = best {
-        let how =
-            if r.search_total_bytes < r.total_bytes { "with a one-ply search" } else { "without search" };
-        t += &format!(
-            "\nThe smallest exact file on the frontier is {bytes} B: {} (seed {}) {how}. The committed model is {model_bytes} B; \
-             the other exact representations are {}.\n",
-            r.topology,
-            r.seed,
-            EXACT.iter().map(|(n, b)| format!("{n} {b:.0} B")).collect::<Vec<_>>().join(", ")
-        );
+        .min_by_key(|(b, r)| (*b, r.weights))
+        .map(|(bytes, r)| Best {
+            bytes,
+            topology: r.topology.clone(),
+            seed: r.seed,
+            with_search: r.search_total_bytes < r.total_bytes,
+        });
+    View {
+        seeds: sizes.first().map_or(0, |s| s.rows.len()),
+        sizes: sizes
+            .iter()
+            .map(|s| SizeRow {
+                topology: s.topology.to_string(),
+                weights: s.weights,
+                net: s.stat(|r| r.net_bytes),
+                errors: s.stat(|r| r.errors),
+                plain: s.stat(|r| r.total_bytes),
+                search_errors: s.stat(|r| r.search_errors),
+                search: s.stat(|r| r.search_total_bytes),
+            })
+            .collect(),
+        best,
+        beaten: sizes
+            .iter()
+            .filter(|s| s.stat(|r| r.total_bytes).2 < 3_528.0)
+            .map(|s| s.topology.to_string())
+            .collect(),
+        exact: EXACT.to_vec(),
+        bytes_figure: BYTES_FIGURE,
+        errors_figure: ERRORS_FIGURE,
     }
-    let beaten = sizes
-        .iter()
-        .filter(|s| s.stat(|r| r.total_bytes).2 < 3_528.0)
-        .map(|s| s.topology)
-        .collect::<Vec<_>>();
-    t += &format!(
-        "Every seed of {} gives an exact hybrid smaller than the smallest other exact representation (xz, 3,528 B, which has no random access).\n",
-        if beaten.is_empty() { "no net".to_string() } else { beaten.join(", ") }
-    );
-    t += &format!(
-        "\n![exact file size against net size]({BYTES_FIGURE}.png)\n\n![errors against net size]({ERRORS_FIGURE}.png)\n"
-    );
-    t
 }
 
 /// Draw both figures beside the report, PNG and SVG.

@@ -6,11 +6,11 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{Trial, TrialConfig};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// How the replicates of a setting differ from one another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Vary {
     /// Replicate r adds r to `seed` (the initial weights and the presentation order).
@@ -20,7 +20,7 @@ pub enum Vary {
 }
 
 /// The measure a study's answer compares settings by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// The kept net's accuracy on the testing set at m = 0, %.
@@ -34,7 +34,7 @@ pub enum Measure {
 }
 
 /// Which end-of-epoch state of a run a setting reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// The state the trial's `keep` rule kept (what Table 5 reports).
@@ -48,7 +48,7 @@ pub enum State {
 }
 
 /// How a study's figure is drawn.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Figure {
     /// Each setting's mean and interval of every measure, settings along the x axis.
@@ -443,4 +443,42 @@ impl Study {
     pub fn replicates(&self) -> usize {
         self.trials.len() / self.config.settings.len()
     }
+}
+
+/// The study configs (`*.toml`) in `dir`, sorted by name.
+pub fn configs_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let listing =
+        std::fs::read_dir(dir).map_err(|e| Error::Io { path: dir.display().to_string(), cause: e })?;
+    let mut paths: Vec<PathBuf> = listing
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(invalid(dir, "no *.toml study configs"));
+    }
+    Ok(paths)
+}
+
+/// Load and check every study before anything runs: each has at least [`MIN_REPLICATES`]
+/// replicates in its config, and no two share a name. `replicates` overrides every config's
+/// count (a reduced run).
+pub fn load_all(paths: &[PathBuf], replicates: Option<usize>) -> Result<Vec<Study>> {
+    let mut out: Vec<Study> = Vec::new();
+    for path in paths {
+        let s = StudyConfig::load(path, replicates)?;
+        let key = |key: &str, reason: String| Error::Config {
+            path: path.display().to_string(),
+            key: key.into(),
+            reason,
+        };
+        if s.config.replicates < MIN_REPLICATES {
+            return Err(key("replicates", format!("{} is below {MIN_REPLICATES}", s.config.replicates)));
+        }
+        if out.iter().any(|o| o.config.name == s.config.name) {
+            return Err(key("name", format!("'{}' is used by another study", s.config.name)));
+        }
+        out.push(s);
+    }
+    Ok(out)
 }

@@ -6,7 +6,7 @@
 //! done around training differ.
 
 use super::config::{PruneBy, SettingKeys};
-use super::run::Replicate;
+use super::replicate::Replicate;
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};

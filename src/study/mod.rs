@@ -5,8 +5,11 @@
 
 mod config;
 mod custom;
+mod replicate;
+pub mod results;
 mod run;
 
 pub use config::*;
 pub use custom::initial_net;
+pub use replicate::{Replicate, SettingResult};
 pub use run::*;

@@ -7,7 +7,8 @@ use crate::error::{Error, Result};
 use crate::output::FileOut;
 use crate::report::plot::{FAMILY, ImageFormat, ensure_font};
 use crate::report::stats::Interval;
-use crate::study::{Measure, StudyRun};
+use crate::study::Measure;
+use crate::study::results::StudyResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -20,8 +21,8 @@ struct Panel {
     measures: Vec<Measure>,
 }
 
-fn panels(run: &StudyRun) -> Vec<Panel> {
-    let ms = &run.study.config.measures;
+fn panels(run: &StudyResult) -> Vec<Panel> {
+    let ms = &run.measures;
     let accuracy: Vec<Measure> = ms.iter().copied().filter(|m| m.higher_is_better()).collect();
     let epochs: Vec<Measure> = ms.iter().copied().filter(|m| !m.higher_is_better()).collect();
     let mut out = Vec::new();
@@ -45,17 +46,17 @@ const KEY_LINE: u32 = 20;
 
 /// Whether some label is too long for its slot on the x axis (about 7 pixels a character at the
 /// axis' 13-pixel font), so that the axis shows numbers and a key gives the labels.
-fn numbered(run: &StudyRun) -> bool {
+fn numbered(run: &StudyResult) -> bool {
     run.settings.iter().any(|s| 7 * s.label.chars().count() as u32 > SLOT - 12)
 }
 
 /// Lines of the key: the settings in two columns.
-fn key_lines(run: &StudyRun) -> u32 {
+fn key_lines(run: &StudyResult) -> u32 {
     if numbered(run) { (run.settings.len() as u32).div_ceil(2) } else { 0 }
 }
 
 /// The figure's size in pixels: wide enough for the settings, tall enough for its panels and key.
-pub fn size(run: &StudyRun) -> (u32, u32) {
+pub fn size(run: &StudyResult) -> (u32, u32) {
     let k = run.settings.len() as u32;
     let key = if numbered(run) { KEY_LINE * key_lines(run) + 24 } else { 0 };
     (760.max(SLOT * k + 160), 420 * panels(run).len() as u32 + key)
@@ -66,7 +67,7 @@ fn draw_err(path: &str, e: impl std::fmt::Display) -> Error {
 }
 
 /// Draw the study's figure into `out` as `format`.
-pub fn save(run: &StudyRun, out: &FileOut, format: ImageFormat) -> Result<()> {
+pub fn save(run: &StudyResult, out: &FileOut, format: ImageFormat) -> Result<()> {
     ensure_font()?;
     let shown = out.display();
     let size = size(run);
@@ -89,7 +90,7 @@ pub fn save(run: &StudyRun, out: &FileOut, format: ImageFormat) -> Result<()> {
 }
 
 fn draw<DB: DrawingBackend>(
-    run: &StudyRun,
+    run: &StudyResult,
     root: &DrawingArea<DB, Shift>,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
@@ -100,7 +101,7 @@ fn draw<DB: DrawingBackend>(
     }
     let areas = plot.split_evenly((panels.len(), 1));
     for (i, (panel, area)) in panels.iter().zip(&areas).enumerate() {
-        let title = if i == 0 { run.study.config.title.as_str() } else { "" };
+        let title = if i == 0 { run.title.as_str() } else { "" };
         draw_panel(run, panel, title, area)?;
     }
     Ok(())
@@ -108,7 +109,7 @@ fn draw<DB: DrawingBackend>(
 
 /// The key under the panels: each setting's number and label, in two columns.
 fn draw_key<DB: DrawingBackend>(
-    run: &StudyRun,
+    run: &StudyResult,
     area: &DrawingArea<DB, Shift>,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let rows = key_lines(run) as usize;
@@ -123,7 +124,7 @@ fn draw_key<DB: DrawingBackend>(
 
 /// The y range: every interval inside, with a margin above and a wider one below (the legend's
 /// band), accuracies clamped at 0.
-fn y_range(run: &StudyRun, panel: &Panel) -> (f64, f64) {
+fn y_range(run: &StudyResult, panel: &Panel) -> (f64, f64) {
     let all: Vec<Interval> =
         panel.measures.iter().flat_map(|&m| run.settings.iter().filter_map(move |s| s.interval(m))).collect();
     let lo = all.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min);
@@ -138,7 +139,7 @@ fn y_range(run: &StudyRun, panel: &Panel) -> (f64, f64) {
 }
 
 fn draw_panel<DB: DrawingBackend>(
-    run: &StudyRun,
+    run: &StudyResult,
     panel: &Panel,
     title: &str,
     area: &DrawingArea<DB, Shift>,
@@ -174,7 +175,7 @@ fn draw_panel<DB: DrawingBackend>(
         .x_desc(format!(
             "setting{} ({} replicates each; whiskers: 95% t-interval of the mean)",
             if numbers { ", numbered as in the key below and results.csv" } else { "" },
-            run.study.replicates()
+            run.replicates
         ))
         .y_desc(panel.y_label)
         .label_style((FAMILY, 13))

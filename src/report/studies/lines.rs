@@ -6,7 +6,8 @@
 
 use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::stats::Interval;
-use crate::study::{Figure, SettingResult, State, StudyRun};
+use crate::study::Figure;
+use crate::study::results::StudyResult;
 
 /// The figure's size in pixels.
 pub const SIZE: (u32, u32) = (900, 520);
@@ -40,10 +41,10 @@ fn y_range(series: &[Series]) -> (f64, f64) {
     ((lo - pad - span * band / (1.0 - band)).max(0.0).min(lo), hi + pad)
 }
 
-fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
-    let m = run.study.config.measures[0];
+fn line(run: &StudyResult, x_label: &str, log_x: bool) -> LineChart {
+    let m = run.measures[0];
     let mut names: Vec<String> = Vec::new();
-    for k in &run.study.keys {
+    for k in &run.settings {
         let name = k.series.clone().unwrap_or_default();
         if !names.contains(&name) {
             names.push(name);
@@ -54,18 +55,17 @@ fn line(run: &StudyRun, x_label: &str, log_x: bool) -> LineChart {
         let mut points: Vec<(f64, Interval)> = run
             .settings
             .iter()
-            .zip(&run.study.keys)
-            .filter(|(_, k)| k.series.clone().unwrap_or_default() == *name)
-            .filter_map(|(s, k)| Some((k.x?, s.interval(m)?)))
+            .filter(|k| k.series.clone().unwrap_or_default() == *name)
+            .filter_map(|s| Some((s.x?, s.interval(m)?)))
             .collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         let label = if name.is_empty() { m.name().to_string() } else { format!("{name}: {}", m.name()) };
         with_interval(&label, &points, c, &mut series);
     }
     LineChart {
-        title: run.study.config.title.clone(),
+        title: run.title.clone(),
         x_label: format!("{x_label}{OUTLINES}"),
-        y_label: format!("{}, mean over {} replicates{}", m.name(), run.study.replicates(), unit(m.unit())),
+        y_label: format!("{}, mean over {} replicates{}", m.name(), run.replicates, unit(m.unit())),
         y_range: y_range(&series),
         y2: None,
         x_range: None,
@@ -84,35 +84,16 @@ fn unit(u: &str) -> String {
     }
 }
 
-/// Per epoch, the mean and interval of the replicates that ran that long.
-fn per_epoch(s: &SettingResult, test: bool) -> Vec<(f64, Interval)> {
-    let longest = s.replicates.iter().map(|r| r.curve.len()).max().unwrap_or(0);
-    (0..longest)
-        .filter_map(|e| {
-            let vals: Vec<f64> = s
-                .replicates
-                .iter()
-                .filter_map(|r| r.curve.get(e))
-                .filter_map(|&(train, t)| if test { t } else { Some(train) })
-                .collect();
-            Some(((e + 1) as f64, Interval::of_mean_pct(&vals)?))
-        })
-        .collect()
-}
-
-fn epochs(run: &StudyRun) -> LineChart {
+fn epochs(run: &StudyResult) -> LineChart {
     let mut series = Vec::new();
-    let kept = run.settings.iter().zip(&run.study.keys).filter(|(_, k)| k.state == State::Kept);
-    for (c, (s, _)) in kept.enumerate() {
-        // "wtm (T1/S1): kept state" is drawn as "wtm (T1/S1)": every state shares the curves.
-        let name = s.label.split(": ").next().unwrap_or(&s.label);
-        with_interval(&format!("{name}: training"), &per_epoch(s, false), 2 * c, &mut series);
-        with_interval(&format!("{name}: testing"), &per_epoch(s, true), 2 * c + 1, &mut series);
+    for (c, s) in run.curves.iter().enumerate() {
+        with_interval(&format!("{}: training", s.label), &s.training, 2 * c, &mut series);
+        with_interval(&format!("{}: testing", s.label), &s.testing, 2 * c + 1, &mut series);
     }
     LineChart {
-        title: run.study.config.title.clone(),
+        title: run.title.clone(),
         x_label: format!("epoch{OUTLINES}"),
-        y_label: format!("accuracy at m = 0, mean over {} replicates (%)", run.study.replicates()),
+        y_label: format!("accuracy at m = 0, mean over {} replicates (%)", run.replicates),
         y_range: y_range(&series),
         y2: None,
         x_range: None,
@@ -125,8 +106,8 @@ fn epochs(run: &StudyRun) -> LineChart {
 }
 
 /// The chart of a line or epochs figure (the settings figure is drawn by `figure`).
-pub fn chart(run: &StudyRun, figure: &Figure) -> LineChart {
-    match figure {
+pub fn chart(run: &StudyResult) -> LineChart {
+    match &run.figure {
         Figure::Line { x_label, log_x } => line(run, x_label, *log_x),
         Figure::Epochs | Figure::Settings => epochs(run),
     }

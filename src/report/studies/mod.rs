@@ -1,28 +1,28 @@
 //! The studies' reports: `reports/studies/<name>/` (`results.csv`, one row per setting with the
 //! replicates' mean and 95% interval; `replicates.csv`, one row per trial; the figure as PNG and
-//! SVG) and `reports/STUDIES.md`. Every number comes from the run; the prose is the Markdown
-//! templates beside this file, and the answer sentences are computed from the results.
+//! SVG) and `reports/STUDIES.md`. The numbers come from [`crate::study::results`] (all studies'
+//! committed as `reports/studies.json`); the prose is the minijinja templates beside this file:
+//! `studies.md`, `section.md` (the setup, the answer worded from its verdicts, the table) and
+//! each study's question.
 
-mod answer;
 mod figure;
 mod lines;
-
-pub use answer::answer;
 
 use crate::error::{Error, Result};
 use crate::output::FileOut;
 use crate::report::plot::ImageFormat;
 use crate::report::stats::Interval;
-use crate::report::template;
-use crate::study::{Figure, Measure, State, StudyRun, Vary};
+use crate::report::template::{Engine, Typed};
+use crate::study::results::{StudiesResults, StudyResult};
+use crate::study::{Figure, Measure, StudyRun};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const REPORT: &str = include_str!("studies.md");
 const SECTION: &str = include_str!("section.md");
 
-/// Each study's question and the reading of it: the prose its section opens with, in the order
-/// STUDIES.md lists them (section 6's order, then section 2's).
+/// Each study's question and the reading of it: the prose its section opens with (a template named
+/// as the study), in the order STUDIES.md lists them (section 6's order, then section 2's).
 const PROSE: &[(&str, &str)] = &[
     ("layers", include_str!("layers.md")),
     ("layers_whole", include_str!("layers_whole.md")),
@@ -43,9 +43,9 @@ const PROSE: &[(&str, &str)] = &[
 pub const RESULTS_CSV: &str = "results.csv";
 pub const REPLICATES_CSV: &str = "replicates.csv";
 
-/// A study's question prose, or an error naming the study when it has none.
-pub fn prose(name: &str) -> Result<&'static str> {
-    PROSE.iter().find(|(n, _)| *n == name).map(|(_, p)| *p).ok_or_else(|| {
+/// Check that a study has a report section (its question's prose), or name the ones that do.
+pub fn check_name(name: &str) -> Result<()> {
+    PROSE.iter().find(|(n, _)| *n == name).map(|_| ()).ok_or_else(|| {
         let known: Vec<&str> = PROSE.iter().map(|(n, _)| *n).collect();
         Error::config("name", format!("no study '{name}' has a report section; known: {}", known.join(", ")))
     })
@@ -135,107 +135,54 @@ pub fn replicates_csv(run: &StudyRun) -> String {
     s
 }
 
-/// Write a study's folder: the two CSV files and the figure as PNG and SVG.
-pub fn write_study(run: &StudyRun, dest: &Destinations) -> Result<()> {
+/// Write a study's folder: the two CSV files from the run, and the figure from its analysis.
+pub fn write_study(run: &StudyRun, result: &StudyResult, dest: &Destinations) -> Result<()> {
     dest.results.write(results_csv(run).as_bytes())?;
     dest.replicates.write(replicates_csv(run).as_bytes())?;
-    match &run.study.config.figure {
+    draw(result, dest)
+}
+
+/// Draw a study's figure as PNG and SVG.
+pub fn draw(result: &StudyResult, dest: &Destinations) -> Result<()> {
+    match &result.figure {
         Figure::Settings => {
-            figure::save(run, &dest.png, ImageFormat::Png)?;
-            figure::save(run, &dest.svg, ImageFormat::Svg)
+            figure::save(result, &dest.png, ImageFormat::Png)?;
+            figure::save(result, &dest.svg, ImageFormat::Svg)
         }
-        other => {
-            let chart = lines::chart(run, other);
+        _ => {
+            let chart = lines::chart(result);
             chart.save_to(&dest.png, ImageFormat::Png, lines::SIZE)?;
             chart.save_to(&dest.svg, ImageFormat::Svg, lines::SIZE)
         }
     }
 }
 
-fn show(i: Option<Interval>, digits: usize) -> String {
-    i.map_or_else(|| "–".into(), |i| i.show(digits))
+/// Every study's results in STUDIES.md's order (section 6's, then by name).
+pub fn collect(mut studies: Vec<StudyResult>) -> StudiesResults {
+    studies.sort_by_key(|r| (order(&r.name), r.name.clone()));
+    StudiesResults { studies }
 }
 
-/// The setup line: base config, settings, replicates and how they differ.
-fn setup(run: &StudyRun) -> String {
-    let c = &run.study.config;
-    let vary = match c.vary {
-        Vary::Seed => "replicate r adds r to `seed` (initial weights and presentation order)",
-        Vary::SeedAndData => {
-            "replicate r adds r to `seed` (initial weights and presentation order) and to `data_seed` (a fresh draw of T1/S1 and T2/S2)"
-        }
-    };
-    let settings: Vec<String> = c
-        .settings
-        .iter()
-        .map(|s| {
-            let keys: Vec<String> = s.overrides.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-            if keys.is_empty() {
-                format!("*{}* (the base)", s.label)
-            } else {
-                format!("*{}* ({})", s.label, keys.join(", "))
-            }
-        })
-        .collect();
-    format!(
-        "Every trial is the base config `{}` with a setting's keys replaced; settings: {}. {} replicates per setting; {vary}. Config: `experiments/studies/{}.toml`.",
-        run.study.base_shown,
-        settings.join("; "),
-        run.study.replicates(),
-        c.name
-    )
-}
-
-/// The table of STUDIES.md: one row per setting.
-fn table(run: &StudyRun) -> String {
-    let state = run.study.keys.iter().any(|k| k.state != State::Kept);
-    let mut s = String::from("| # | setting | training accuracy, % | test accuracy, % | epochs run |");
-    s.push_str(if state { " epoch of the state |" } else { "" });
-    s.push_str(" stopped on the error target |\n|---:|---|---|---|---|---|");
-    s.push_str(if state { "---|\n" } else { "\n" });
-    for (i, r) in run.settings.iter().enumerate() {
-        let epoch = if state { format!(" {} |", show(r.interval(Measure::Epoch), 0)) } else { String::new() };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} |{epoch} {} of {} |",
-            i + 1,
-            r.label,
-            show(r.interval(Measure::Train), 2),
-            show(r.interval(Measure::Test), 2),
-            show(r.interval(Measure::Epochs), 0),
-            r.reached_target(),
-            r.replicates.len()
-        );
+fn engine() -> std::result::Result<Engine, crate::report::template::TemplateError> {
+    let measure = |f: fn(Measure) -> &'static str| move |m: Typed<Measure>| f(m.0).to_string();
+    let mut e = Engine::new()
+        .filter("measure", measure(Measure::name))
+        .filter("unit", measure(Measure::unit))
+        .filter("difference_unit", measure(Measure::difference_unit))
+        .filter("anchor", |t: String| anchor(&t))
+        .template("studies.md", REPORT)?
+        .template("section.md", SECTION)?;
+    for (name, prose) in PROSE {
+        e = e.template(name, prose)?;
     }
-    s
+    Ok(e)
 }
 
-/// One study's section of STUDIES.md.
-pub fn section(run: &StudyRun) -> Result<String> {
-    let name = &run.study.config.name;
-    Ok(template::fill(
-        SECTION,
-        &[
-            ("title", run.study.config.title.clone()),
-            ("prose", prose(name)?.trim_end().to_string()),
-            ("setup", setup(run)),
-            ("answer", answer(run)),
-            ("table", table(run)),
-            ("name", name.clone()),
-        ],
-    ))
-}
-
-/// `STUDIES.md` for the studies that ran, in section 6's order.
-pub fn render(runs: &[StudyRun]) -> Result<String> {
-    let mut sorted: Vec<&StudyRun> = runs.iter().collect();
-    sorted.sort_by_key(|r| (order(&r.study.config.name), r.study.config.name.clone()));
-    let sections = sorted.iter().map(|r| section(r)).collect::<Result<Vec<_>>>()?;
-    let list: Vec<String> = sorted
-        .iter()
-        .map(|r| format!("[{}](#{})", r.study.config.title, anchor(&r.study.config.title)))
-        .collect();
-    Ok(template::fill(REPORT, &[("list", list.join(", ")), ("sections", sections.join("\n"))]))
+/// `STUDIES.md` from the studies' results.
+pub fn render(results: &StudiesResults) -> Result<String> {
+    engine()
+        .and_then(|e| e.render("studies.md", results))
+        .map_err(|e| Error::Format { path: e.name, message: e.message })
 }
 
 /// GitHub's heading anchor: lower case, spaces to '-', other punctuation dropped.
