@@ -1,5 +1,6 @@
 //! The chess core: squares and attacks, KPK positions and FEN, the dense index over every legal
-//! position, the exact bitbase by retrograde analysis, and probing a position's moves.
+//! position, the exact bitbase by retrograde analysis, probing a position's moves, and searching
+//! them over an evaluator's values.
 //!
 //! Nothing here knows about the paper or about networks; everything above stands on it.
 
@@ -8,3 +9,4 @@ pub mod board;
 pub mod index;
 pub mod position;
 pub mod probe;
+pub mod search;

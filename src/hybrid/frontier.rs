@@ -13,10 +13,10 @@
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
 use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::search::Values;
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{CompressConfig, Progress, train_all};
 use crate::hybrid::{ExceptionSet, Hybrid};
-use crate::play::search::Values;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

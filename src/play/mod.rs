@@ -14,7 +14,8 @@ pub mod model;
 pub mod pgn;
 pub mod propose;
 pub mod results;
-pub mod search;
+/// The search over evaluator values lives in the chess core, below the hybrid's frontier.
+pub use crate::chess::search;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;

@@ -3,19 +3,15 @@
 
 pub mod compression;
 pub mod diagram;
-pub mod domain;
-pub mod domain_notes;
-pub mod findings;
 pub mod frontier;
 pub mod levers;
 pub mod play;
-pub mod readings_robustness;
 pub mod reproduction;
-pub mod section51;
+// The parts of REPRODUCTION.md, by their old paths.
+pub use reproduction::{
+    domain, domain_notes, findings, readings_robustness, section51, table5, table6, table6_groups,
+};
 pub mod studies;
-pub mod table5;
-pub mod table6;
-pub mod table6_groups;
 
 // The figure and statistics tools sit below every stage; their old paths stay while reports move.
 pub use crate::figures::{plot, raster};

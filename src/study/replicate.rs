@@ -3,7 +3,7 @@
 
 use super::config::{Measure, SettingKeys, State};
 use crate::experiment::TrialRun;
-use crate::report::stats::Interval;
+use crate::stats::Interval;
 use crate::train::StopReason;
 
 /// What a study keeps of one trial.

@@ -10,7 +10,7 @@
 use super::config::{Figure, Measure, State, Vary};
 use super::replicate::SettingResult;
 use super::run::StudyRun;
-use crate::report::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 

@@ -9,11 +9,11 @@ use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
 use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::tables::{self, Table5Row, Table6Row};
-use crate::report::domain::Table3Row;
-use crate::report::readings_robustness::AtThePapersCount;
-use crate::report::section51::Claim;
-use crate::report::table5::Table5Stat;
-use crate::report::table6_groups::{ClassRow, ErrorRate};
+use crate::report::reproduction::domain::Table3Row;
+use crate::report::reproduction::readings_robustness::AtThePapersCount;
+use crate::report::reproduction::section51::Claim;
+use crate::report::reproduction::table5::Table5Stat;
+use crate::report::reproduction::table6_groups::{ClassRow, ErrorRate};
 use serde::{Deserialize, Serialize};
 
 /// Everything the report shows.
@@ -155,8 +155,8 @@ pub struct Overlap {
 pub struct Table6Groups {
     /// Every a-file wtm position: the base rate.
     pub all: ErrorRate,
-    /// One per group of [`crate::report::table6_groups::paper_groups`], in its order.
+    /// One per group of [`crate::report::reproduction::table6_groups::paper_groups`], in its order.
     pub groups: Vec<ErrorRate>,
-    /// One per class of [`crate::report::table6_groups::A2_CLASSES`], in its order.
+    /// One per class of [`crate::report::reproduction::table6_groups::A2_CLASSES`], in its order.
     pub classes: Vec<ClassRow>,
 }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::paper::tables::Table5Row;
 use crate::report::plot::{Legend, LineChart, Series};
-use crate::report::table5::Table5Stat;
+use crate::report::reproduction::table5::Table5Stat;
 
 /// The a-file wtm positions (the set T4): the set of Figure 3 and Table 6.
 const A_FILE_POSITIONS: f64 = 20_643.0;

@@ -18,10 +18,18 @@ use std::path::{Path, PathBuf};
 mod analyse;
 mod data;
 mod discussion;
+pub mod domain;
+pub mod domain_notes;
 mod figures;
+pub mod findings;
 mod pipeline;
+pub mod readings_robustness;
 mod render;
+pub mod section51;
 mod standing;
+pub mod table5;
+pub mod table6;
+pub mod table6_groups;
 pub(crate) mod templates;
 #[cfg(test)]
 mod tests;
@@ -129,11 +137,14 @@ pub fn read_json(out: &Path) -> Result<Reproduction> {
 /// path.
 pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
     let mut grids = vec![
-        (TABLE6_PAPER_SVG, crate::report::table6::paper_diagrams(&r.paper_table6)),
-        (TABLE6_OURS_SVG, crate::report::table6::our_diagrams(&r.best_misclassified, &r.paper_table6)),
+        (TABLE6_PAPER_SVG, crate::report::reproduction::table6::paper_diagrams(&r.paper_table6)),
+        (
+            TABLE6_OURS_SVG,
+            crate::report::reproduction::table6::our_diagrams(&r.best_misclassified, &r.paper_table6),
+        ),
     ];
     if let Some(m) = &r.matched {
-        grids.push((TABLE6_MATCHED_SVG, crate::report::table6::matched_diagrams(m)));
+        grids.push((TABLE6_MATCHED_SVG, crate::report::reproduction::table6::matched_diagrams(m)));
     }
     // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
     for (file, diagrams) in grids {

@@ -27,7 +27,7 @@ pub fn figures(r: &Reproduction) -> Vec<(String, &'static str)> {
 pub fn render(r: &Reproduction) -> Result<String> {
     let e = templates::engine()?;
     let context = json!({
-        "domain": crate::report::domain::markdown(&e, &r.domain)?,
+        "domain": crate::report::reproduction::domain::markdown(&e, &r.domain)?,
         "table5": table5_rows(r),
         "replicated": findings::replicated(&e, r)?,
         "readings": findings::readings(&e, &r.readings)?,

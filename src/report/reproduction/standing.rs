@@ -3,7 +3,7 @@
 //! 95% intervals, median epochs), not the single configured run's.
 
 use super::{NN6_TRIALS, Summary, paper_pct, pct, pct2, trial_number};
-use crate::report::table5::Table5Stat;
+use crate::report::reproduction::table5::Table5Stat;
 use std::fmt::Write;
 
 /// Where the 95% interval of our mean lies against the paper's single figure.

@@ -5,7 +5,7 @@
 use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::ReplicateRun;
-use crate::report::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 

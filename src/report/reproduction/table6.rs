@@ -2,6 +2,7 @@
 //! of our best net's misclassified a-file positions and of the positions wrong in most runs at
 //! matched accuracy. The runs are analysed in [`crate::experiment::table6`].
 
+use super::templates;
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::Result;
@@ -9,8 +10,7 @@ use crate::experiment::MisclassifiedRow;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::report::diagram::Diagram;
-use crate::report::reproduction::templates;
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde_json::json;
 
 /// The section of `REPRODUCTION.md` (the template `matched.md.j2`).

@@ -3,8 +3,8 @@
 //! kpk's count and whether they account for each difference, and what the paper's text says of
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
+use super::Domain;
 use crate::paper::tables::{self, PositionSet, Table2, Table2Remark};
-use crate::report::reproduction::Domain;
 use std::fmt::Write;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn each_differing_source_is_explained_by_its_marks_or_said_to_have_no_stated_reason() {
-        let domain = crate::report::domain::analyse(&Bitbase::generate());
+        let domain = crate::report::reproduction::domain::analyse(&Bitbase::generate());
         let md = markdown(&domain);
         let line =
             |source: &str| md.lines().find(|l| l.contains(&format!("**{source}**"))).unwrap().to_string();

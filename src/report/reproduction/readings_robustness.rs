@@ -2,13 +2,13 @@
 //! reading is measurably closer than the runner-up, and whether the ranking rests on runs cut at
 //! their budget (trial 41's budget is the paper's own epoch count) or on the whole-set trials.
 
+use super::templates;
+use super::{NN6_TRIALS, Readings};
 use crate::error::Result;
 use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals::{self, Ranking};
 use crate::experiment::sweep;
-use crate::report::reproduction::templates;
-use crate::report::reproduction::{NN6_TRIALS, Readings};
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

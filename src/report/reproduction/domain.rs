@@ -1,13 +1,13 @@
 //! The domain in numbers (section 2): the paper's Table 2 (counts of positions, by source) and
 //! Table 3 (wins converted in exactly p plies) beside kpk's exact counts from the bitbase.
 
+use super::Domain;
+use super::templates;
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
 use crate::chess::board::Color;
 use crate::error::Result;
 use crate::paper::tables;
-use crate::report::reproduction::Domain;
-use crate::report::reproduction::templates;
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 

@@ -3,14 +3,14 @@
 //! trial 39 continued, and section 5.1's comments checked. Each is a template of
 //! `reproduction/templates/` filled from the report's data.
 
-use super::reproduction::{Readings, Reproduction, templates};
+use super::readings_robustness;
+use super::section51;
+use super::table5::{self, Table5Stat};
+use super::{Readings, Reproduction, templates};
 use crate::error::Result;
 use crate::experiment::readings_intervals::ReadingInterval;
 use crate::experiment::sweep;
-use crate::report::readings_robustness;
-use crate::report::section51;
-use crate::report::table5::{self, Table5Stat};
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde_json::json;
 
 /// Table 5 over the replicates, or nothing where the run made none.

@@ -13,7 +13,7 @@ use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::{ReplicateRun, wins_pct};
 use crate::paper::tables::Table5Row;
-use crate::report::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use crate::train::StopReason;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -233,7 +233,7 @@ mod tests {
 
     /// Table 5's trial 1 cut to 5 epochs: cheap enough to replicate in a unit test.
     fn short_trial1() -> Trial {
-        let text = include_str!("../../experiments/table5/trial01.toml")
+        let text = include_str!("../../../experiments/table5/trial01.toml")
             .replace("max_epochs = 2000", "max_epochs = 5")
             .replace("window = 20", "window = 5");
         TrialConfig::parse(&text).unwrap().check().unwrap()
