@@ -116,7 +116,8 @@ fn main() {
                 output,
                 optimiser: Optimiser::Online { learning_rate: eta, momentum, anneal, reshuffle: false },
                 max_epochs: epochs,
-                window: usize::MAX,
+                // A window longer than any run: the stopping rule never ends one early.
+                window: kpk::train::MAX_EPOCHS,
                 seed,
                 best: BestState::LeastError,
                 ..TrainConfig::default()

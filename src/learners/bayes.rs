@@ -90,19 +90,7 @@ mod tests {
     #[test]
     fn one_telling_value_decides_and_the_tables_are_sized_by_range() {
         // x1 = 8 always wins, other files draw: the ratio of x1 = 8 outweighs the rest.
-        let rows: Vec<Row> = (1..=8)
-            .flat_map(|a| {
-                (1..=8).map(move |b| {
-                    let mut r = [0i8; 32];
-                    for (c, v) in r.iter_mut().enumerate() {
-                        *v = value_range(c).0;
-                    }
-                    r[0] = a;
-                    r[1] = b;
-                    r
-                })
-            })
-            .collect();
+        let rows = crate::learners::grid_rows();
         let wins: Vec<bool> = rows.iter().map(|r| r[0] == 8).collect();
         let data = Samples { rows: rows.clone(), wins: wins.clone(), dtc: vec![None; 64] };
         let m = NaiveBayes.fit(&data, InputSet::Coordinates, 0).unwrap();

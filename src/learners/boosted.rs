@@ -120,23 +120,10 @@ impl Learner for Boosted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learners::value_range;
 
     #[test]
     fn boosting_learns_a_threshold_and_is_seeded() {
-        let rows: Vec<Row> = (1..=8)
-            .flat_map(|a| {
-                (1..=8).map(move |b| {
-                    let mut r = [0i8; 32];
-                    for (c, v) in r.iter_mut().enumerate() {
-                        *v = value_range(c).0;
-                    }
-                    r[0] = a;
-                    r[1] = b;
-                    r
-                })
-            })
-            .collect();
+        let rows = crate::learners::grid_rows();
         let wins: Vec<bool> = rows.iter().map(|r| r[0] + r[1] > 8).collect();
         let data = Samples { rows: rows.clone(), wins: wins.clone(), dtc: vec![None; 64] };
         let b = Boosted { rounds: 40, ..Boosted::default() };

@@ -182,19 +182,7 @@ mod tests {
 
     #[test]
     fn a_linear_boundary_is_learned_and_read_back_on_natural_inputs() {
-        let rows: Vec<Row> = (1..=8)
-            .flat_map(|a| {
-                (1..=8).map(move |b| {
-                    let mut r = [0i8; 32];
-                    for (c, v) in r.iter_mut().enumerate() {
-                        *v = value_range(c).0;
-                    }
-                    r[0] = a;
-                    r[1] = b;
-                    r
-                })
-            })
-            .collect();
+        let rows = crate::learners::grid_rows();
         let wins: Vec<bool> = rows.iter().map(|r| r[0] + 2 * r[1] > 12).collect();
         let data = Samples { rows: rows.clone(), wins, dtc: vec![None; 64] };
         let l = Logistic { lambda: 0.01, ..Logistic::default() };

@@ -164,6 +164,25 @@ pub fn six(mlp: mlp::PaperMlp) -> Vec<Box<dyn Learner>> {
 /// The learner names in the report's order.
 pub const NAMES: [&str; 6] = ["rule_list", "tree", "naive_bayes", "logistic", "boosted_trees", "mlp"];
 
+/// The test grid of the learners' unit tests: x1 and x2 over 1..=8 each (64 rows), every other
+/// characteristic at the low end of its range.
+#[cfg(test)]
+pub(crate) fn grid_rows() -> Vec<Row> {
+    (1..=8)
+        .flat_map(|a| {
+            (1..=8).map(move |b| {
+                let mut r = [0i8; N_FEATURES];
+                for (c, v) in r.iter_mut().enumerate() {
+                    *v = value_range(c).0;
+                }
+                r[0] = a;
+                r[1] = b;
+                r
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

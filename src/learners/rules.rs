@@ -213,19 +213,7 @@ mod tests {
 
     #[test]
     fn a_conjunction_is_learned_exactly_in_a_few_rules() {
-        let rows: Vec<Row> = (1..=8)
-            .flat_map(|a| {
-                (1..=8).map(move |b| {
-                    let mut r = [0i8; 32];
-                    for (c, v) in r.iter_mut().enumerate() {
-                        *v = value_range(c).0;
-                    }
-                    r[0] = a;
-                    r[1] = b;
-                    r
-                })
-            })
-            .collect();
+        let rows = crate::learners::grid_rows();
         let wins: Vec<bool> = rows.iter().map(|r| r[0] >= 5 && r[1] <= 3).collect();
         let data = Samples { rows: rows.clone(), wins, dtc: vec![None; 64] };
         let m = RuleList::default().fit(&data, InputSet::Coordinates, 0).unwrap();
