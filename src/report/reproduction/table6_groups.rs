@@ -18,6 +18,7 @@ use crate::template::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 /// Section 5.1: "some win-defining rules input as characteristics were not 100% effective (see
 /// # 8, 17, 21, 22, 24)". The paper names the rows; nothing in the table marks them.
@@ -39,35 +40,34 @@ pub struct Group {
 /// the text lists.
 pub fn paper_groups(paper6: &[Table6Row]) -> Vec<Group> {
     let rows = |keep: &dyn Fn(&Table6Row) -> bool| paper6.iter().filter(|p| keep(p)).map(|p| p.n).collect();
-    vec![
-        Group { name: "all of Table 6", rule: "every row", rows: rows(&|_| true) },
-        Group {
-            name: "critical",
-            rule: "the result changes with the side to move (w / d)",
-            rows: rows(&|p| p.result_wtm != p.result_btm),
-        },
-        Group {
-            name: "drawn either side to move",
-            rule: "d / d",
-            rows: rows(&|p| p.result_wtm == 'd' && p.result_btm == 'd'),
-        },
-        Group {
-            name: "won either side to move",
-            rule: "w / w",
-            rows: rows(&|p| p.result_wtm == 'w' && p.result_btm == 'w'),
-        },
-        Group {
-            name: "win-defining rules not effective",
-            rule: "the rows the text lists",
-            rows: RULES_NOT_EFFECTIVE.to_vec(),
-        },
-        Group {
-            name: "wP better on a2 than a3",
-            rule: "the rows the text lists",
-            rows: A2_A3_ROWS.collect(),
-        },
-    ]
+    let rows: [Vec<u8>; 6] = [
+        rows(&|_| true),
+        rows(&|p| p.result_wtm != p.result_btm),
+        rows(&|p| p.result_wtm == 'd' && p.result_btm == 'd'),
+        rows(&|p| p.result_wtm == 'w' && p.result_btm == 'w'),
+        RULES_NOT_EFFECTIVE.to_vec(),
+        A2_A3_ROWS.collect(),
+    ];
+    TEXTS.group.iter().zip(rows).map(|(t, rows)| Group { name: &t.name, rule: &t.rule, rows }).collect()
 }
+
+/// The name and rule of a group or class, from `table6_groups.toml`.
+#[derive(Deserialize)]
+struct Text {
+    name: String,
+    rule: String,
+}
+
+/// The words of the groups (in [`paper_groups`] order) and of the classes (in [`A2_CLASSES`]
+/// order).
+#[derive(Deserialize)]
+struct Texts {
+    group: [Text; 6],
+    class: [Text; 3],
+}
+
+static TEXTS: LazyLock<Texts> =
+    LazyLock::new(|| toml::from_str(include_str!("table6_groups.toml")).expect("table6_groups.toml parses"));
 
 /// How often our runs at matched accuracy get a set of positions wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -160,7 +160,7 @@ pub fn better_on_a2(p: &KpkPosition, bb: &Bitbase) -> bool {
     if p.wp().file() != 0 || p.wp().rank() != 1 || p.side() != Color::White || bb.outcome(p) != Outcome::Win {
         return false;
     }
-    let a3 = Square::from_coords(0, 2).expect("a3 is on the board");
+    let a3 = Square::ALL[16]; // file a, rank 3: index rank * 8 + file
     KpkPosition::new(p.wk(), p.bk(), a3, p.side()).map_or(true, |q| bb.outcome(&q) == Outcome::Draw)
 }
 
@@ -190,23 +190,11 @@ pub struct Class {
 pub const BETTER_ON_A2: usize = 2;
 
 /// The classes of the a2→a4 rule, narrowest first.
-pub const A2_CLASSES: [Class; 3] = [
-    Class {
-        name: "only the double step wins",
-        rule: "wP a2, wtm win; a2-a4 wins and every other move (a2-a3, each king move) draws",
-        test: needs_double_step,
-    },
-    Class {
-        name: "a2-a4 wins, a2-a3 does not",
-        rule: "wP a2, wtm; a2-a4 wins and a2-a3 draws, king moves aside",
-        test: double_beats_single,
-    },
-    Class {
-        name: "better on a2 than a3",
-        rule: "wP a2, wtm win; the same kings with the wP on a3 (wtm) draw or are illegal",
-        test: better_on_a2,
-    },
-];
+pub static A2_CLASSES: LazyLock<[Class; 3]> = LazyLock::new(|| {
+    let tests: [fn(&KpkPosition, &Bitbase) -> bool; 3] =
+        [needs_double_step, double_beats_single, better_on_a2];
+    std::array::from_fn(|i| Class { name: &TEXTS.class[i].name, rule: &TEXTS.class[i].rule, test: tests[i] })
+});
 
 /// The error rate of our runs on the positions of `population` that `keep` picks.
 pub fn rate_where(m: &Matched, population: &[KpkPosition], keep: impl Fn(&KpkPosition) -> bool) -> ErrorRate {
@@ -386,15 +374,17 @@ mod tests {
     fn the_groups_hold_the_rows_section_5_1_names() {
         let paper6 = crate::paper::tables::table6();
         let groups = paper_groups(&paper6);
-        let rows = |name: &str| groups.iter().find(|g| g.name == name).unwrap().rows.clone();
-        assert_eq!(rows("all of Table 6").len(), 51);
+        let rows = |i: usize| groups[i].rows.clone();
+        // In order: all of Table 6, critical, drawn and won either side to move, win-defining
+        // rules not effective, wP better on a2 than a3.
+        assert_eq!(rows(0).len(), 51);
         // "Of the 51 misclassified positions, 42 are critical ... Eight are drawn with either wtm or
         // btm (# 1, 17, 21, 22, 24, 41, 49, 51) and one (# 33) is a win with either side to move."
-        assert_eq!(rows("critical").len(), 42);
-        assert_eq!(rows("drawn either side to move"), vec![1, 17, 21, 22, 24, 41, 49, 51]);
-        assert_eq!(rows("won either side to move"), vec![33]);
-        assert_eq!(rows("win-defining rules not effective"), vec![8, 17, 21, 22, 24]);
-        assert_eq!(rows("wP better on a2 than a3"), (29..=38).collect::<Vec<u8>>());
+        assert_eq!(rows(1).len(), 42);
+        assert_eq!(rows(2), vec![1, 17, 21, 22, 24, 41, 49, 51]);
+        assert_eq!(rows(3), vec![33]);
+        assert_eq!(rows(4), vec![8, 17, 21, 22, 24]);
+        assert_eq!(rows(5), (29..=38).collect::<Vec<u8>>());
     }
 
     #[test]
@@ -410,7 +400,8 @@ mod tests {
         assert_eq!(bb.outcome(&easy), Outcome::Win);
         assert!(!needs_double_step(&easy, &bb));
         assert!(!double_beats_single(&easy, &bb));
-        assert!(!better_on_a2(&easy, &bb), "on a3 it wins as well");
+        // On a3 it wins as well.
+        assert!(!better_on_a2(&easy, &bb));
         // Row 29 (wK g6, bK f3): a win with the pawn on a2, a draw with it on a3.
         let row29 = position("g6", "f3", "a2");
         assert!(better_on_a2(&row29, &bb));
