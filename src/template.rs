@@ -2,6 +2,8 @@
 //! loops over rows, conditionals, filters) filled from the report's typed, serde-serialisable
 //! result. The Rust side computes numbers and derived facts (counts, verdict enums); the template
 //! words them. Rendering is pure: same template and data, same bytes.
+//! [`results_json`] and [`read_results`] are the one writer and reader of every report's committed
+//! results JSON, the data a template is filled from.
 //!
 //! Templates run with strict undefined values (a misspelt field is an error, not an empty
 //! string), trailing newlines kept, and Jinja's `trim_blocks`/`lstrip_blocks` so that `{% for %}`

@@ -174,8 +174,7 @@ fn render_sweep(out: &Path) -> anyhow::Result<ExitCode> {
 fn run_table6(args: &ReadingsArgs, trials: &[Trial]) -> anyhow::Result<ExitCode> {
     let outs = check_outputs(&args.out, &["table6.json"])?;
     let matched = pipeline::table6(trials, replicates(args), jobs(args))?;
-    let json = serde_json::to_string_pretty(&matched)? + "\n";
-    outs[0].write(json.as_bytes())?;
+    outs[0].write(kpk::template::results_json(&matched)?.as_bytes())?;
     outln!("wrote {}", outs[0].display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -55,18 +55,13 @@ pub fn write(report: &LearnersReport, to: &Destinations) -> Result<()> {
     std::fs::create_dir_all(&to.folder)
         .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
     let outs = to.outputs()?;
-    let mut text =
-        serde_json::to_string_pretty(report).map_err(|e| Error::Internal(format!("learners.json: {e}")))?;
-    text.push('\n');
-    json.write(text.as_bytes())?;
+    json.write(crate::template::results_json(report)?.as_bytes())?;
     render_to(report, &outs)
 }
 
 /// Read the committed JSON and render from it alone.
 pub fn render_only(to: &Destinations) -> Result<LearnersReport> {
-    let bytes = crate::io::read(&to.json)?;
-    let report: LearnersReport = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::Format { path: to.json.display().to_string(), message: e.to_string() })?;
+    let report: LearnersReport = crate::template::read_results(&to.json)?;
     std::fs::create_dir_all(&to.folder)
         .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
     render_to(&report, &to.outputs()?)?;

@@ -100,10 +100,7 @@ fn required(path: &Path, writer: &str) -> Result<PathBuf> {
     }
 }
 
-fn json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    serde_json::from_slice(&crate::io::read(path)?)
-        .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })
-}
+use crate::template::read_results as json;
 
 fn csv_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     let bytes = crate::io::read(path)?;

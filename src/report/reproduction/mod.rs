@@ -120,17 +120,14 @@ pub fn check_destinations(out: &Path) -> Result<()> {
 
 /// Write the analysis's result as `reproduction.json` in `out`.
 pub fn write_json(out: &Path, r: &Reproduction) -> Result<PathBuf> {
-    let json = serde_json::to_string_pretty(r).map_err(|e| Error::Internal(e.to_string()))?;
     let path = out.join(REPRODUCTION_JSON);
-    crate::output::write_file(&path, (json + "\n").as_bytes())?;
+    crate::output::write_file(&path, crate::template::results_json(r)?.as_bytes())?;
     Ok(path)
 }
 
 /// Read `reproduction.json` from `out`.
 pub fn read_json(out: &Path) -> Result<Reproduction> {
-    let path = out.join(REPRODUCTION_JSON);
-    serde_json::from_slice(&crate::io::read(&path)?)
-        .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })
+    crate::template::read_results(&out.join(REPRODUCTION_JSON))
 }
 
 /// Draw the figures and write `REPRODUCTION.md` in `out` from `r` alone. Returns the report's

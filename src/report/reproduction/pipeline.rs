@@ -46,8 +46,10 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
     }
     table5::write_csv(&o.out.join(TABLE5_CSV), &table5::summarise(&trials, &runs, &tables::table5(), &bb)?)?;
     let claims = section51::claims(&trials, &runs);
-    let json = serde_json::to_string_pretty(&claims).map_err(|e| Error::Internal(e.to_string()))? + "\n";
-    crate::output::write_file(&o.out.join(SECTION51_JSON), json.as_bytes())?;
+    crate::output::write_file(
+        &o.out.join(SECTION51_JSON),
+        crate::template::results_json(&claims)?.as_bytes(),
+    )?;
     // The report reads the folders just written, as a later analysis of them would.
     let report = analyse_and_render(&o.out, &names, others, &bb)?;
     Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
