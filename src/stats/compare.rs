@@ -66,8 +66,7 @@ pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Contrast> {
     }
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = d.len() as f64;
-    let mean = d.iter().sum::<f64>() / n;
-    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let (mean, var) = super::mean_and_variance(&d);
     let se = (var / n).sqrt();
     let df = n - 1.0;
     let (half, p) = if se == 0.0 {
@@ -143,8 +142,7 @@ pub fn cluster_bootstrap(
 /// Returned in the order given.
 pub fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let order = ascending(p);
     let mut adjusted = vec![0.0; m];
     let mut running: f64 = 0.0;
     for (rank, &i) in order.iter().enumerate() {
@@ -159,13 +157,19 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 /// 1 − 0.05/(m − k), the level at which Holm's step tests it.
 pub fn holm_levels(p: &[f64]) -> Vec<f64> {
     let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let order = ascending(p);
     let mut levels = vec![0.0; m];
     for (rank, &i) in order.iter().enumerate() {
         levels[i] = 1.0 - 0.05 / (m - rank) as f64;
     }
     levels
+}
+
+/// The indices of `p` from its smallest value to its largest: Holm's order of testing.
+fn ascending(p: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    order
 }
 
 /// P(T ≤ t) for Student's t with `df` degrees of freedom, through the regularised incomplete
