@@ -11,6 +11,7 @@
 //!
 //! Filters shared by every report (a report adds its own with [`Engine::filter`]):
 //! - `thousands`: an integer with comma thousands separators, `62480` -> `62,480`
+//! - `count`: a number rounded to a whole one, with thousands separators, `81664.0` -> `81,664`
 //! - `fixed(n)`: a number with `n` decimals, `fixed(1)` of `0.25` -> `0.2` (Rust's rounding)
 //! - `signed(n)`: as `fixed(n)` with a sign always shown, `+0.3`, `-1.0`
 
@@ -57,6 +58,7 @@ impl Engine {
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.add_filter("thousands", |v: i64| thousands(v));
+        env.add_filter("count", |v: f64| thousands(v.round() as i64));
         env.add_filter("fixed", |v: f64, n: usize| format!("{v:.n$}"));
         env.add_filter("signed", |v: f64, n: usize| format!("{v:+.n$}"));
         Engine { env }
@@ -79,6 +81,12 @@ impl Engine {
         self
     }
 
+    /// Render a template given as text (a figure's label read from a TOML file beside its code,
+    /// say) from `context`, with this engine's filters.
+    pub fn render_str(&self, source: &str, context: &impl Serialize) -> Result<String, TemplateError> {
+        self.env.render_str(source, Value::from_serialize(context)).map_err(|e| template_error(source, &e))
+    }
+
     /// Render the template `name` from `context`.
     pub fn render(&self, name: &str, context: &impl Serialize) -> Result<String, TemplateError> {
         let template = self.env.get_template(name).map_err(|e| template_error(name, &e))?;
@@ -96,21 +104,15 @@ pub fn render_one(
     Engine::new().template(name, source)?.render(name, context)
 }
 
+/// Render a label given as template text (a figure's title or key read from a TOML file beside
+/// its code) from `context`, with the shared filters.
+pub fn label(source: &str, context: &impl Serialize) -> crate::error::Result<String> {
+    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(Engine::new);
+    ENGINE.render_str(source, context).map_err(|e| crate::error::Error::Internal(e.to_string()))
+}
+
 /// Take a filter argument back as a typed value (a row struct, say) for filters written in Rust.
 pub type Typed<T> = ViaDeserialize<T>;
-
-/// Fill `template`'s `{{name}}` placeholders from `values`. Every placeholder must have a value
-/// and every value a placeholder; a mismatch is a bug in the report's code, caught by its tests.
-pub fn fill(template: &str, values: &[(&str, String)]) -> String {
-    let mut out = template.to_string();
-    for (name, value) in values {
-        let key = format!("{{{{{name}}}}}");
-        assert!(out.contains(&key), "the template has no {key}");
-        out = out.replace(&key, value);
-    }
-    assert!(!out.contains("{{"), "a placeholder of the template has no value");
-    out
-}
 
 /// `62480` -> `62,480`; negative numbers keep their sign before the digits.
 pub fn thousands(v: i64) -> String {
@@ -145,20 +147,6 @@ pub fn read_results<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> c
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn placeholders_are_filled() {
-        assert_eq!(
-            super::fill("a {{x}} b {{y}} {{x}}", &[("x", "1".into()), ("y", "2".into())]),
-            "a 1 b 2 1"
-        );
-    }
-
-    #[test]
-    #[should_panic(expected = "has no value")]
-    fn a_missing_value_is_caught() {
-        super::fill("{{x}} {{y}}", &[("x", "1".into())]);
-    }
-
     #[test]
     fn the_shared_filters_write_numbers_as_reports_do() {
         #[derive(serde::Serialize)]

@@ -148,7 +148,7 @@ fn the_exception_diagrams_show_each_exception_with_its_exact_result() {
     )
     .unwrap();
     assert_eq!(results.model.sizes, model.sizes());
-    let diagrams = kpk::report::compression::exception_diagrams(&results);
+    let diagrams = kpk::report::compression::exception_diagrams(&results).unwrap();
     assert_eq!(diagrams.len(), model.exceptions().len());
     for (d, &i) in diagrams.iter().zip(model.exceptions().indices()) {
         let p = kpk::chess::index::KpkIndex::new(i).and_then(|i| i.position()).unwrap();

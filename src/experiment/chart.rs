@@ -2,6 +2,7 @@
 
 use super::config::TrialConfig;
 use super::rows::Summary;
+use crate::figures::colours::Measure;
 use crate::figures::plot::{Legend, LineChart, Series};
 use crate::train::EpochMetrics;
 
@@ -38,22 +39,36 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
     };
     let mut series = if differs {
         vec![
-            Series::new("training accuracy, m = 0", points(&|r| r.train_accuracy_m0_pct), 0),
-            Series::new(at_margin, points(&|r| Some(r.train_accuracy_pct)), 4),
+            Series::new(
+                "training accuracy, m = 0",
+                points(&|r| r.train_accuracy_m0_pct),
+                Measure::Training.colour(),
+            ),
+            Series::new(at_margin, points(&|r| Some(r.train_accuracy_pct)), Measure::Margin.colour()),
         ]
     } else {
-        vec![Series::new("training accuracy", points(&|r| Some(r.train_accuracy_pct)), 0)]
+        vec![Series::new(
+            "training accuracy",
+            points(&|r| Some(r.train_accuracy_pct)),
+            Measure::Training.colour(),
+        )]
     };
     let test = points(&|r| r.test_accuracy_pct);
     if !test.is_empty() {
-        series.push(Series::new("testing accuracy", test, 2));
+        series.push(Series::new("testing accuracy", test, Measure::Testing.colour()));
     }
-    series.push(Series::new("E1", points(&|r| Some(r.e1)), 1).on_right_axis().dashed());
-    series.push(Series::new("E2", points(&|r| Some(r.e2)), 3).on_right_axis().dashed());
+    series.push(Series::new("E1", points(&|r| Some(r.e1)), Measure::E1.colour()).on_right_axis().dashed());
+    series.push(Series::new("E2", points(&|r| Some(r.e2)), Measure::E2.colour()).on_right_axis().dashed());
     let last = rows.last().map_or(1, |r| r.epoch).max(2) as f64;
     if let Some(target) = marks.error_target {
         series.push(
-            Series::reference(format!("error target {target}"), target, (1.0, last), 7).on_right_axis(),
+            Series::reference(
+                format!("error target {target}"),
+                target,
+                (1.0, last),
+                Measure::Target.colour(),
+            )
+            .on_right_axis(),
         );
     }
     if let Some(kept) = marks.kept_epoch.and_then(|e| rows.iter().find(|r| r.epoch == e)) {
@@ -61,7 +76,7 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
             Series::new(
                 format!("kept epoch {}", kept.epoch),
                 vec![(kept.epoch as f64, kept.accuracy_m0_pct())],
-                5,
+                Measure::Epochs.colour(),
             )
             .points_only(),
         );
@@ -81,7 +96,8 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
         y2: Some(("error measure (E1, E2), |y − d|".into(), (0.0, 1.0))),
         log_x: false,
         log_y: false,
-        legend: Legend::LowerRight,
+        // Beside the frame: the curves fill its corners (accuracy near 100 %, errors near 0).
+        legend: Legend::Right,
         integer_x: false,
         x_range: Some((1.0, last)),
         series,

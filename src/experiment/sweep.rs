@@ -195,6 +195,7 @@ pub fn save_chart(
 
 /// The sweep's chart: each distance component against the learning rate (log scale).
 pub fn chart(rows: &[SweepRow]) -> crate::figures::plot::LineChart {
+    use crate::figures::colours::Measure;
     use crate::figures::plot::{Legend, LineChart, Series};
     type Of = dyn Fn(&SweepRow) -> (f64, f64, f64);
     let series = |label: &str, f: &Of, colour| {
@@ -218,16 +219,21 @@ pub fn chart(rows: &[SweepRow]) -> crate::figures::plot::LineChart {
         legend: Legend::UpperRight,
         integer_x: false,
         series: vec![
-            series("distance = epochs + train / 2", &|r| (r.distance, r.distance_lo, r.distance_hi), 0),
+            // Each component in its measure's colour; their sum is a distance to the paper.
+            series(
+                "distance = epochs + train / 2",
+                &|r| (r.distance, r.distance_lo, r.distance_hi),
+                Measure::Paper.colour(),
+            ),
             series(
                 "epochs: mean |log2(ours / paper)|",
                 &|r| (r.epochs_log2, r.epochs_log2_lo, r.epochs_log2_hi),
-                1,
+                Measure::Epochs.colour(),
             ),
             series(
                 "train: mean |ours − paper|, points",
                 &|r| (r.train_points, r.train_points_lo, r.train_points_hi),
-                2,
+                Measure::Training.colour(),
             ),
         ],
     }

@@ -2,6 +2,7 @@
 //! glance. Built on plotters without system libraries; the text uses the bundled DejaVu Sans
 //! (`assets/DejaVuSans.ttf`, licence beside it).
 
+use super::colours::PALETTE;
 use crate::error::{Error, Result};
 use crate::output::FileOut;
 use plotters::coord::Shift;
@@ -27,18 +28,6 @@ pub fn ensure_font() -> Result<()> {
     if ok { Ok(()) } else { Err(Error::Unavailable("the bundled DejaVu Sans font failed to load".into())) }
 }
 
-/// Colours that stay distinct on white and in greyscale print, in the order series take them.
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(127, 127, 127),
-    RGBColor(23, 190, 207),
-];
-
 /// One line of a chart.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -55,6 +44,9 @@ pub struct Series {
     pub line: bool,
     /// Vertical error bars (x, low, high), e.g. 95% intervals over replicates.
     pub error_bars: Vec<(f64, f64, f64)>,
+    /// Points as open rings, larger than a dot, so that a dot at the same place shows inside:
+    /// the paper's figure beside ours ([`crate::figures::colours`]).
+    pub ring: bool,
 }
 
 impl Series {
@@ -68,7 +60,13 @@ impl Series {
             dashed: false,
             line: true,
             error_bars: Vec::new(),
+            ring: false,
         }
+    }
+    /// Points only, each an open ring (see [`Series::ring`]).
+    pub fn rings(mut self) -> Series {
+        self.ring = true;
+        self.points_only()
     }
     /// Points only: markers, no line between them.
     pub fn points_only(mut self) -> Series {
@@ -124,8 +122,7 @@ const MARGIN: i32 = 12;
 /// same four shapes, so that they have one type.
 fn sample<'a, DB: DrawingBackend + 'a>(
     colour: RGBColor,
-    line: bool,
-    dashed: bool,
+    (line, dashed, ring): (bool, bool, bool),
     at: (i32, i32),
 ) -> impl IntoDynElement<'a, DB, (i32, i32)> {
     let gap = if dashed { colour.mix(0.0) } else { colour.mix(1.0) };
@@ -140,8 +137,17 @@ fn sample<'a, DB: DrawingBackend + 'a>(
             + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
             + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
             + PathElement::new(vec![(10, 0), (10, 0)], colour.stroke_width(1))
-            + Circle::new((10, 0), 4, colour.filled())
+            + if ring {
+                Circle::new((10, 0), 5, colour.stroke_width(2))
+            } else {
+                Circle::new((10, 0), 4, colour.filled())
+            }
     }
+}
+
+/// A point of a points-only series: a filled dot, or an open ring ([`Series::ring`]).
+fn dot(p: (f64, f64), colour: RGBColor, ring: bool) -> Circle<(f64, f64), i32> {
+    if ring { Circle::new(p, 6, colour.stroke_width(2)) } else { Circle::new(p, 4, colour.filled()) }
 }
 
 /// A line chart with an optional second y axis on the right.
@@ -251,7 +257,7 @@ impl LineChart {
         for (i, s) in labelled.iter().enumerate() {
             let (x, y) = (LEGEND_GAP + LEGEND_MARGIN, LEGEND_MARGIN + row * i as i32 + row / 2);
             let colour = PALETTE[s.colour % PALETTE.len()];
-            area.draw(&sample::<DB>(colour, s.line, s.dashed, (x, y)).into_dyn())?;
+            area.draw(&sample::<DB>(colour, (s.line, s.dashed, s.ring), (x, y)).into_dyn())?;
             area.draw_text(&s.label, &text, (x + SAMPLE_WIDTH, y))?;
         }
         Ok(())
@@ -413,7 +419,7 @@ impl LineChart {
             let clamp = |(x, v): (f64, f64)| if s.secondary { (x, v) } else { (x, v.clamp(y0, y1)) };
             let points: Vec<(f64, f64)> = s.points.iter().copied().filter(keep).map(clamp).collect();
             let anno = if !s.line {
-                let dots = points.iter().map(|&p| Circle::new(p, 4, colour.filled()));
+                let dots = points.iter().map(|&p| dot(p, colour, s.ring));
                 if s.secondary { chart.draw_secondary_series(dots)? } else { chart.draw_series(dots)? }
             } else if s.dashed {
                 let line = DashedLineSeries::new(points.iter().copied(), 6, 4, style);
@@ -424,9 +430,9 @@ impl LineChart {
                 if s.secondary { chart.draw_secondary_series(line)? } else { chart.draw_series(line)? }
             };
             // A series without a label (an interval's outline beside its mean) has no entry.
-            let (line, dashed) = (s.line, s.dashed);
+            let kind = (s.line, s.dashed, s.ring);
             if !s.label.is_empty() {
-                anno.label(s.label.clone()).legend(move |at| sample(colour, line, dashed, at));
+                anno.label(s.label.clone()).legend(move |at| sample(colour, kind, at));
             }
             if s.line && s.dashed && s.markers {
                 let dots = points.iter().map(|&p| Circle::new(p, 3, colour.filled()));

@@ -4,11 +4,31 @@
 
 use super::analyse::{LearnersReport, Row};
 use crate::error::{Error, Result};
+use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::output::FileOut;
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+/// The frontier figure's title, axis labels and keys (`figure.toml` beside this file).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FigureLabels {
+    title: String,
+    x: String,
+    y: String,
+    shipped: String,
+    /// A readable key for each learner of [`super::NAMES`].
+    names: BTreeMap<String, String>,
+}
+
+static LABELS: LazyLock<FigureLabels> =
+    LazyLock::new(|| toml::from_str(include_str!("figure.toml")).expect("figure.toml parses"));
 
 const TEMPLATE: &str = include_str!("learners.md.j2");
 
@@ -72,7 +92,7 @@ fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
     outs[0].write(markdown(report)?.as_bytes())?;
     outs[1].write(results_csv(report).as_bytes())?;
     outs[2].write(variants_csv(report).as_bytes())?;
-    let chart = frontier(report);
+    let chart = frontier(report)?;
     chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
     chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))
 }
@@ -144,11 +164,12 @@ pub fn variants_csv(report: &LearnersReport) -> String {
 
 /// Accuracy on every wtm position against exact-model bytes, one series per learner (T3 rows
 /// and variants), with the shipped hybrid's size as a dashed line.
-pub fn frontier(report: &LearnersReport) -> LineChart {
+pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
+    let l = &*LABELS;
     let mut series = Vec::new();
     let mut lowest: f64 = 100.0;
     let (mut x0, mut x1) = (report.shipped_bytes as f64, report.shipped_bytes as f64);
-    for (colour, name) in super::NAMES.iter().enumerate() {
+    for (i, name) in super::NAMES.iter().enumerate() {
         let mut points: Vec<(f64, f64)> = report
             .rows
             .iter()
@@ -163,23 +184,24 @@ pub fn frontier(report: &LearnersReport) -> LineChart {
             x1 = x1.max(x);
         }
         if !points.is_empty() {
-            series.push(Series::new(*name, points, colour).with_markers());
+            let key = l.names.get(*name).map_or(*name, String::as_str);
+            series.push(Series::new(key, points, category(i)).with_markers());
         }
     }
     let y0 = (lowest / 5.0).floor() * 5.0;
     let shipped = report.shipped_bytes as f64;
     series.push(
         Series::new(
-            format!("MLP hybrid shipped ({} B)", report.shipped_bytes),
+            crate::template::label(&l.shipped, &json!({ "bytes": report.shipped_bytes }))?,
             vec![(shipped, y0), (shipped, 100.0)],
-            7,
+            Measure::Model.colour(),
         )
         .dashed(),
     );
-    LineChart {
-        title: "Learners on all wtm positions (T3, x1..x32): accuracy against exact-model size".into(),
-        x_label: "exact model: learner + exceptions + one-ply rule (bytes, log scale)".into(),
-        y_label: "learner's accuracy on the 81,664 wtm positions (%)".into(),
+    Ok(LineChart {
+        title: l.title.clone(),
+        x_label: l.x.clone(),
+        y_label: l.y.clone(),
         y_range: (y0, 100.5),
         y2: None,
         x_range: Some((x0 / 1.3, x1 * 1.3)),
@@ -188,5 +210,5 @@ pub fn frontier(report: &LearnersReport) -> LineChart {
         legend: Legend::Right,
         integer_x: false,
         series,
-    }
+    })
 }

@@ -6,6 +6,7 @@
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
+use crate::figures::colours::{Measure, category};
 use crate::hybrid::compress::CompressConfig;
 use crate::hybrid::frontier::FrontierRow;
 use crate::hybrid::results::RICE_PARAMETER_BITS;
@@ -16,9 +17,13 @@ use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
 use crate::report::levers;
 use crate::report::plot::{Legend, LineChart, Series};
+use crate::report::summary::{self, Finding};
 use crate::report::template::Engine;
-use serde::Serialize;
+use crate::template::label;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::path::Path;
+use std::sync::LazyLock;
 
 const TEMPLATE: &str = include_str!("compression.md");
 
@@ -31,13 +36,49 @@ pub const EXCEPTIONS_NAME: &str = "compression-exceptions.svg";
 /// Diagrams per row in the exceptions figure.
 const EXCEPTION_COLUMNS: usize = 8;
 
-/// Sizes of other representations (bytes, exact, random access), cited from their published files.
-const ANCHORS: [(&str, usize, bool, bool); 4] = [
-    ("pfkpk's table", 32_768, true, true),
-    ("Syzygy KPvK WDL table", 7_824, true, true),
-    ("raw bitbase under zstd -22", 3_922, true, false),
-    ("raw bitbase under xz -9e", 3_528, true, false),
-];
+/// The cited sizes and the figures' labels (`compression.toml` beside this file).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Labels {
+    /// Sizes of other representations, cited from their published files: (name, bytes, exact,
+    /// random access).
+    anchors: Vec<(String, usize, bool, bool)>,
+    exception: String,
+    size_chart: SizeChartLabels,
+    summary: SummaryTexts,
+}
+
+/// A finding's sentence (a template) and the heading of the section that shows it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SummaryText {
+    text: String,
+    section: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SummaryTexts {
+    model: SummaryText,
+    anchors: SummaryText,
+    frontier: SummaryText,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SizeChartLabels {
+    title: String,
+    x: String,
+    y: String,
+    total: String,
+    exceptions: String,
+    plain: String,
+    model: String,
+    target: String,
+}
+
+static LABELS: LazyLock<Labels> =
+    LazyLock::new(|| toml::from_str(include_str!("compression.toml")).expect("compression.toml parses"));
 
 /// The paper's nets (Table 5, NN1–NN6): 64-bit floating-point weights, not exact on KPK.
 const PAPER_NETS: [&str; 6] =
@@ -118,7 +159,7 @@ fn beside(report: &Path, name: &str) -> std::path::PathBuf {
 
 /// Every position of the exception table as a board diagram (canonical orientation: the pawn
 /// White's, on files a–d), captioned with the exact result and the net's wrong answer.
-pub fn exception_diagrams(results: &CompressionResults) -> Vec<Diagram> {
+pub fn exception_diagrams(results: &CompressionResults) -> Result<Vec<Diagram>> {
     results
         .model
         .exceptions
@@ -128,21 +169,26 @@ pub fn exception_diagrams(results: &CompressionResults) -> Vec<Diagram> {
             let (net, exact) =
                 if net_win { (Outcome::Win, Outcome::Draw) } else { (Outcome::Draw, Outcome::Win) };
             let side = if p.side() == crate::Color::White { "wtm" } else { "btm" };
-            Diagram::canonical(&p).with_caption(format!("{side}: {exact}; the net says {net}"))
+            let context = json!({ "side": side, "exact": exact.to_string(), "net": net.to_string() });
+            Ok(Diagram::canonical(&p).with_caption(label(&LABELS.exception, &context)?))
         })
         .collect()
 }
 
 /// Write the report at `path` and its figures beside it, from the results alone.
 pub fn write(path: &Path, results: &CompressionResults) -> Result<()> {
-    let chart = size_chart(&results.candidates, results.model.sizes.total);
+    let chart = size_chart(&results.candidates, results.model.sizes.total)?;
     for p in plot_paths(path) {
         chart.save(&p, (900, 560))?;
     }
     if let Some(rows) = &results.frontier {
         frontier::figures(&beside(path, ""), rows, (results.model.parameters, results.model.sizes.total))?;
     }
-    diagram::write_diagrams(&beside(path, EXCEPTIONS_NAME), &exception_diagrams(results), EXCEPTION_COLUMNS)?;
+    diagram::write_diagrams(
+        &beside(path, EXCEPTIONS_NAME),
+        &exception_diagrams(results)?,
+        EXCEPTION_COLUMNS,
+    )?;
     let md = render(results)?;
     crate::output::write_file(path, md.as_bytes())
 }
@@ -150,9 +196,9 @@ pub fn write(path: &Path, results: &CompressionResults) -> Result<()> {
 /// A row of the comparison table: this model, the raw bitbase, a cited file, or one of the
 /// paper's nets, with both compression factors (section 5, Table 5's `comp`).
 #[derive(Serialize)]
-struct Representation {
+struct Representation<'a> {
     kind: &'static str,
-    name: &'static str,
+    name: &'a str,
     number: usize,
     weights: usize,
     bytes: usize,
@@ -162,7 +208,7 @@ struct Representation {
     raw: f64,
 }
 
-fn comparison(total: usize) -> Vec<Representation> {
+fn comparison(total: usize) -> Vec<Representation<'static>> {
     let raw_bitbase = MAX_INDEX / 8;
     let row = |kind, name, number, weights, bytes: usize, exact, random| Representation {
         kind,
@@ -177,8 +223,8 @@ fn comparison(total: usize) -> Vec<Representation> {
     };
     let mut t =
         vec![row("model", "", 0, 0, total, true, true), row("raw", "", 0, 0, raw_bitbase, true, true)];
-    for (name, bytes, exact, random) in ANCHORS {
-        t.push(row("anchor", name, 0, 0, bytes, exact, random));
+    for (name, bytes, exact, random) in &LABELS.anchors {
+        t.push(row("anchor", name, 0, 0, *bytes, *exact, *random));
     }
     for (i, topology) in PAPER_NETS.iter().enumerate() {
         let w = weights(topology);
@@ -191,7 +237,7 @@ fn comparison(total: usize) -> Vec<Representation> {
 #[derive(Serialize)]
 struct Context<'a> {
     r: &'a CompressionResults,
-    comparison: Vec<Representation>,
+    comparison: Vec<Representation<'static>>,
     raw_bitbase: usize,
     smallest_anchor: usize,
     goal_bytes: usize,
@@ -205,6 +251,7 @@ struct Context<'a> {
     arithmetic: &'static str,
     exception_coding: &'static str,
     file_format: &'static str,
+    summary: String,
 }
 
 /// The report as Markdown.
@@ -214,7 +261,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         r: results,
         comparison: comparison(total),
         raw_bitbase: MAX_INDEX / 8,
-        smallest_anchor: ANCHORS.iter().map(|a| a.1).min().expect("anchors"),
+        smallest_anchor: LABELS.anchors.iter().map(|a| a.1).min().unwrap_or(0),
         goal_bytes: GOAL_BYTES,
         must_bytes: MUST_BYTES,
         plot: PLOT_NAME,
@@ -226,6 +273,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         arithmetic: crate::hybrid::quant::ARITHMETIC_DOC.trim(),
         exception_coding: crate::hybrid::exceptions::CODING_DOC.trim(),
         file_format: crate::hybrid::format::FORMAT_DOC.trim(),
+        summary: summary::markdown(&findings(results))?,
     };
     Engine::new()
         .filter("list", |v: Vec<i64>| format!("{v:?}"))
@@ -235,11 +283,53 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         .and_then(|e| e.template("frontier.md", frontier::TEMPLATE))
         .and_then(|e| e.render("compression.md", &context))
         .map_err(|e| Error::Format { path: e.name, message: e.message })
+        .and_then(|md| summary::check_sections(&findings(results), &md).map(|()| md))
+}
+
+/// The findings that open the report, computed from the results as committed (compression.json
+/// keeps no summary of its own: adding one would need a rerun of `kpk compress`).
+pub fn findings(r: &CompressionResults) -> Vec<Finding> {
+    let t = &LABELS.summary;
+    let s = &r.model.sizes;
+    let raw = (MAX_INDEX / 8) as f64;
+    let xz = LABELS.anchors.iter().filter(|a| a.2).map(|a| a.1).min().unwrap_or(1) as f64;
+    let paper = PAPER_NETS.iter().map(|n| weights(n) * tables::BITS_PER_WEIGHT / 8).max().unwrap_or(0);
+    let mut out = vec![
+        Finding::new(&t.model.text, &t.model.section)
+            .value("total", s.total as f64)
+            .value("net", s.net as f64)
+            .value("exceptions", r.model.exceptions.len() as f64)
+            .value("exception_bytes", s.exceptions as f64)
+            .value("overhead", s.overhead as f64)
+            .value("legal", r.legal as f64),
+        Finding::new(&t.anchors.text, &t.anchors.section)
+            .value("raw", raw)
+            .value("raw_factor", raw / s.total as f64)
+            .value("xz", xz)
+            .value("xz_factor", xz / s.total as f64)
+            .value("paper", paper as f64),
+    ];
+    if let Some(v) = r.frontier.as_deref().map(frontier::view) {
+        let (seeds, sizes, beaten, best) = v.counts();
+        if let Some((mean, lo, hi)) = v.smallest_mean() {
+            out.push(
+                Finding::new(&t.frontier.text, &t.frontier.section)
+                    .value("seeds", seeds as f64)
+                    .value("sizes", sizes as f64)
+                    .value("beaten", beaten as f64)
+                    .value("best", best as f64)
+                    .value("mean", mean)
+                    .interval(lo, hi, format!("least to greatest over its {seeds} seeds")),
+            );
+        }
+    }
+    out
 }
 
 /// File size against net bytes for every candidate: the total, its exception table, and the
 /// total plain rounding would have given; the chosen model marked; axes spanning the data.
-fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
+fn size_chart(candidates: &[CandidateRow], chosen: usize) -> Result<LineChart> {
+    let l = &LABELS.size_chart;
     let mut by_net: Vec<&CandidateRow> = candidates.iter().collect();
     by_net.sort_by_key(|c| c.sizes.net);
     let pts = |f: &dyn Fn(&CandidateRow) -> usize| -> Vec<(f64, f64)> {
@@ -247,8 +337,8 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
     };
     let best = &candidates[0];
     let mut series = vec![
-        Series::new("exact hybrid: total file", pts(&|c| c.sizes.total), 0).points_only(),
-        Series::new("its exception table", pts(&|c| c.sizes.exceptions), 1).points_only(),
+        Series::new(l.total.as_str(), pts(&|c| c.sizes.total), category(0)).points_only(),
+        Series::new(l.exceptions.as_str(), pts(&|c| c.sizes.exceptions), category(1)).points_only(),
     ];
     let plain: Vec<(f64, f64)> = by_net
         .iter()
@@ -256,17 +346,16 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
         .map(|q| (q.plain.net as f64, q.plain.total as f64))
         .collect();
     if !plain.is_empty() {
-        series.push(
-            Series::new("total with plain rounding (no QAT), at its own net size", plain, 2).points_only(),
-        );
+        series.push(Series::new(l.plain.as_str(), plain, category(2)).points_only());
     }
     series.push(
         Series::new(
-            format!("committed model ({}, {chosen} B)", best.topology),
+            label(&l.model, &json!({ "topology": best.topology, "bytes": chosen }))?,
             vec![(best.sizes.net as f64, chosen as f64)],
-            3,
+            Measure::Model.colour(),
         )
-        .points_only(),
+        // A ring, so that the candidate's own total shows inside it.
+        .rings(),
     );
     let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
     let (x_lo, x_hi) =
@@ -274,15 +363,15 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
     let y_hi = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
     let pad = ((x_hi - x_lo) * 0.1).max(20.0);
     series.push(Series::reference(
-        format!("target: under {MUST_BYTES} B"),
+        label(&l.target, &json!({ "bytes": MUST_BYTES }))?,
         MUST_BYTES as f64,
         (x_lo - pad, x_hi + pad),
-        4,
+        Measure::Target.colour(),
     ));
-    LineChart {
-        title: "Exact hybrid candidates: file size against net size".into(),
-        x_label: "net: coded weights, biases and layer headers, bytes".into(),
-        y_label: "bytes".into(),
+    Ok(LineChart {
+        title: l.title.clone(),
+        x_label: l.x.clone(),
+        y_label: l.y.clone(),
         y_range: (0.0, y_hi.max(MUST_BYTES as f64) * 1.15),
         y2: None,
         x_range: Some((x_lo - pad, x_hi + pad)),
@@ -291,5 +380,5 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> LineChart {
         legend: Legend::Right,
         integer_x: false,
         series,
-    }
+    })
 }

@@ -8,9 +8,12 @@
 
 use crate::chess::board::{Color, Square};
 use crate::chess::position::{KpkPosition, Oriented, Transform};
-use crate::error::Result;
-use std::fmt::Write as _;
+use crate::error::{Error, Result};
+use crate::template::{Engine, TemplateError};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::path::Path;
+use std::sync::LazyLock;
 
 /// Side of one square, in SVG user units.
 pub const SQUARE: u32 = 40;
@@ -29,26 +32,38 @@ pub enum Piece {
     Pawn,
 }
 
-/// Outline of each piece in a 100 × 100 box: the pawn a head on a collar and a flared body; the
-/// king a cross over a crown of two lobes on a body. Drawn by hand for kpk.
-const PAWN_PATHS: &[&str] = &[
-    "M50 16a14 14 0 1 1 0 28a14 14 0 1 1 0-28z",
-    "M34 48h32a4 4 0 0 1 0 8h-32a4 4 0 0 1 0-8z",
-    "M41 56h18c2 10 8 18 14 24h-46c6-6 12-14 14-24z",
-    "M22 80h56a3 3 0 0 1 3 3v5a3 3 0 0 1-3 3h-56a3 3 0 0 1-3-3v-5a3 3 0 0 1 3-3z",
-];
-const KING_PATHS: &[&str] = &[
-    "M46 6h8v8h8v8h-8v10h-8v-10h-8v-8h8z",
-    "M50 34c10 0 12 10 6 22h-12c-6-12-4-22 6-22z",
-    "M50 60c8-16 30-20 34-6c3 10-6 18-12 26h-44c-6-8-15-16-12-26c4-14 26-10 34 6z",
-    "M26 80h48a3 3 0 0 1 3 3v6a3 3 0 0 1-3 3h-48a3 3 0 0 1-3-3v-6a3 3 0 0 1 3-3z",
-];
+/// Outline of each piece in a 100 × 100 box, as SVG path data (`diagram.toml` beside this file).
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Paths {
+    king: Vec<String>,
+    pawn: Vec<String>,
+}
+
+static PATHS: LazyLock<Paths> =
+    LazyLock::new(|| toml::from_str(include_str!("diagram.toml")).expect("diagram.toml parses"));
+
+/// The SVG templates beside this file: a piece (`piece.svg.j2`), the pieces as symbols
+/// (`defs.svg.j2`) and a grid of diagrams (`grid.svg.j2`), with `xml` escaping text.
+static ENGINE: LazyLock<std::result::Result<Engine, TemplateError>> = LazyLock::new(|| {
+    Engine::new()
+        .filter("xml", |s: String| escape(&s))
+        .template("piece", include_str!("piece.svg.j2"))?
+        .template("defs", include_str!("defs.svg.j2"))?
+        .template("grid", include_str!("grid.svg.j2"))
+});
+
+fn render(name: &str, context: &serde_json::Value) -> Result<String> {
+    let engine = ENGINE.as_ref().map_err(|e| Error::Internal(e.to_string()))?;
+    engine.render(name, context).map_err(|e| Error::Internal(e.to_string()))
+}
 
 impl Piece {
-    fn paths(self) -> &'static [&'static str] {
+    /// The key of the piece's outline in `diagram.toml`.
+    fn key(self) -> &'static str {
         match self {
-            Piece::King => KING_PATHS,
-            Piece::Pawn => PAWN_PATHS,
+            Piece::King => "king",
+            Piece::Pawn => "pawn",
         }
     }
 
@@ -60,39 +75,24 @@ impl Piece {
     }
 }
 
-/// One `<g>` drawing a piece in a 100 × 100 box: White pieces light with a dark outline, Black
-/// pieces dark with a light inner line so they stay visible on dark squares.
-fn piece_body(piece: Piece, color: Color) -> String {
-    let (fill, stroke) = if color == Color::White { ("#fafafa", "#1a1a1a") } else { ("#1a1a1a", "#1a1a1a") };
-    let mut g =
-        format!("<g fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"3.5\" stroke-linejoin=\"round\">");
-    for d in piece.paths() {
-        let _ = write!(g, "<path d=\"{d}\"/>");
-    }
-    if color == Color::Black {
-        // A light line across the base picks a black piece out on a dark square.
-        g.push_str("<path d=\"M28 85h44\" stroke=\"#e8e8e8\" stroke-width=\"2\" fill=\"none\"/>");
-    }
-    g.push_str("</g>");
-    g
+/// `<defs>` with a `<symbol>` per piece and colour (ids from [`Piece::symbol_id`], viewBox
+/// 0 0 100 100), for pages that place pieces with `<use href="#piece-wK">`. It reads no input: the
+/// templates and outlines are compiled in, and the tests below render them.
+pub fn piece_defs() -> String {
+    symbols().expect("the compiled-in piece templates render")
 }
 
-/// `<defs>` with a `<symbol>` per piece and colour (ids from [`Piece::symbol_id`], viewBox
-/// 0 0 100 100), for pages that place pieces with `<use href="#piece-wK">`.
-pub fn piece_defs() -> String {
-    let mut s = String::from("<defs>");
-    for color in [Color::White, Color::Black] {
-        for piece in [Piece::King, Piece::Pawn] {
-            let _ = write!(
-                s,
-                "<symbol id=\"{}\" viewBox=\"0 0 100 100\">{}</symbol>",
-                piece.symbol_id(color),
-                piece_body(piece, color)
-            );
-        }
-    }
-    s.push_str("</defs>");
-    s
+fn symbols() -> Result<String> {
+    let symbols: Vec<_> = [Color::White, Color::Black]
+        .into_iter()
+        .flat_map(|color| {
+            [Piece::King, Piece::Pawn].map(|piece| {
+                json!({ "id": piece.symbol_id(color), "kind": piece.key(), "white": color == Color::White })
+            })
+        })
+        .collect();
+    let defs = render("defs", &json!({ "symbols": symbols, "paths": &*PATHS }))?;
+    Ok(defs.trim_end().to_string())
 }
 
 /// A position to draw, in the orientation the user sees: White at the bottom.
@@ -147,80 +147,55 @@ impl Diagram {
     }
 
     /// A standalone SVG document of this diagram.
-    pub fn svg(&self) -> String {
+    pub fn svg(&self) -> Result<String> {
         grid_svg(std::slice::from_ref(self), 1)
     }
 
-    /// Draw into `out` with the top-left corner at (`x`, `y`).
-    fn draw(&self, out: &mut String, x: u32, y: u32) {
+    /// What `grid.svg.j2` draws of this diagram with its top-left corner at (`x`, `y`).
+    fn cell(&self, x: u32, y: u32) -> serde_json::Value {
         let board = 8 * SQUARE;
         let (bx, by) = (x + MARGIN, y);
-        let _ = write!(out, "<g font-family=\"{FONT}\" font-size=\"11\" fill=\"#333\">");
-        for sq in Square::ALL {
-            let (sx, sy) = square_origin(sq, bx, by);
-            let fill = if (sq.file() + sq.rank()) % 2 == 0 { DARK } else { LIGHT };
-            let _ = write!(
-                out,
-                "<rect x=\"{sx}\" y=\"{sy}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{fill}\"/>"
-            );
-        }
-        for (sq, colour) in &self.tints {
-            let (sx, sy) = square_origin(*sq, bx, by);
-            let _ = write!(
-                out,
-                "<rect x=\"{sx}\" y=\"{sy}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{}\"/>",
-                escape(colour)
-            );
-        }
-        let _ = write!(
-            out,
-            "<rect x=\"{bx}\" y=\"{by}\" width=\"{board}\" height=\"{board}\" fill=\"none\" stroke=\"#555\"/>"
-        );
-        for i in 0..8u32 {
-            let file = (b'a' + i as u8) as char;
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{file}</text>",
-                bx + i * SQUARE + SQUARE / 2,
-                by + board + 12
-            );
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                x + MARGIN / 2,
-                by + (7 - i) * SQUARE + SQUARE / 2 + 4,
-                i + 1
-            );
-        }
-        for (sq, color, piece) in &self.pieces {
-            let (sx, sy) = square_origin(*sq, bx, by);
-            let scale = f64::from(SQUARE) / 100.0;
-            let _ = write!(
-                out,
-                "<g transform=\"translate({sx} {sy}) scale({scale})\">{}</g>",
-                piece_body(*piece, *color)
-            );
-        }
-        if let Some(side) = self.to_move {
-            // The marker sits beside the bottom rank for White to move, the top rank for Black.
+        let squares: Vec<(u32, u32, &str)> = Square::ALL
+            .iter()
+            .map(|&sq| {
+                let (sx, sy) = square_origin(sq, bx, by);
+                (sx, sy, if (sq.file() + sq.rank()) % 2 == 0 { DARK } else { LIGHT })
+            })
+            .collect();
+        let tints: Vec<(u32, u32, &str)> = self
+            .tints
+            .iter()
+            .map(|(sq, colour)| {
+                let (sx, sy) = square_origin(*sq, bx, by);
+                (sx, sy, colour.as_str())
+            })
+            .collect();
+        // Per i: the file letter under the board and the rank number beside it.
+        let labels: Vec<(u32, u32, char, u32, u32, u32)> = (0..8u32)
+            .map(|i| {
+                let file = (b'a' + i as u8) as char;
+                let rank_y = by + (7 - i) * SQUARE + SQUARE / 2 + 4;
+                (bx + i * SQUARE + SQUARE / 2, by + board + 12, file, x + MARGIN / 2, rank_y, i + 1)
+            })
+            .collect();
+        let pieces: Vec<(u32, u32, &str, bool)> = self
+            .pieces
+            .iter()
+            .map(|(sq, color, piece)| {
+                let (sx, sy) = square_origin(*sq, bx, by);
+                (sx, sy, piece.key(), *color == Color::White)
+            })
+            .collect();
+        // The marker sits beside the bottom rank for White to move, the top rank for Black.
+        let marker = self.to_move.map(|side| {
             let cy = if side == Color::White { by + board - 8 } else { by + 8 };
-            let fill = if side == Color::White { "#fafafa" } else { "#1a1a1a" };
-            let _ = write!(
-                out,
-                "<circle cx=\"{}\" cy=\"{cy}\" r=\"5\" fill=\"{fill}\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"/>",
-                bx + board + 8
-            );
-        }
-        if let Some(caption) = &self.caption {
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"13\">{}</text>",
-                bx + board / 2,
-                by + board + MARGIN + 16,
-                escape(caption)
-            );
-        }
-        out.push_str("</g>");
+            (bx + board + 8, cy, if side == Color::White { "#fafafa" } else { "#1a1a1a" })
+        });
+        let caption = self.caption.as_ref().map(|c| (bx + board / 2, by + board + MARGIN + 16, c));
+        json!({
+            "bx": bx, "by": by, "squares": squares, "tints": tints, "labels": labels,
+            "pieces": pieces, "marker": marker, "caption": caption,
+        })
     }
 }
 
@@ -248,29 +223,28 @@ pub fn escape(text: &str) -> String {
 
 /// One SVG document holding `diagrams` in rows of `columns` (at least 1), each cell the size of
 /// the largest diagram.
-pub fn grid_svg(diagrams: &[Diagram], columns: usize) -> String {
+pub fn grid_svg(diagrams: &[Diagram], columns: usize) -> Result<String> {
     let columns = columns.max(1);
     let (cw, ch) = diagrams.iter().map(Diagram::size).fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b)));
     let (cw, ch) = (cw + 12, ch + 12);
     let rows = diagrams.len().div_ceil(columns).max(1) as u32;
     let cols = columns.min(diagrams.len().max(1)) as u32;
-    let (w, h) = (cols * cw, rows * ch);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"
-    );
-    for (i, d) in diagrams.iter().enumerate() {
-        let (c, r) = ((i % columns) as u32, (i / columns) as u32);
-        d.draw(&mut out, c * cw + 6, r * ch + 6);
-    }
-    out.push_str("</svg>\n");
-    out
+    let cells: Vec<_> = diagrams
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.cell((i % columns) as u32 * cw + 6, (i / columns) as u32 * ch + 6))
+        .collect();
+    let context = json!({
+        "w": cols * cw, "h": rows * ch, "font": FONT, "square": SQUARE, "board": 8 * SQUARE,
+        "scale": (f64::from(SQUARE) / 100.0).to_string(), "paths": &*PATHS, "cells": cells,
+    });
+    render("grid", &context)
 }
 
 /// Write `diagrams` as one SVG file at `path` (rows of `columns`) and its PNG rendering beside it,
 /// through kpk's output policy.
 pub fn write_diagrams(path: &Path, diagrams: &[Diagram], columns: usize) -> Result<()> {
-    crate::report::raster::write_svg_and_png(path, &grid_svg(diagrams, columns))
+    crate::report::raster::write_svg_and_png(path, &grid_svg(diagrams, columns)?)
 }
 
 #[cfg(test)]
@@ -299,7 +273,7 @@ mod tests {
             ]
         );
         assert_eq!(d.to_move, Some(Color::White));
-        let svg = d.svg();
+        let svg = d.svg().unwrap();
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(count(&svg, "<rect x="), 64 + 1, "64 squares and the frame");
         assert_eq!(count(&svg, "<g transform="), 3);
@@ -310,7 +284,7 @@ mod tests {
     fn grids_escape_captions_and_defs_name_every_piece() {
         let p = KpkPosition::all().next().unwrap();
         let d = Diagram::canonical(&p).with_caption("a <b> & \"c\"");
-        let svg = grid_svg(&[d.clone(), d.clone(), d], 2);
+        let svg = grid_svg(&[d.clone(), d.clone(), d], 2).unwrap();
         assert_eq!(count(&svg, "&lt;b&gt; &amp; &quot;c&quot;"), 3);
         assert!(!svg.contains("<b>"));
         let (w, h) = Diagram::canonical(&p).with_caption("x").size();

@@ -3,22 +3,55 @@
 //! (means over the seeds with their range), against the other exact representations.
 
 use crate::error::Result;
+use crate::figures::colours::{Measure, category};
 use crate::hybrid::frontier::FrontierRow;
-use crate::report::plot::{Legend, LineChart, Series};
-use serde::Serialize;
+use crate::report::plot::{ImageFormat, Legend, LineChart, Series};
+use crate::template::label;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 /// The frontier's data and figures, written beside the report.
 pub const DATA_NAME: &str = "compression-frontier.csv";
 pub const BYTES_FIGURE: &str = "compression-frontier";
 pub const ERRORS_FIGURE: &str = "compression-frontier-errors";
 
-/// Exact representations other than the hybrids, in bytes (cited, as in the comparison table).
-pub const EXACT: [(&str, f64); 3] = [
-    ("raw bitbase, 1 bit per index", 24_576.0),
-    ("Syzygy KPvK WDL", 7_824.0),
-    ("xz -9e of the raw bitbase", 3_528.0),
-];
+/// The cited sizes and the figures' labels (`frontier.toml` beside this file).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Labels {
+    /// Exact representations other than the hybrids: (name, bytes), cited.
+    exact: Vec<(String, f64)>,
+    x: String,
+    bytes: BytesLabels,
+    errors: ErrorsLabels,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BytesLabels {
+    title: String,
+    y: String,
+    hybrid: String,
+    search: String,
+    net: String,
+    model: String,
+    exact: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorsLabels {
+    title: String,
+    y: String,
+    integer: String,
+    search: String,
+    float: String,
+}
+
+static LABELS: LazyLock<Labels> =
+    LazyLock::new(|| toml::from_str(include_str!("frontier.toml")).expect("frontier.toml parses"));
 
 pub const TEMPLATE: &str = include_str!("frontier.md");
 
@@ -58,7 +91,7 @@ pub struct View {
     best: Option<Best>,
     /// Nets every seed of which makes an exact hybrid smaller than xz's 3,528 B.
     beaten: Vec<String>,
-    exact: Vec<(&'static str, f64)>,
+    exact: &'static [(String, f64)],
     bytes_figure: &'static str,
     errors_figure: &'static str,
 }
@@ -82,6 +115,19 @@ struct Best {
     topology: String,
     seed: u64,
     with_search: bool,
+}
+
+impl View {
+    /// (seeds per size, net sizes, sizes that beat xz with every seed, smallest file's bytes).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        (self.seeds, self.sizes.len(), self.beaten.len(), self.best.as_ref().map_or(0, |b| b.bytes))
+    }
+
+    /// The exact hybrid (without search) smallest on average over the seeds: (mean, least,
+    /// greatest) of its bytes.
+    pub fn smallest_mean(&self) -> Option<(f64, f64, f64)> {
+        self.sizes.iter().map(|s| s.plain).min_by(|a, b| a.0.total_cmp(&b.0))
+    }
 }
 
 /// The frontier section's numbers from its rows.
@@ -117,7 +163,7 @@ pub fn view(rows: &[FrontierRow]) -> View {
             .filter(|s| s.stat(|r| r.total_bytes).2 < 3_528.0)
             .map(|s| s.topology.to_string())
             .collect(),
-        exact: EXACT.to_vec(),
+        exact: &LABELS.exact,
         bytes_figure: BYTES_FIGURE,
         errors_figure: ERRORS_FIGURE,
     }
@@ -136,55 +182,56 @@ pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Resul
         });
         Series::new(label, pts, colour).with_markers().with_error_bars(bars.collect())
     };
+    let (l, b) = (&*LABELS, &LABELS.bytes);
     let mut bytes = vec![
-        series("exact hybrid: net + exceptions", |r| r.total_bytes, 0),
-        series("exact hybrid, one-ply search over the net", |r| r.search_total_bytes, 1),
-        series("the net alone (not exact)", |r| r.net_bytes, 2),
-        Series::new("committed model", vec![(model.0 as f64, model.1 as f64)], 3).points_only(),
+        series(&b.hybrid, |r| r.total_bytes, category(0)),
+        series(&b.search, |r| r.search_total_bytes, category(1)),
+        series(&b.net, |r| r.net_bytes, category(2)),
+        Series::new(b.model.as_str(), vec![(model.0 as f64, model.1 as f64)], Measure::Model.colour())
+            .rings(),
     ];
-    for (i, (name, b)) in EXACT.iter().enumerate() {
-        bytes.push(Series::reference(format!("{name} ({b:.0} B)"), *b, span, 4 + i));
+    // The cited sizes share a colour; each line's key gives its size, in the lines' order.
+    for (name, size) in &l.exact {
+        let key = label(&b.exact, &json!({ "name": name, "bytes": size }))?;
+        bytes.push(Series::reference(key, *size, span, Measure::Cited.colour()));
     }
     let chart = |title: &str, y_label: &str, y_range, series| LineChart {
         title: title.into(),
-        x_label: "net size, weights and biases (log scale)".into(),
+        x_label: l.x.clone(),
         y_label: y_label.into(),
         y_range,
         y2: None,
         x_range: Some(span),
         log_x: true,
         log_y: true,
-        legend: Legend::UpperRight,
+        // Beside the frame: the cited sizes' lines run across its whole width.
+        legend: Legend::Right,
         integer_x: false,
         series,
     };
     let top = rows.iter().map(|r| r.total_bytes.max(r.search_total_bytes)).max().unwrap_or(1) as f64;
-    let c = chart(
-        "Exact KPK classifiers: file size against net size",
-        "bytes (log scale; bars: least to greatest over the seeds)",
-        (50.0, top.max(24_576.0) * 2.0),
-        bytes,
-    );
+    let c = chart(&b.title, &b.y, (50.0, top.max(24_576.0) * 2.0), bytes);
     save(&c, dir, BYTES_FIGURE)?;
+    let e = &LABELS.errors;
     let errors = vec![
-        series("integer net", |r| r.errors, 0),
-        series("integer net, one-ply search", |r| r.search_errors, 1),
-        series("float net", |r| r.float_errors, 2).dashed(),
+        series(&e.integer, |r| r.errors, category(0)),
+        series(&e.search, |r| r.search_errors, category(1)),
+        series(&e.float, |r| r.float_errors, category(2)).dashed(),
     ];
     let most =
         rows.iter().map(|r| r.errors.max(r.search_errors).max(r.float_errors)).max().unwrap_or(1) as f64;
-    let c = chart(
-        "Errors on the 165,676 legal positions against net size",
-        "positions wrong (log scale; bars: least to greatest over the seeds)",
-        (1.0, most * 2.0),
-        errors,
-    );
+    let c = chart(&e.title, &e.y, (1.0, most * 2.0), errors);
     save(&c, dir, ERRORS_FIGURE)
 }
 
+/// Each figure as PNG and SVG, its log x axis labelled at 1, 2 and 5 times a power of ten only:
+/// the axis's own ticks (1 to 9 times) run into each other beside a legend.
 fn save(chart: &LineChart, dir: &Path, name: &str) -> Result<()> {
+    let ticks: Vec<f64> = (1..5).flat_map(|p| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(p))).collect();
     for ext in ["png", "svg"] {
-        chart.save(&dir.join(format!("{name}.{ext}")), (900, 560))?;
+        let path = dir.join(format!("{name}.{ext}"));
+        let out = crate::output::FileOut::check(&path)?;
+        chart.save_to_with_x_ticks(&out, ImageFormat::of(&path)?, (900, 560), &ticks)?;
     }
     Ok(())
 }

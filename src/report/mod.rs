@@ -7,6 +7,7 @@ pub mod frontier;
 pub mod levers;
 pub mod play;
 pub mod reproduction;
+pub mod summary;
 // The parts of REPRODUCTION.md, by their old paths.
 pub use reproduction::{
     domain, domain_notes, findings, readings_robustness, section51, table5, table6, table6_groups,

@@ -121,7 +121,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         .iter()
         .filter(|t| t.summary.training_set == "T4")
         .max_by(|a, b| a.summary.train_accuracy_pct.total_cmp(&b.summary.train_accuracy_pct))
-        .ok_or_else(|| Error::Internal("no trial trained on T4 to compare with Table 6".into()))?;
+        .ok_or_else(|| Error::Internal("Table 6: no T4 trial".into()))?;
     let set = &best.summary.training_set;
     let o = &inputs.others;
     let ranking = readings_intervals::rank(&o.distances, &o.under_readings, &o.replicates, &|_| true);
@@ -129,7 +129,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         readings_robustness::subsets(all, &o.distances, &o.under_readings, &o.replicates)
     });
     let t40 = inputs.trials.iter().find(|t| trial_number(&t.summary) == Some(40));
-    Ok(Reproduction {
+    let mut r = Reproduction {
         domain: domain::analyse(bb),
         best: trial_number(&best.summary).unwrap_or_default(),
         best_misclassified: best.misclassified.iter().filter(|m| &m.set == set).cloned().collect(),
@@ -155,7 +155,10 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         matched: Some(o.matched.clone()),
         paper,
         paper_table6: paper6,
-    })
+        summary: Vec::new(),
+    };
+    r.summary = super::summary::findings(&r);
+    Ok(r)
 }
 
 /// `rows`, checked to hold epochs 1, 2, ... in order (the curves store values by position).

@@ -14,6 +14,7 @@ use crate::report::reproduction::readings_robustness::AtThePapersCount;
 use crate::report::reproduction::section51::Claim;
 use crate::report::reproduction::table5::Table5Stat;
 use crate::report::reproduction::table6_groups::{ClassRow, ErrorRate};
+use crate::report::summary::Finding;
 use serde::{Deserialize, Serialize};
 
 /// Everything the report shows.
@@ -47,6 +48,9 @@ pub struct Reproduction {
     pub matched: Option<Matched>,
     /// The paper's groups of its 51 and the a2 classes against the runs at matched accuracy.
     pub table6_groups: Option<Table6Groups>,
+    /// The main findings that open the report, most important first.
+    #[serde(default)]
+    pub summary: Vec<Finding>,
 }
 
 impl Reproduction {

@@ -71,6 +71,8 @@ fn cell(v: Option<f64>) -> String {
 /// Tables 2 and 3 as a Markdown section (the template `domain.md.j2`).
 pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
     let t2 = tables::table2();
+    let sets = tables::table2_sets(&t2.sources);
+    let remarks = tables::table2_remarks();
     let rows: Vec<_> = t2
         .rows
         .iter()
@@ -95,7 +97,7 @@ pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
         "sources": t2.sources,
         "rows": rows,
         "agree": agree,
-        "notes": super::domain_notes::markdown(d),
+        "notes": super::domain_notes::notes(&t2, &sets, &remarks, d),
         "table3": d.table3.chunks(2).collect::<Vec<_>>(),
     });
     templates::render(e, "domain", &context)

@@ -4,8 +4,8 @@
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
 use super::Domain;
-use crate::paper::tables::{self, PositionSet, Table2, Table2Remark};
-use std::fmt::Write;
+use crate::paper::tables::{PositionSet, Table2, Table2Remark};
+use serde::Serialize;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
 /// pawn on ranks 2-7, reachable from the initial array or not (Black to move may be in check):
@@ -31,21 +31,51 @@ fn differing_sets(sets: &[PositionSet], j: usize) -> Vec<(&PositionSet, f64)> {
         .collect()
 }
 
-/// A row of Table 2 and a source's figure minus kpk's.
-type Diff<'a> = &'a (&'a str, f64);
+/// One row where a source's figure differs from kpk's: the row, source − kpk, and whether the
+/// row is a percentage (written in points).
+#[derive(Debug, Serialize)]
+pub struct RowDiff<'a> {
+    pub row: &'a str,
+    pub diff: f64,
+    pub pct: bool,
+}
 
-fn signed(row: &str, d: f64) -> String {
-    if row.ends_with("pct") { format!("{d:+.1} points") } else { format!("{d:+.0}") }
+/// One of Table 1's sets the paper marks differently from kpk's count: `included` in the source's
+/// count and not in kpk's, or the reverse.
+#[derive(Debug, Serialize)]
+pub struct MarkedSet<'a> {
+    pub set: &'a str,
+    pub side: &'a str,
+    pub positions: f64,
+    pub wins: f64,
+    pub draws: f64,
+    /// Table 1's note on the set.
+    pub note: &'a str,
+    pub included: bool,
+}
+
+/// Why a source differs from kpk's count: the rows that differ, the sets marked differently, the
+/// rows those sets account for, the paper's remarks on the source, and the rows no mark or
+/// remark giving a reason covers (the template words it as "not stated").
+#[derive(Debug, Serialize)]
+pub struct SourceNote<'a> {
+    pub source: &'a str,
+    pub diffs: Vec<RowDiff<'a>>,
+    pub sets: Vec<MarkedSet<'a>>,
+    pub covered: Vec<&'a str>,
+    /// (section, quote without its final full stop) of each remark of the paper's text.
+    pub remarks: Vec<(&'a str, &'a str)>,
+    pub unstated: Vec<&'a str>,
 }
 
 /// The note for source `j`, or `None` where every figure it gives equals kpk's.
-fn source_note(
-    t2: &Table2,
+fn source_note<'a>(
+    t2: &'a Table2,
     j: usize,
-    sets: &[PositionSet],
-    remarks: &[Table2Remark],
+    sets: &'a [PositionSet],
+    remarks: &'a [Table2Remark],
     domain: &Domain,
-) -> Option<String> {
+) -> Option<SourceNote<'a>> {
     let source = &t2.sources[j];
     // (row, source − kpk) for every row where both give a figure and they differ.
     let diffs: Vec<(&str, f64)> = t2
@@ -71,60 +101,47 @@ fn source_note(
         }
         None => is_explained(row, d),
     };
-    let list: Vec<String> = diffs.iter().map(|&(row, d)| format!("{row} ({})", signed(row, d))).collect();
-    let mut note = format!("- **{source}** differs from kpk's count in {}.", list.join(", "));
-    let (covered, open): (Vec<Diff>, Vec<Diff>) = diffs.iter().partition(|&&(row, d)| explained(row, d));
-    for (s, sign) in &marked {
-        if diffs.iter().any(|(row, _)| s.count(row) != 0.0) {
-            let _ = write!(
-                note,
-                " The paper's Table 2 marks set {} ({:.0} {} positions: {:.0} wins, {:.0} draws; Table 1: \
-                 \"{}\") as {} in this count; kpk's {} it.",
-                s.set,
-                s.positions,
-                s.side,
-                s.wins,
-                s.draws,
-                s.note,
-                if *sign > 0.0 { "included" } else { "not included" },
-                if *sign > 0.0 { "excludes" } else { "includes" },
-            );
-        }
-    }
-    if !covered.is_empty() {
-        let rows: Vec<&str> = covered.iter().map(|x| x.0).collect();
-        let _ = write!(note, " That accounts for the difference in {}.", rows.join(", "));
-    }
-    for r in remarks.iter().filter(|r| &r.source == source) {
-        let _ =
-            write!(note, " The paper's text (section {}): \"{}\".", r.section, r.quote.trim_end_matches('.'));
-    }
+    // (row, source − kpk) of the rows the marks account for, and of the others.
+    type Rows<'b> = Vec<(&'b str, f64)>;
+    let (covered, open): (Rows<'a>, Rows<'a>) = diffs.iter().partition(|&&(row, d)| explained(row, d));
     // What neither the marks nor a remark giving a reason cover.
     let reasoned = |row: &str| {
         remarks.iter().any(|r| &r.source == source && r.reason_stated && r.rows.split(';').any(|x| x == row))
     };
-    let unstated: Vec<&str> = open.iter().map(|x| x.0).filter(|row| !reasoned(row)).collect();
-    if !unstated.is_empty() {
-        let _ = write!(note, " The reason for the difference in {} is not stated.", unstated.join(", "));
-    }
-    Some(note)
+    Some(SourceNote {
+        source,
+        sets: marked
+            .iter()
+            .filter(|(s, _)| diffs.iter().any(|(row, _)| s.count(row) != 0.0))
+            .map(|&(s, sign)| MarkedSet {
+                set: &s.set,
+                side: &s.side,
+                positions: s.positions,
+                wins: s.wins,
+                draws: s.draws,
+                note: &s.note,
+                included: sign > 0.0,
+            })
+            .collect(),
+        covered: covered.iter().map(|x| x.0).collect(),
+        remarks: remarks
+            .iter()
+            .filter(|r| &r.source == source)
+            .map(|r| (r.section.as_str(), r.quote.trim_end_matches('.')))
+            .collect(),
+        unstated: open.iter().map(|x| x.0).filter(|row| !reasoned(row)).collect(),
+        diffs: diffs.iter().map(|&(row, diff)| RowDiff { row, diff, pct: row.ends_with("pct") }).collect(),
+    })
 }
 
-/// The notes on every source that differs from kpk's count, as a Markdown list.
-pub fn markdown(domain: &Domain) -> String {
-    let t2 = tables::table2();
-    let sets = tables::table2_sets(&t2.sources);
-    let remarks = tables::table2_remarks();
-    let notes: Vec<String> =
-        (0..t2.sources.len()).filter_map(|j| source_note(&t2, j, &sets, &remarks, domain)).collect();
-    if notes.is_empty() {
-        return String::new();
-    }
-    let mut w = String::from("The others, each against kpk's count (source − kpk):\n\n");
-    for n in notes {
-        let _ = writeln!(w, "{n}");
-    }
-    w
+/// The notes on every source that differs from kpk's count, for the template `domain.md.j2`.
+pub fn notes<'a>(
+    t2: &'a Table2,
+    sets: &'a [PositionSet],
+    remarks: &'a [Table2Remark],
+    domain: &Domain,
+) -> Vec<SourceNote<'a>> {
+    (0..t2.sources.len()).filter_map(|j| source_note(t2, j, sets, remarks, domain)).collect()
 }
 
 #[cfg(test)]
@@ -133,6 +150,7 @@ mod tests {
     use crate::chess::bitbase::Bitbase;
     use crate::chess::board::{Color, Square};
     use crate::chess::position::{KpkPosition, Outcome};
+    use crate::paper::tables;
 
     /// (positions legal in kpk, of which wins) among `placements`.
     fn in_kpk(bb: &Bitbase, placements: &[(&str, &str, &str)], side: Color) -> (usize, usize) {
@@ -192,34 +210,34 @@ mod tests {
     #[test]
     fn each_differing_source_is_explained_by_its_marks_or_said_to_have_no_stated_reason() {
         let domain = crate::report::reproduction::domain::analyse(&Bitbase::generate());
-        let md = markdown(&domain);
-        let line =
-            |source: &str| md.lines().find(|l| l.contains(&format!("**{source}**"))).unwrap().to_string();
-        let clarke = line("clarke_1977");
-        assert!(clarke.contains("in wtm wins (-1), wtm draws (+1), btm positions (+13980), btm wins (+12985), btm wins pct (+5.0 points), btm draws (+995)."), "{clarke}");
-        assert!(clarke.contains("marks set 7a (13980 btm positions"), "{clarke}");
-        assert!(
-            clarke
-                .contains("accounts for the difference in btm positions, btm wins, btm wins pct, btm draws."),
-            "{clarke}"
-        );
-        assert!(
-            clarke.contains("'one out' discrepancy")
-                && clarke.ends_with("The reason for the difference in wtm wins, wtm draws is not stated."),
-            "{clarke}"
-        );
-        let ours = line("haworth_velliste_1998");
-        assert!(
-            ours.contains("set 6a-e") && ours.contains("set 7b-c") && !ours.contains("not stated"),
-            "{ours}"
-        );
-        assert!(line("shapiro_niblett_1982").contains("btm positions (-390)"));
-        assert!(!md.contains("**edwards_1994**") && !md.contains("**bramer_1980**"));
-        // Without the marks, nothing accounts for Clarke's btm figures.
         let t2 = tables::table2();
-        let mut sets = tables::table2_sets(&t2.sources);
-        sets.iter_mut().for_each(|s| s.included.iter_mut().for_each(|m| *m = None));
-        let bare = source_note(&t2, 0, &sets, &[], &domain).unwrap();
-        assert!(bare.ends_with("The reason for the difference in wtm wins, wtm draws, btm positions, btm wins, btm wins pct, btm draws is not stated."), "{bare}");
+        let sets = tables::table2_sets(&t2.sources);
+        let remarks = tables::table2_remarks();
+        let all = notes(&t2, &sets, &remarks, &domain);
+        let note = |source: &str| all.iter().find(|n| n.source == source);
+        let clarke = note("clarke_1977").unwrap();
+        let diffs: Vec<(&str, f64)> = clarke.diffs.iter().map(|d| (d.row, d.diff)).collect();
+        let btm = ["btm positions", "btm wins", "btm wins pct", "btm draws"];
+        let (wtm_wins, wtm_draws) = ("wtm wins", "wtm draws");
+        let expected = [(wtm_wins, -1.0), (wtm_draws, 1.0), (btm[0], 13980.0), (btm[1], 12985.0)];
+        assert_eq!(diffs[..4], expected);
+        assert!((diffs[4].1 - 5.0).abs() < 1e-9 && diffs[5] == (btm[3], 995.0), "{diffs:?}");
+        assert!(clarke.diffs[4].pct && !clarke.diffs[3].pct);
+        let set = &clarke.sets[0];
+        assert_eq!((set.set, set.positions, set.included), ("7a", 13980.0, true));
+        assert_eq!(clarke.covered, btm);
+        assert!(clarke.remarks.iter().any(|r| r.1.contains("'one out' discrepancy")));
+        assert_eq!(clarke.unstated, [wtm_wins, wtm_draws]);
+        let ours = note("haworth_velliste_1998").unwrap();
+        let marked: Vec<&str> = ours.sets.iter().map(|s| s.set).collect();
+        assert_eq!((marked, ours.unstated.len()), (vec!["6a-e", "7b-c"], 0));
+        let shapiro = note("shapiro_niblett_1982").unwrap();
+        assert!(shapiro.diffs.iter().any(|d| (d.row, d.diff) == (btm[0], -390.0)));
+        assert!(note("edwards_1994").is_none() && note("bramer_1980").is_none());
+        // Without the marks, nothing accounts for Clarke's btm figures.
+        let mut bare_sets = sets.clone();
+        bare_sets.iter_mut().for_each(|s| s.included.iter_mut().for_each(|m| *m = None));
+        let bare = source_note(&t2, 0, &bare_sets, &[], &domain).unwrap();
+        assert_eq!(bare.unstated, [wtm_wins, wtm_draws, btm[0], btm[1], btm[2], btm[3]]);
     }
 }

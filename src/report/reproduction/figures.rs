@@ -2,9 +2,79 @@
 //! accuracy curves and Table 5 at a glance with the replicates' intervals.
 
 use super::*;
+use crate::figures::colours::{Measure, category};
 use crate::paper::tables::Table5Row;
 use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::reproduction::table5::Table5Stat;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::LazyLock;
+use templates::label;
+
+/// Each NN6 trial's colour, the same in Figure 3 and the NN6 chart.
+fn trial_colour(t: u8) -> usize {
+    category(usize::from(t.saturating_sub(NN6_TRIALS[0])))
+}
+
+/// The figures' titles, axis labels, keys and captions (`figures.toml` beside this file).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Labels {
+    figure3: Figure3Labels,
+    pub nn6: ChartLabels,
+    pub table5: Table5Labels,
+    pub diagrams: DiagramLabels,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Figure3Labels {
+    title: String,
+    x: String,
+    y: String,
+    continued: String,
+    trial: String,
+    kept: String,
+    paper39: String,
+    paper51: String,
+    residue: String,
+    caption: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ChartLabels {
+    title: String,
+    x: String,
+    y: String,
+    trial: String,
+    pub caption: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Table5Labels {
+    title: String,
+    x: String,
+    y: String,
+    train_paper: String,
+    train_ours: String,
+    test_paper: String,
+    test_ours: String,
+    pub caption: String,
+}
+
+/// The captions of the board diagrams of Table 6 ([`super::table6`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DiagramLabels {
+    pub paper: String,
+    pub ours: String,
+    pub matched: String,
+}
+
+pub(super) static LABELS: LazyLock<Labels> =
+    LazyLock::new(|| toml::from_str(include_str!("figures.toml")).expect("figures.toml parses"));
 
 /// The a-file wtm positions (the set T4): the set of Figure 3 and Table 6.
 const A_FILE_POSITIONS: f64 = 20_643.0;
@@ -22,7 +92,7 @@ const PAPER_RESIDUE: f64 = 51.0;
 ///   whose set and target cells are blank under trial 39's); 51 / 20,643 = 0.25 % prints as
 ///   0.2 %, trial 39's own 0.4 % could not hold 51. The 51 are therefore drawn at 6,285 epochs:
 ///   an inference (the text says trial 39, the epochs are row 40's), which the caption states.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub(super) struct PaperPoint {
     pub epochs: f64,
     /// Table 5's training error, % (one decimal).
@@ -70,32 +140,15 @@ pub(super) fn paper_points(paper: &[Table5Row]) -> Option<(PaperPoint, PaperPoin
 }
 
 /// Figure 3's caption: what is ours, and which of the paper's points are stated and which inferred.
-pub(super) fn figure3_caption(paper: &[Table5Row]) -> String {
-    let head = "Figure 3 (ours): misclassified a-file wtm positions by epoch, trials 39 and 40 and trial 39 \
-                trained on to 6,285 epochs";
-    let Some((p39, p51)) = paper_points(paper) else {
-        return format!("{head}, beside the paper's 51 (Table 6)");
-    };
-    format!(
-        "{head}. The paper's points: trial 39 after {:.0} epochs, {} % of {A_FILE_POSITIONS} ≈ {:.0} \
-         (Table 5; the bar spans the counts that round to {} %, {:.0}-{:.0}); and the {:.0} positions \
-         section 5.1 says trial 39 left, drawn at {:.0} epochs: an inference, since Table 5 prints those \
-         epochs and {} % in row 40, with which {:.0} agrees ({:.0}-{:.0} round to it) and row 39's {} % \
-         does not",
-        p39.epochs,
-        p39.pct,
-        p39.wrong,
-        p39.pct,
-        p39.lo,
-        p39.hi,
-        p51.wrong,
-        p51.epochs,
-        p51.pct,
-        p51.wrong,
-        p51.lo,
-        p51.hi,
-        p39.pct,
-    )
+pub(super) fn figure3_caption(paper: &[Table5Row]) -> Result<String> {
+    let points = paper_points(paper);
+    let context = json!({
+        "points": points.is_some(),
+        "p39": points.map(|p| p.0),
+        "p51": points.map(|p| p.1),
+        "a_file": A_FILE_POSITIONS,
+    });
+    label(&LABELS.figure3.caption, &context)
 }
 
 /// Figure 3: the a-file wtm positions misclassified (m = 0) by epoch, both axes logarithmic, for
@@ -106,26 +159,31 @@ pub(super) fn figure3(
     t39: Option<(&Summary, &Curve)>,
     t40: Option<(&Summary, &Curve)>,
     continued: Option<&Continued>,
-) -> LineChart {
+) -> Result<LineChart> {
+    let l = &LABELS.figure3;
     let mut series = Vec::new();
     let mut top: f64 = 100.0;
     let mut right: f64 = 10.0;
-    // Trial 39 trained on shares trial 39's first epochs: drawn first, so trial 39 shows on top.
+    // Trial 39 continued is trial 39's run up to its stop (training is deterministic): it is
+    // drawn from there on, dashed in trial 39's colour, so that neither line hides the other.
     if let Some(c) = continued {
         right = right.max(c.wrong_m0.len() as f64);
-        series.push(Series::new("trial 39 trained on to 6,285 ep., ours", by_epoch(&c.wrong_m0), 4));
+        let stop = t39.map_or(1, |(s, _)| s.epochs);
+        let after: Vec<(f64, f64)> =
+            by_epoch(&c.wrong_m0).into_iter().filter(|p| p.0 >= stop as f64).collect();
+        series.push(Series::new(l.continued.as_str(), after, trial_colour(39)).dashed());
     }
-    for (k, (t, run)) in [(39u8, t39), (40u8, t40)].into_iter().enumerate() {
+    for (t, run) in [(39u8, t39), (40u8, t40)] {
         if let Some((s, curve)) = run {
             let points = by_epoch(&curve.wrong_m0);
             top = points.iter().map(|p| p.1).fold(top, f64::max);
             right = right.max(curve.accuracy_m0.len() as f64);
-            series.push(Series::new(format!("trial {t}, ours"), points, 2 * k));
+            series.push(Series::new(label(&l.trial, &json!({ "t": t }))?, points, trial_colour(t)));
             series.push(
                 Series::new(
-                    format!("trial {t}, ours: kept epoch"),
+                    label(&l.kept, &json!({ "t": t }))?,
                     vec![(s.best_epoch as f64, s.train_misclassified as f64)],
-                    2 * k,
+                    trial_colour(t),
                 )
                 .points_only(),
             );
@@ -133,20 +191,20 @@ pub(super) fn figure3(
     }
     if let Some((p39, p51)) = paper_points(paper) {
         right = right.max(p51.epochs);
-        let point = |label: String, p: PaperPoint, colour: usize| {
-            Series::new(label, vec![(p.epochs, p.wrong)], colour)
+        let point = |label: String, p: PaperPoint| {
+            Series::new(label, vec![(p.epochs, p.wrong)], Measure::Paper.colour())
                 .points_only()
                 .with_error_bars(vec![(p.epochs, p.lo, p.hi)])
         };
-        series.push(point(format!("paper, trial 39: {} % ≈ {:.0} (Table 5)", p39.pct, p39.wrong), p39, 1));
-        series.push(point(format!("paper: 51 (§5.1) at row 40's {} % (inferred)", p51.pct), p51, 3));
+        series.push(point(label(&l.paper39, &json!({ "p": p39 }))?, p39));
+        series.push(point(label(&l.paper51, &json!({ "p": p51 }))?, p51));
     }
     let frame = (1.0, (right * 1.6).max(10.0));
-    series.push(Series::reference("the paper's 51 (Table 6)", PAPER_RESIDUE, frame, 7));
-    LineChart {
-        title: "Figure 3 (ours): misclassified a-file wtm positions (T4) by epoch".into(),
-        x_label: "epoch (log scale)".into(),
-        y_label: "positions misclassified at m = 0 (log scale)".into(),
+    series.push(Series::reference(l.residue.as_str(), PAPER_RESIDUE, frame, Measure::Paper.colour()));
+    Ok(LineChart {
+        title: l.title.clone(),
+        x_label: l.x.clone(),
+        y_label: l.y.clone(),
         y_range: (1.0, 10f64.powf(top.log10().ceil())),
         y2: None,
         x_range: Some(frame),
@@ -155,30 +213,28 @@ pub(super) fn figure3(
         legend: Legend::Right,
         integer_x: false,
         series,
-    }
+    })
 }
 
 /// Training accuracy (m = 0) by epoch of the NN6 trials 38-41, every epoch inside the frame.
-pub(super) fn nn6_chart(r: &Reproduction) -> LineChart {
+pub(super) fn nn6_chart(r: &Reproduction) -> Result<LineChart> {
+    let l = &LABELS.nn6;
     let mut series = Vec::new();
     let mut right: f64 = 2.0;
     let mut low: f64 = 100.0;
-    for (k, t) in NN6_TRIALS.into_iter().enumerate() {
+    for t in NN6_TRIALS {
         if let (Some(s), Some(curve)) = (r.trial(t), r.curve(t)) {
             let points = by_epoch(&curve.accuracy_m0);
             low = points.iter().map(|p| p.1).fold(low, f64::min);
             right = right.max(points.len() as f64);
-            series.push(Series::new(
-                format!("trial {t} ({}, {} positions)", s.training_set, s.train_positions),
-                points,
-                k,
-            ));
+            let context = json!({ "t": t, "set": s.training_set, "positions": s.train_positions });
+            series.push(Series::new(label(&l.trial, &context)?, points, trial_colour(t)));
         }
     }
-    LineChart {
-        title: "NN6 (32-32-5-2): training accuracy (m = 0) by epoch, whole sets".into(),
-        x_label: "epoch (log scale)".into(),
-        y_label: "training accuracy, %".into(),
+    Ok(LineChart {
+        title: l.title.clone(),
+        x_label: l.x.clone(),
+        y_label: l.y.clone(),
         // Room above 100 % so that a line at 100 % is not drawn on the frame.
         y_range: (low.floor(), 100.5),
         y2: None,
@@ -188,7 +244,7 @@ pub(super) fn nn6_chart(r: &Reproduction) -> LineChart {
         legend: Legend::LowerRight,
         integer_x: false,
         series,
-    }
+    })
 }
 
 /// A mean and its interval's bounds, read from one row of Table 5 over the replicates.
@@ -210,22 +266,23 @@ pub(super) fn table5_chart(paper: &[Table5Row], replicated: &[Table5Stat]) -> Li
     };
     let (train, train_bars) = ours(&|r| Some((r.train_mean, r.train_lo, r.train_hi)));
     let (test, test_bars) = ours(&|r| Some((r.test_mean?, r.test_lo?, r.test_hi?)));
+    let l = &LABELS.table5;
+    // Colour is the measure; the paper's figure is an open ring beside our filled mean.
+    let (training, testing) = (Measure::Training.colour(), Measure::Testing.colour());
     let series = vec![
-        Series::new("training, paper", theirs(&|p| Some(p.train_acc_pct)), 1).points_only(),
-        Series::new("training, ours: mean and 95% interval", train, 0)
-            .points_only()
-            .with_error_bars(train_bars),
-        Series::new("testing, paper", theirs(&|p| p.test_acc_pct), 3).points_only(),
-        Series::new("testing, ours: mean and 95% interval", test, 2).points_only().with_error_bars(test_bars),
+        Series::new(l.train_ours.as_str(), train, training).points_only().with_error_bars(train_bars),
+        Series::new(l.train_paper.as_str(), theirs(&|p| Some(p.train_acc_pct)), training).rings(),
+        Series::new(l.test_ours.as_str(), test, testing).points_only().with_error_bars(test_bars),
+        Series::new(l.test_paper.as_str(), theirs(&|p| p.test_acc_pct), testing).rings(),
     ];
     let low = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.error_bars.iter().map(|b| b.1)))
         .fold(100.0f64, f64::min);
     LineChart {
-        title: "Table 5: accuracy per trial, the paper's and ours over the replicates".into(),
-        x_label: "trial (Table 5 row)".into(),
-        y_label: "accuracy, %".into(),
+        title: l.title.clone(),
+        x_label: l.x.clone(),
+        y_label: l.y.clone(),
         y_range: ((low / 5.0).floor() * 5.0, 100.5),
         y2: None,
         x_range: Some((0.0, 42.0)),

@@ -27,6 +27,7 @@ pub mod readings_robustness;
 mod render;
 pub mod section51;
 mod standing;
+mod summary;
 pub mod table5;
 pub mod table6;
 pub mod table6_groups;
@@ -42,21 +43,6 @@ pub use render::render;
 /// Table 5's NN6 trials on the whole sets T3-T5, where our set-up is closest to the paper's: the
 /// report compares their training accuracy with the paper's own figure for each.
 pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
-
-fn pct(v: f64) -> String {
-    // The paper prints whole percentages for trials 1-37 and one decimal for 38-41; we give one
-    // more digit than it does.
-    format!("{v:.1}")
-}
-
-/// Two decimals: for the whole-set trials, where 99.96 % and 100 % differ by 8 positions.
-fn pct2(v: f64) -> String {
-    format!("{v:.2}")
-}
-
-fn paper_pct(v: f64) -> String {
-    if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") }
-}
 
 /// Trial number of a summary named "trialNN".
 pub fn trial_number(s: &Summary) -> Option<u8> {
@@ -134,14 +120,11 @@ pub fn read_json(out: &Path) -> Result<Reproduction> {
 /// path.
 pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
     let mut grids = vec![
-        (TABLE6_PAPER_SVG, crate::report::reproduction::table6::paper_diagrams(&r.paper_table6)),
-        (
-            TABLE6_OURS_SVG,
-            crate::report::reproduction::table6::our_diagrams(&r.best_misclassified, &r.paper_table6),
-        ),
+        (TABLE6_PAPER_SVG, table6::paper_diagrams(&r.paper_table6)?),
+        (TABLE6_OURS_SVG, table6::our_diagrams(&r.best_misclassified, &r.paper_table6)?),
     ];
     if let Some(m) = &r.matched {
-        grids.push((TABLE6_MATCHED_SVG, crate::report::reproduction::table6::matched_diagrams(m)));
+        grids.push((TABLE6_MATCHED_SVG, table6::matched_diagrams(m)?));
     }
     // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
     for (file, diagrams) in grids {
@@ -154,8 +137,8 @@ pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
         chart.save_to(&FileOut::check_in_own_folder(&out.join(svg))?, ImageFormat::Svg, (900, 540))
     };
     let with_curve = |t: u8| Some((r.trial(t)?, r.curve(t)?));
-    save(figures::figure3(&r.paper, with_curve(39), with_curve(40), r.continued.as_ref()), FIGURE3_PNG)?;
-    save(figures::nn6_chart(r), NN6_PNG)?;
+    save(figures::figure3(&r.paper, with_curve(39), with_curve(40), r.continued.as_ref())?, FIGURE3_PNG)?;
+    save(figures::nn6_chart(r)?, NN6_PNG)?;
     save(figures::table5_chart(&r.paper, &r.replicated), TABLE5_PNG)?;
     let path = out.join(REPRODUCTION_MD);
     crate::output::write_file(&path, render(r)?.as_bytes())?;

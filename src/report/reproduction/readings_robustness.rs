@@ -197,13 +197,16 @@ mod tests {
 
     #[test]
     fn a_trial_is_scored_at_the_papers_count_when_most_runs_end_at_a_budget_equal_to_it() {
+        use crate::experiment::readings::Reading;
+        use crate::train::{BestState, StopRule};
+        let label = |stop, keep| Reading { stop, window: 20, patience: 20, keep }.label();
         let trials = vec![
-            row("error target (target 20), keep most correct", 41, 461.0, 10),
-            row("error target (target 20), keep least error", 41, 461.0, 8),
+            row(&label(StopRule::ErrorTarget, BestState::MostCorrect), 41, 461.0, 10),
+            row(&label(StopRule::ErrorTarget, BestState::LeastError), 41, 461.0, 8),
             // At the paper's count but stopped by the rule: not cut.
-            row("either (target 20, patience 20), keep most correct", 41, 461.0, 4),
+            row(&label(StopRule::Either, BestState::MostCorrect), 41, 461.0, 4),
             // Cut, but at a budget below the paper's count.
-            row("both (target 20, patience 20), keep most correct", 38, 400.0, 10),
+            row(&label(StopRule::Both, BestState::MostCorrect), 38, 400.0, 10),
         ];
         let capped = at_the_papers_count(&trials);
         assert_eq!(capped.len(), 1);

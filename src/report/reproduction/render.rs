@@ -10,37 +10,36 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 
 /// (caption, path relative to the report) of each figure drawn by [`super::write_report`].
-pub fn figures(r: &Reproduction) -> Vec<(String, &'static str)> {
-    vec![
-        (super::figures::figure3_caption(&r.paper), FIGURE3_PNG),
-        ("Training accuracy by epoch of the NN6 trials 38-41 (whole sets T3, T4, T5)".to_string(), NN6_PNG),
-        (
-            "Table 5 at a glance: training and testing accuracy per trial, the paper's and our mean over \
-             the replicates with its 95% interval"
-                .to_string(),
-            TABLE5_PNG,
-        ),
-    ]
+pub fn figures(r: &Reproduction) -> Result<Vec<(String, &'static str)>> {
+    let labels = &super::figures::LABELS;
+    Ok(vec![
+        (super::figures::figure3_caption(&r.paper)?, FIGURE3_PNG),
+        (labels.nn6.caption.clone(), NN6_PNG),
+        (labels.table5.caption.clone(), TABLE5_PNG),
+    ])
 }
 
 /// Render the report as Markdown.
 pub fn render(r: &Reproduction) -> Result<String> {
     let e = templates::engine()?;
     let context = json!({
+        "summary": crate::report::summary::markdown(&r.summary)?,
         "domain": crate::report::reproduction::domain::markdown(&e, &r.domain)?,
         "table5": table5_rows(r),
         "replicated": findings::replicated(&e, r)?,
         "readings": findings::readings(&e, &r.readings)?,
         "sweep": findings::sweep(&e, &r.readings)?,
-        "standing": super::standing::markdown(&r.replicated, &r.trials),
-        "figures": figures(r),
+        "standing": super::standing::markdown(&e, &r.replicated, &r.trials)?,
+        "figures": figures(r)?,
         "table6": table6_section(&e, r)?,
         "matched": matched_section(&e, r)?,
         "continued": findings::continued(&e, r)?,
         "section51": findings::section51(&e, r)?,
-        "discussion": super::discussion::markdown(r),
+        "discussion": super::discussion::markdown(&e, r)?,
     });
-    templates::render(&e, "report", &context)
+    let md = templates::render(&e, "report", &context)?;
+    crate::report::summary::check_sections(&r.summary, &md)?;
+    Ok(md)
 }
 
 /// Each row of the paper's Table 5 with our trial of the same number, where run.
@@ -125,7 +124,7 @@ fn matched_section(e: &Engine, r: &Reproduction) -> Result<String> {
 fn matched_figure(e: &Engine, m: &Matched) -> Result<String> {
     let png = std::path::Path::new(TABLE6_MATCHED_SVG).with_extension("png");
     let context = json!({
-        "drawn": table6::matched_diagrams(m).len(),
+        "drawn": table6::matched_diagrams(m)?.len(),
         "runs": table6_groups::matched_runs(m),
         "svg": TABLE6_MATCHED_SVG,
         "png": png.display().to_string(),

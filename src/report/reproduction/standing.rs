@@ -2,12 +2,15 @@
 //! summarised, so that the section's every number is the replicated table's (means with their
 //! 95% intervals, median epochs), not the single configured run's.
 
-use super::{NN6_TRIALS, Summary, paper_pct, pct, pct2, trial_number};
+use super::{NN6_TRIALS, Summary, templates, trial_number};
+use crate::error::Result;
 use crate::report::reproduction::table5::Table5Stat;
-use std::fmt::Write;
+use crate::template::Engine;
+use serde::Serialize;
+use serde_json::json;
 
 /// Where the 95% interval of our mean lies against the paper's single figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub(super) enum Place {
     /// The whole interval lies above the paper's figure.
     Above,
@@ -41,93 +44,74 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
-/// The bullet for the small-set trials 1-37: means over the trials of our replicates' means, and
-/// the trials counted by where our 95% CI lies against the paper's figure.
-fn small_sets(small: &[&Table5Stat]) -> String {
-    let n = small.len();
+/// The small-set trials 1-37 in one bullet: means over the trials of our replicates' means, and
+/// the trials counted ([above, holds, below]) by where our 95% CI lies against the paper's figure.
+#[derive(Serialize)]
+struct SmallSets {
+    /// The runs per trial, where every trial has the same number.
+    runs: Option<usize>,
+    n: usize,
+    tested: usize,
+    train_mean: f64,
+    paper_train: f64,
+    test_mean: f64,
+    paper_test: f64,
+    train: [usize; 3],
+    test: [usize; 3],
+    epochs_above: usize,
+    epochs_below: usize,
+}
+
+fn small_sets(small: &[&Table5Stat]) -> SmallSets {
     let tested: Vec<&&Table5Stat> =
         small.iter().filter(|s| s.test_mean.is_some() && s.paper_test.is_some()).collect();
-    let train = tally(small.iter().map(|s| place(s.train_lo, s.train_hi, s.paper_train)));
-    let test = tally(tested.iter().filter_map(|s| Some(place(s.test_lo?, s.test_hi?, s.paper_test?))));
-    let epochs_above = small.iter().filter(|s| s.epochs_median > s.paper_epochs as f64).count();
-    let epochs_below = small.iter().filter(|s| s.epochs_median < s.paper_epochs as f64).count();
-    let runs = if small.iter().all(|s| s.replicates == small[0].replicates) {
-        format!("; {} runs each", small[0].replicates)
-    } else {
-        String::new()
-    };
-    format!(
-        "- **Trials 1–37 (small sets T1/S1, T2/S2{runs}):** averaged over the trials, our mean \
-         training accuracy is {} % (paper {} %) and our mean testing accuracy {} % (paper {} %). \
-         The 95% CI of our mean training accuracy lies wholly above the paper's figure in {} of {n} \
-         trials, holds it in {} and lies wholly below it in {}; of our mean testing accuracy, above in \
-         {} of {}, holds it in {}, below in {}. Our median epoch count is above the paper's in \
-         {epochs_above} of {n} trials and below it in {epochs_below}.",
-        pct(mean(small.iter().map(|s| s.train_mean))),
-        pct(mean(small.iter().map(|s| s.paper_train))),
-        pct(mean(tested.iter().filter_map(|s| s.test_mean))),
-        pct(mean(tested.iter().filter_map(|s| s.paper_test))),
-        train[0],
-        train[1],
-        train[2],
-        test[0],
-        tested.len(),
-        test[1],
-        test[2],
-    )
+    SmallSets {
+        runs: small.iter().all(|s| s.replicates == small[0].replicates).then(|| small[0].replicates),
+        n: small.len(),
+        tested: tested.len(),
+        train_mean: mean(small.iter().map(|s| s.train_mean)),
+        paper_train: mean(small.iter().map(|s| s.paper_train)),
+        test_mean: mean(tested.iter().filter_map(|s| s.test_mean)),
+        paper_test: mean(tested.iter().filter_map(|s| s.paper_test)),
+        train: tally(small.iter().map(|s| place(s.train_lo, s.train_hi, s.paper_train))),
+        test: tally(tested.iter().filter_map(|s| Some(place(s.test_lo?, s.test_hi?, s.paper_test?)))),
+        epochs_above: small.iter().filter(|s| s.epochs_median > s.paper_epochs as f64).count(),
+        epochs_below: small.iter().filter(|s| s.epochs_median < s.paper_epochs as f64).count(),
+    }
 }
 
-/// The bullet for one whole-set trial: our mean training accuracy with its 95% CI against the
-/// paper's, the median epochs with the range of 95% of runs, and the runs the budget ended.
-fn whole_set(s: &Table5Stat, set: &str, positions: Option<usize>) -> String {
-    let verdict = match place(s.train_lo, s.train_hi, s.paper_train) {
-        Place::Above => "**above the paper's** (the 95% CI lies wholly above it)",
-        Place::Holds => "**consistent with the paper's** (the 95% CI holds it)",
-        Place::Below => "**below the paper's** (the 95% CI lies wholly below it)",
-    };
-    format!(
-        "- **Trial {} ({set}{}; {} runs):** mean training accuracy {} % [{}, {}] against the \
-         paper's {} % — {verdict}; median {:.0} epochs run (95% of runs {:.0}–{:.0}; paper {}), {} of \
-         {} runs ended by the budget `max_epochs`.",
-        s.trial,
-        positions.map_or_else(String::new, |p| format!(", all {p} positions")),
-        s.replicates,
-        pct2(s.train_mean),
-        pct2(s.train_lo),
-        pct2(s.train_hi),
-        paper_pct(s.paper_train),
-        s.epochs_median,
-        s.epochs_spread_lo,
-        s.epochs_spread_hi,
-        s.paper_epochs,
-        s.capped,
-        s.replicates,
-    )
+/// One whole-set trial: our mean training accuracy with its 95% CI placed against the paper's,
+/// the median epochs with the range of 95% of runs, and the runs the budget ended.
+#[derive(Serialize)]
+struct WholeSet<'a> {
+    stat: &'a Table5Stat,
+    set: &'a str,
+    positions: Option<usize>,
+    place: Place,
 }
 
-/// The section as Markdown, from Table 5 over the replicates; `trials` give the whole sets' names
-/// and sizes. Empty where the trials were not replicated.
-pub(super) fn markdown(replicated: &[Table5Stat], trials: &[Summary]) -> String {
+/// The section as Markdown (the template `standing.md.j2`), from Table 5 over the replicates;
+/// `trials` give the whole sets' names and sizes. Empty where the trials were not replicated.
+pub(super) fn markdown(e: &Engine, replicated: &[Table5Stat], trials: &[Summary]) -> Result<String> {
     if replicated.is_empty() {
-        return String::new();
+        return Ok(String::new());
     }
-    let mut w = String::from("### Where our figures stand against the paper's\n\n");
-    let _ = writeln!(
-        w,
-        "From Table 5 over replicates above (`table5.csv`): our means with their 95% CI, and median \
-         epochs with the range of 95% of runs, against the paper's single run.\n"
-    );
     let small: Vec<&Table5Stat> = replicated.iter().filter(|s| s.trial <= 37).collect();
-    if !small.is_empty() {
-        let _ = writeln!(w, "{}", small_sets(&small));
-    }
-    for s in replicated.iter().filter(|s| NN6_TRIALS.contains(&s.trial)) {
-        let ours = trials.iter().find(|t| trial_number(t) == Some(s.trial));
-        let set = ours.map_or("whole set", |t| t.training_set.as_str());
-        let _ = writeln!(w, "{}", whole_set(s, set, ours.map(|t| t.train_positions)));
-    }
-    let _ = writeln!(w);
-    w
+    let whole: Vec<WholeSet> = replicated
+        .iter()
+        .filter(|s| NN6_TRIALS.contains(&s.trial))
+        .map(|s| {
+            let ours = trials.iter().find(|t| trial_number(t) == Some(s.trial));
+            WholeSet {
+                stat: s,
+                set: ours.map_or("whole set", |t| t.training_set.as_str()),
+                positions: ours.map(|t| t.train_positions),
+                place: place(s.train_lo, s.train_hi, s.paper_train),
+            }
+        })
+        .collect();
+    let small = (!small.is_empty()).then(|| small_sets(&small));
+    templates::render(e, "standing", &json!({ "small": small, "whole": whole }))
 }
 
 #[cfg(test)]
@@ -179,6 +163,8 @@ mod tests {
         assert_eq!(place(96.0, 97.9, 98.0), Place::Below);
     }
 
+    /// The section counts the replicated means, not a single run: two small-set trials (one
+    /// above the paper, one below in testing) and trial 39, rendered in full.
     #[test]
     fn the_section_counts_the_replicated_means_not_a_single_run() {
         let rows = [
@@ -186,22 +172,9 @@ mod tests {
             stat(2, (97.0, 96.0, 98.5), 98.0, Some((79.0, 78.0, 79.5))),
             stat(39, (99.99, 99.98, 99.996), 99.6, None),
         ];
-        let md = markdown(&rows, &[]);
-        assert!(md.contains("our mean training accuracy is 98.0 % (paper 98.0 %)"), "{md}");
-        assert!(md.contains("our mean testing accuracy 84.5 % (paper 80.0 %)"), "{md}");
-        assert!(md.contains(
-            "wholly above the paper's figure in 1 of 2 trials, holds it in 1 and lies wholly below it in 0"
-        ));
-        assert!(md.contains("above in 1 of 2, holds it in 0, below in 1"), "{md}");
-        assert!(md.contains("above the paper's in 2 of 2 trials and below it in 0"), "{md}");
-        assert!(
-            md.contains("**Trial 39 (whole set; 50 runs):** mean training accuracy 99.99 % [99.98, 100.00]"),
-            "{md}"
-        );
-        assert!(
-            md.contains("**above the paper's**")
-                && md.contains("median 60 epochs run (95% of runs 40–90; paper 50), 3 of 50")
-        );
-        assert!(markdown(&[], &[]).is_empty());
+        let e = templates::engine().unwrap();
+        let md = markdown(&e, &rows, &[]).unwrap();
+        assert_eq!(md, include_str!("fixtures/standing.md"));
+        assert!(markdown(&e, &[], &[]).unwrap().is_empty());
     }
 }

@@ -2,6 +2,7 @@
 //! of our best net's misclassified a-file positions and of the positions wrong in most runs at
 //! matched accuracy. The runs are analysed in [`crate::experiment::table6`].
 
+use super::figures::LABELS;
 use super::templates;
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
@@ -12,6 +13,7 @@ use crate::paper::tables::Table6Row;
 use crate::report::diagram::Diagram;
 use crate::template::Engine;
 use serde_json::json;
+use templates::label;
 
 /// The section of `REPRODUCTION.md` (the template `matched.md.j2`).
 pub fn markdown(e: &Engine, m: &Matched, paper6: &[Table6Row]) -> Result<String> {
@@ -55,29 +57,26 @@ fn result_word(r: &str) -> &'static str {
 
 /// The paper's Table 6 positions as board diagrams, captioned with the row number and the true
 /// result with White and with Black to move.
-pub fn paper_diagrams(paper6: &[Table6Row]) -> Vec<Diagram> {
-    paper6
-        .iter()
-        .filter_map(|p| {
-            let (w, b) = (result_word(&p.result_wtm.to_string()), result_word(&p.result_btm.to_string()));
-            placement(&p.wk, &p.bk, &p.wp, format!("paper #{}: wtm {w}, btm {b}", p.n))
-        })
-        .collect()
+pub fn paper_diagrams(paper6: &[Table6Row]) -> Result<Vec<Diagram>> {
+    let mut out = Vec::new();
+    for p in paper6 {
+        let (w, b) = (result_word(&p.result_wtm.to_string()), result_word(&p.result_btm.to_string()));
+        let caption = label(&LABELS.diagrams.paper, &json!({ "n": p.n, "wtm": w, "btm": b }))?;
+        out.extend(placement(&p.wk, &p.bk, &p.wp, caption));
+    }
+    Ok(out)
 }
 
 /// Our net's misclassified a-file positions as board diagrams, captioned with our row number, the
 /// true result with White to move and the paper's row where the same position appears.
-pub fn our_diagrams(ours: &[MisclassifiedRow], paper6: &[Table6Row]) -> Vec<Diagram> {
-    ours.iter()
-        .enumerate()
-        .filter_map(|(i, m)| {
-            let paper = paper6
-                .iter()
-                .find(|p| (&p.wk, &p.bk, &p.wp) == (&m.wk, &m.bk, &m.wp))
-                .map_or_else(|| "not in Table 6".to_string(), |p| format!("paper #{}", p.n));
-            placement(&m.wk, &m.bk, &m.wp, format!("#{}: wtm {}; {paper}", i + 1, result_word(&m.result_wtm)))
-        })
-        .collect()
+pub fn our_diagrams(ours: &[MisclassifiedRow], paper6: &[Table6Row]) -> Result<Vec<Diagram>> {
+    let mut out = Vec::new();
+    for (i, m) in ours.iter().enumerate() {
+        let paper = paper6.iter().find(|p| (&p.wk, &p.bk, &p.wp) == (&m.wk, &m.bk, &m.wp)).map(|p| p.n);
+        let context = json!({ "i": i + 1, "wtm": result_word(&m.result_wtm), "paper": paper });
+        out.extend(placement(&m.wk, &m.bk, &m.wp, label(&LABELS.diagrams.ours, &context)?));
+    }
+    Ok(out)
 }
 
 /// The rule for drawing a matched-accuracy position: wrong in at least half the runs that reached
@@ -88,16 +87,14 @@ pub fn drawn_rule(runs_wrong: usize, runs: usize) -> bool {
 
 /// The positions wrong in at least half the runs at matched accuracy ([`drawn_rule`]), most
 /// frequent first, as board diagrams captioned "wrong in k of n runs" and the paper's row.
-pub fn matched_diagrams(m: &Matched) -> Vec<Diagram> {
+pub fn matched_diagrams(m: &Matched) -> Result<Vec<Diagram>> {
     let runs = m.runs.iter().filter(|r| r.epoch.is_some()).count();
-    m.positions
-        .iter()
-        .filter(|p| drawn_rule(p.runs, runs))
-        .filter_map(|p| {
-            let paper = p.paper_row.map_or_else(|| "not in Table 6".into(), |n| format!("paper #{n}"));
-            placement(&p.wk, &p.bk, &p.wp, format!("wrong in {} of {runs} runs; {paper}", p.runs))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for p in m.positions.iter().filter(|p| drawn_rule(p.runs, runs)) {
+        let context = json!({ "wrong": p.runs, "runs": runs, "paper": p.paper_row });
+        out.extend(placement(&p.wk, &p.bk, &p.wp, label(&LABELS.diagrams.matched, &context)?));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -109,7 +106,7 @@ mod tests {
     #[test]
     fn every_table6_row_is_drawn_white_to_move_with_its_results() {
         let paper6 = crate::paper::tables::table6();
-        let diagrams = paper_diagrams(&paper6);
+        let diagrams = paper_diagrams(&paper6).unwrap();
         assert_eq!(diagrams.len(), PAPER_ERRORS);
         for (d, p) in diagrams.iter().zip(&paper6) {
             assert_eq!(d.to_move, Some(Color::White));
@@ -152,9 +149,11 @@ mod tests {
             population: 20_643,
             critical_base_pct: 0.0,
         };
-        let d = matched_diagrams(&m);
+        let d = matched_diagrams(&m).unwrap();
         let captions: Vec<_> = d.iter().map(|d| d.caption.clone().unwrap()).collect();
-        assert_eq!(captions, ["wrong in 4 of 4 runs; paper #38", "wrong in 2 of 4 runs; not in Table 6"]);
+        assert_eq!(captions.len(), 2);
+        assert!(captions[0].contains("4 of 4") && captions[0].ends_with("paper #38"), "{captions:?}");
+        assert!(captions[1].contains("2 of 4") && captions[1].ends_with("Table 6"), "{captions:?}");
         assert!(drawn_rule(3, 5) && !drawn_rule(2, 5) && !drawn_rule(0, 0));
     }
 }

@@ -6,7 +6,7 @@ use crate::report::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.
-const TEMPLATES: [(&str, &str); 12] = [
+const TEMPLATES: [(&str, &str); 14] = [
     ("domain", include_str!("templates/domain.md.j2")),
     ("robustness", include_str!("templates/robustness.md.j2")),
     ("groups", include_str!("templates/groups.md.j2")),
@@ -19,6 +19,8 @@ const TEMPLATES: [(&str, &str); 12] = [
     ("readings", include_str!("templates/readings.md.j2")),
     ("sweep", include_str!("templates/sweep.md.j2")),
     ("continued", include_str!("templates/continued.md.j2")),
+    ("standing", include_str!("templates/standing.md.j2")),
+    ("discussion", include_str!("templates/discussion.md.j2")),
 ];
 
 /// The report's engine: its templates, the shared filters and
@@ -26,14 +28,25 @@ const TEMPLATES: [(&str, &str); 12] = [
 /// - `sci(n)`: scientific notation with `n` decimals, `1.2e-5`,
 /// - `paper`: a percentage as the paper prints it, whole where whole (`92`, `99.8`).
 pub fn engine() -> Result<Engine> {
-    let mut engine = Engine::new()
-        .filter("plain", |v: f64| format!("{v}"))
-        .filter("sci", |v: f64, n: usize| format!("{v:.n$e}"))
-        .filter("paper", |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") });
+    let mut engine = with_filters(Engine::new());
     for (name, source) in TEMPLATES {
         engine = engine.template(name, source).map_err(|e| Error::Internal(e.to_string()))?;
     }
     Ok(engine)
+}
+
+fn with_filters(engine: Engine) -> Engine {
+    engine
+        .filter("plain", |v: f64| format!("{v}"))
+        .filter("sci", |v: f64, n: usize| format!("{v:.n$e}"))
+        .filter("paper", |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") })
+}
+
+/// Render a label given as template text (a figure's title or key from a TOML file beside its
+/// code) from `context`, with this report's filters.
+pub fn label(source: &str, context: &impl Serialize) -> Result<String> {
+    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(|| with_filters(Engine::new()));
+    ENGINE.render_str(source, context).map_err(|e| Error::Internal(e.to_string()))
 }
 
 /// Render the template `name` from `context`.

@@ -13,7 +13,16 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
-const COLOURS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44)];
+/// Each measure in its colour of every figure ([`crate::figures::colours`]).
+fn colour(m: Measure) -> RGBColor {
+    use crate::figures::colours::Measure as Colour;
+    match m {
+        Measure::Train => Colour::Training.rgb(),
+        Measure::Test => Colour::Testing.rgb(),
+        Measure::Epochs => Colour::Epochs.rgb(),
+        Measure::Epoch => Colour::KeptEpoch.rgb(),
+    }
+}
 
 /// One panel: a y axis and the measures drawn on it.
 struct Panel {
@@ -184,7 +193,7 @@ fn draw_panel<DB: DrawingBackend>(
         .draw()?;
     let n = panel.measures.len();
     for (j, &measure) in panel.measures.iter().enumerate() {
-        let colour = COLOURS[j % COLOURS.len()];
+        let colour = colour(measure);
         let offset = (j as f64 - (n as f64 - 1.0) / 2.0) * 0.12;
         let points: Vec<(f64, Interval)> = run
             .settings

@@ -1,0 +1,113 @@
+//! The findings that open `REPRODUCTION.md`, computed from the reproduction's own numbers; their
+//! sentences and sections are `summary.toml` beside this file. Section 5.1's comparisons and the
+//! gap to the paper's Table 5 add theirs the same way ([`Finding`]).
+
+use super::{NN6_TRIALS, Reproduction, key};
+use crate::report::summary::Finding;
+use crate::stats::Interval;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// A finding's sentence (a template) and the heading of the section that shows it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Text {
+    text: String,
+    section: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Texts {
+    domain: Text,
+    small: Text,
+    whole: Text,
+    table6: Text,
+    matched: Text,
+    continued: Text,
+}
+
+static TEXTS: LazyLock<Texts> =
+    LazyLock::new(|| toml::from_str(include_str!("summary.toml")).expect("summary.toml parses"));
+
+fn finding(t: &Text) -> Finding {
+    Finding::new(&t.text, &t.section)
+}
+
+/// The reproduction's main findings, most important first; a finding whose runs are missing is
+/// left out.
+pub fn findings(r: &Reproduction) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let (Some(w), Some(b)) = (r.domain.ours("wtm positions"), r.domain.ours("btm positions")) {
+        out.push(finding(&TEXTS.domain).value("wtm", w).value("btm", b));
+    }
+    out.extend(small_sets(r));
+    out.extend(whole_sets(r));
+    if let Some(best) = r.best() {
+        let paper: HashSet<_> = r.paper_table6.iter().map(|p| key(&p.wk, &p.bk, &p.wp)).collect();
+        let common =
+            r.best_misclassified.iter().filter(|m| paper.contains(&key(&m.wk, &m.bk, &m.wp))).count();
+        out.push(
+            finding(&TEXTS.table6)
+                .value("trial", r.best)
+                .value("ours", best.train_misclassified as f64)
+                .value("common", common as f64),
+        );
+    }
+    out.extend(matched(r));
+    if let Some(errors) = r.continued.as_ref().and_then(|c| c.errors_at_6285) {
+        out.push(finding(&TEXTS.continued).value("errors", errors));
+    }
+    out
+}
+
+/// The small-set trials over the replicates: mean accuracies against the paper's, and the mean
+/// gap in testing accuracy with its interval over the trials.
+fn small_sets(r: &Reproduction) -> Option<Finding> {
+    let small: Vec<_> =
+        r.replicated.iter().filter(|s| s.paper_test.is_some() && s.test_mean.is_some()).collect();
+    let runs = small.first()?.replicates;
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let gaps: Vec<f64> = small.iter().filter_map(|s| Some(s.test_mean? - s.paper_test?)).collect();
+    let gap = Interval::of_mean(&gaps)?;
+    Some(
+        finding(&TEXTS.small)
+            .value("runs", runs as f64)
+            .value("train", mean(small.iter().map(|s| s.train_mean).collect()))
+            .value("paper_train", mean(small.iter().map(|s| s.paper_train).collect()))
+            .value("test", mean(small.iter().filter_map(|s| s.test_mean).collect()))
+            .value("paper_test", mean(small.iter().filter_map(|s| s.paper_test).collect()))
+            .value("gap", gap.mean)
+            .interval(gap.lo, gap.hi, format!("95% CI over the {} trials' means", gaps.len())),
+    )
+}
+
+/// The whole-set trials over the replicates: how many lie above the paper, and trial 40's.
+fn whole_sets(r: &Reproduction) -> Option<Finding> {
+    let whole: Vec<_> = r.replicated.iter().filter(|s| NN6_TRIALS.contains(&s.trial)).collect();
+    let t40 = whole.iter().find(|s| s.trial == 40)?;
+    Some(
+        finding(&TEXTS.whole)
+            .value("above", whole.iter().filter(|s| s.train_lo > s.paper_train).count() as f64)
+            .value("n", whole.len() as f64)
+            .value("mean", t40.train_mean)
+            .value("paper", t40.paper_train)
+            .value("epochs", t40.epochs_median)
+            .value("paper_epochs", t40.paper_epochs as f64)
+            .interval(t40.train_lo, t40.train_hi, format!("95% CI over {} runs", t40.replicates)),
+    )
+}
+
+/// The errors a run at matched accuracy shares with the paper's 51, over the runs that reached it.
+fn matched(r: &Reproduction) -> Option<Finding> {
+    let runs: Vec<_> = r.matched.as_ref()?.runs.iter().filter(|m| m.epoch.is_some()).collect();
+    let shared: Vec<f64> = runs.iter().map(|m| m.on_paper_list as f64).collect();
+    let i = Interval::of_mean(&shared)?;
+    let chance = runs.iter().map(|m| m.chance_expected).sum::<f64>() / runs.len() as f64;
+    Some(finding(&TEXTS.matched).value("mean", i.mean).value("chance", chance).interval(
+        i.lo,
+        i.hi,
+        format!("95% CI over {} runs", runs.len()),
+    ))
+}
