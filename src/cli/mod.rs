@@ -29,6 +29,7 @@ mod bench;
 mod bitbase;
 mod dataset;
 mod experiment;
+mod findings;
 mod hybrid;
 mod learners;
 mod play;
@@ -85,6 +86,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Section 7's learners compared on Table 4's characterisation: reports/LEARNERS.md.
     Learners(learners::LearnersArgs),
+    /// Write reports/README.md: the main findings, picked from the reports' summaries.
+    Findings(findings::FindingsArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
 }
@@ -172,6 +175,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Plot(args) => experiment::run_plot(args),
         Command::Readings(args) => readings::run_readings(args),
         Command::Learners(args) => learners::run_learners(args),
+        Command::Findings(args) => findings::run_findings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
     }?;

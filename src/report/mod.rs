@@ -4,6 +4,7 @@
 pub mod compression;
 pub mod diagram;
 pub mod frontier;
+pub mod index;
 pub mod levers;
 pub mod play;
 pub mod reproduction;
