@@ -143,7 +143,7 @@ pub fn variants_csv(report: &LearnersReport) -> String {
 }
 
 /// Accuracy on every wtm position against exact-model bytes, one series per learner (T3 rows
-/// and variants), with the shipped hybrid's size as a dashed line.
+/// and variants), with the MLP hybrid's size as a dashed line.
 pub fn frontier(report: &LearnersReport) -> LineChart {
     let mut series = Vec::new();
     let mut lowest: f64 = 100.0;
@@ -170,7 +170,7 @@ pub fn frontier(report: &LearnersReport) -> LineChart {
     let shipped = report.shipped_bytes as f64;
     series.push(
         Series::new(
-            format!("MLP hybrid shipped ({} B)", report.shipped_bytes),
+            format!("MLP hybrid ({} B)", report.shipped_bytes),
             vec![(shipped, y0), (shipped, 100.0)],
             7,
         )
