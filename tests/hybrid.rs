@@ -194,3 +194,12 @@ fn every_flipped_byte_and_every_truncation_of_the_committed_model_is_refused() {
         }
     }
 }
+
+#[test]
+fn kpk_learners_ship_rebuilds_the_committed_model_byte_for_byte() {
+    let bb = Bitbase::generate();
+    let (bytes, candidates) = kpk::learners::ship::ship(&bb).unwrap();
+    assert_eq!(bytes, committed_model().0, "`kpk learners --ship` no longer writes models/kpk.hybrid");
+    assert_eq!(candidates.len(), 2 * kpk::learners::ship::PRUNE_BITS.count());
+    assert!(candidates.windows(2).all(|w| w[0].bytes <= w[1].bytes));
+}

@@ -17,9 +17,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
-#[command(after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|exception, from the pawn \
+#[command(
+    after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|tree|exception|rule, from the pawn \
 side's point of view, and with --best-move a last column with a move in UCI. A bad FEN gets an error on stderr naming it and the rest are still answered; \
-the exit code is then 1.")]
+the exit code is then 1."
+)]
 pub struct QueryArgs {
     /// The model file (written by `kpk learners --ship` or `kpk compress`).
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
