@@ -1,7 +1,7 @@
 //! Every legal position's answer from a hybrid model file, one line each, for the C and Python
 //! readers' tests (`.ci/run`): `white_king black_king pawn black_to_move outcome source`, squares
 //! `a1 = 0 … h8 = 63` in the canonical orientation (the pawn White's on files a–d), outcome
-//! `win`/`draw` from the pawn side's point of view, source `net`/`exception`/`rule`. Positions come in
+//! `win`/`draw` from the pawn side's point of view, source `net`/`tree`/`exception`/`rule`. Positions come in
 //! index order. Exits with an error if an answer disagrees with the bitbase.
 //!
 //! `cargo run --release --example hybrid_answers -- models/kpk.hybrid > answers.txt`

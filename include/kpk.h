@@ -1,4 +1,5 @@
-/* kpk.h: exact KPK (king and pawn against king) win/draw answers from a kpk hybrid model file.
+/* kpk.h: exact KPK (king and pawn against king) win/draw answers from a kpk hybrid model file
+ * (a net or a decision tree, plus the positions it gets wrong; src/hybrid/format.md).
  *
  * Link with libkpk_probe (cargo build --release -p kpk-probe-c: target/release/libkpk_probe.so).
  * A model is immutable once loaded: probe it from any number of threads. No global state.
@@ -34,7 +35,8 @@ void kpk_model_free(kpk_model *model);
 /* KPK_WIN, KPK_DRAW, KPK_ILLEGAL or KPK_BAD_ARGUMENT (or KPK_INTERNAL) for a white king, a black king and a pawn
  * (black if pawn_is_black != 0) on the given squares, Black to move if black_to_move != 0.
  * If from_exception is not NULL it receives 1 when the answer came from the exception table
- * and 0 when it came from the net. */
+ * and 0 otherwise (from the net, from the decision tree of a format-3 file, or from the one-ply
+ * rule for the lone king to move in a format-2 or -3 file). Format versions 1, 2 and 3 load. */
 int kpk_probe(const kpk_model *model, int white_king, int black_king, int pawn,
               int pawn_is_black, int black_to_move, int *from_exception);
 

@@ -1,4 +1,4 @@
-"""Reference reader of kpk hybrid model files (models/kpk.hybrid), format versions 1 and 2.
+"""Reference reader of kpk hybrid model files (models/kpk.hybrid), format versions 1, 2 and 3.
 
 Standard library only. Written from the format's specification (src/hybrid/format.md, printed in
 reports/COMPRESSION.md), not from the Rust code; CI checks it against the Rust answers on every
@@ -11,8 +11,9 @@ one of the 165,676 legal positions.
 
 Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63. Answers are from the pawn side's point of view:
 'win' when the side with the pawn wins, else 'draw'; the second item says whether the answer is
-the net's ('net'), the net's flipped by the exception table ('exception'), or, in a version-2
-file with the lone king to move, the one-ply rule's over the model's other answers ('rule').
+the net's ('net') or the decision tree's ('tree', version 3), flipped by the exception table
+('exception'), or, in a version-2 or -3 file with the lone king to move, the one-ply rule's over
+the model's other answers ('rule').
 """
 
 import re
@@ -24,6 +25,13 @@ from operator import mul
 MAGIC = b"KPKH"
 VERSION = 1  # the net and the exceptions answer every legal position
 VERSION_PAWN_SIDE = 2  # they answer the pawn side to move; the lone king's positions by the rule
+VERSION_TREE = 3  # a decision tree in place of the net, answering as in version 2
+MAX_DEPTH = 64  # the deepest level of a tree node (the root is level 0)
+# Table 4's legal ranges (lo, hi) of x1..x32: a split's threshold is stored relative to lo.
+RANGES = [(1, 8), (1, 8), (1, 8), (1, 8), (1, 4), (2, 7), (-7, 7), (-7, 7), (-3, 7), (-6, 6),
+          (-3, 7), (-6, 6), (0, 0), (1, 5), (0, 7), (0, 7), (0, 1), (0, 7), (0, 6), (0, 1),
+          (0, 7), (0, 6), (0, 1), (2, 7), (0, 1), (0, 1), (1, 7), (1, 7), (0, 7), (-6, 6),
+          (-5, 6), (0, 1)]
 MAX_INDEX = 2 * 24 * 64 * 64
 MAX_RICE = 24
 MAX_QUOTIENT = 1 << 24
@@ -73,6 +81,12 @@ class _Bits:
         b = (self.data[byte] >> (self.pos & 7)) & 1
         self.pos += 1
         return b
+
+    def bits(self, n):
+        v = 0
+        for i in range(n):
+            v |= self.bit() << i
+        return v
 
     def rice(self, k):
         # Quotient in unary (1-bits ended by a 0-bit), then the k-bit remainder, low bit first.
@@ -225,9 +239,9 @@ class Model:
             raise FormatError("not a kpk hybrid model (bad magic)")
         if len(data) < 15:
             raise FormatError("truncated")
-        if data[4] not in (VERSION, VERSION_PAWN_SIDE):
+        if data[4] not in (VERSION, VERSION_PAWN_SIDE, VERSION_TREE):
             raise FormatError("unsupported format version %d" % data[4])
-        self.pawn_side_only = data[4] == VERSION_PAWN_SIDE
+        self.pawn_side_only = data[4] in (VERSION_PAWN_SIDE, VERSION_TREE)
         (length,) = struct.unpack_from("<I", data, 5)
         if length != len(data):
             raise FormatError("truncated or padded")
@@ -246,6 +260,10 @@ class Model:
             width, at = len(self.xs), at + 6
         else:
             raise FormatError("unknown input function")
+        self.tree = None
+        if data[4] == VERSION_TREE:
+            self._read_tree_file(body, at)
+            return
         if len(body) <= at:
             raise FormatError("truncated")
         n_layers = body[at]
@@ -275,6 +293,10 @@ class Model:
         self._check_bounds()
         if ke > MAX_RICE:
             raise FormatError("the exceptions' Rice parameter is out of range")
+        self._read_exceptions(bits, n_exceptions, ke, by_confidence)
+
+    def _read_exceptions(self, bits, n_exceptions, ke, by_confidence):
+        """The exception gaps to the end of the stream, their checks, then the rule's answers."""
         if by_confidence:
             keyed = sorted((abs(self.net_output(*p)), i) for i, p in self._covered())
             order = [i for _, i in keyed]
@@ -302,6 +324,48 @@ class Model:
             except IllegalPosition:
                 raise FormatError("an exception names no legal position") from None
         self.rule_wins = self._rule_answers() if self.pawn_side_only else None
+
+    def _read_tree_file(self, body, at):
+        """Version 3 after magic, version and length: mask, exception header, tree, gaps."""
+        if self.xs is None or self.xs[-1] > 32:
+            raise FormatError("a version-3 file reads characteristics x1..x32 only")
+        if len(body) < at + 4:
+            raise FormatError("truncated")
+        n_exceptions = int.from_bytes(body[at:at + 3], "little")
+        ke = body[at + 3]
+        if ke & CONFIDENCE_ORDER:
+            raise FormatError("a version-3 file numbers its exceptions by index")
+        if ke > MAX_RICE:
+            raise FormatError("the exceptions' Rice parameter is out of range")
+        bits = _Bits(body[at + 4:])
+        self.tree = self._read_node(bits, 0, None)
+        self._read_exceptions(bits, n_exceptions, ke, False)
+
+    def _read_node(self, bits, depth, sibling):
+        """A subtree in preorder: True/False for a leaf's class (win/draw), (x, le, left, right) for
+        a split that sends x <= le left; `sibling` is the class of a left sibling leaf."""
+        if depth > MAX_DEPTH:
+            raise FormatError("the tree is deeper than 64 levels")
+        if not bits.bit():
+            return (not sibling) if sibling is not None else bool(bits.bit())
+        x = bits.bits(5) + 1
+        lo, hi = RANGES[x - 1]
+        t = bits.bits(max(hi - lo - 1, 0).bit_length())
+        if x not in self.xs or t >= hi - lo:
+            raise FormatError("a split reads a characteristic outside the mask or out of its range")
+        left = self._read_node(bits, depth + 1, None)
+        right = self._read_node(bits, depth + 1, left if isinstance(left, bool) else None)
+        return (x, lo + t, left, right)
+
+    def tree_answer(self, wk, bk, wp):
+        """The tree's class (canonical squares, the pawn side to move): True for a win."""
+        c = [wk % 8 + 1, wk // 8 + 1, bk % 8 + 1, bk // 8 + 1, wp % 8 + 1, wp // 8 + 1]
+        f = characteristics(c, True)
+        node = self.tree
+        while not isinstance(node, bool):
+            x, le, left, right = node
+            node = left if f[x - 1] <= le else right
+        return node
 
     def _covered(self):
         """The (index, position) pairs the net and the exceptions answer."""
@@ -375,11 +439,14 @@ class Model:
         return self._covered_answer(wk, bk, wp, wtm)
 
     def _covered_answer(self, wk, bk, wp, wtm):
-        """The net's answer (canonical squares), flipped where the exception table says."""
-        net_win = self.net_output(wk, bk, wp, wtm) > 0
+        """The net's (or tree's) answer (canonical squares), flipped where the exception table says."""
+        if self.tree is not None:
+            net_win, source = self.tree_answer(wk, bk, wp), "tree"
+        else:
+            net_win, source = self.net_output(wk, bk, wp, wtm) > 0, "net"
         if index(wk, bk, wp, wtm) in self.exceptions:
             return ("draw" if net_win else "win"), "exception"
-        return ("win" if net_win else "draw"), "net"
+        return ("win" if net_win else "draw"), source
 
     def probe_fen(self, fen):
         return self.probe(*parse_fen(fen))
@@ -398,9 +465,16 @@ def _check(model_path, answers_path):
     with open(answers_path) as f:
         for line in f:
             wk, bk, wp, btm, outcome, source = line.split()
-            got = model.probe(int(wk), int(bk), int(wp), False, btm == "1")
+            wk, bk, wp, btm = int(wk), int(bk), int(wp), btm == "1"
+            got = model.probe(wk, bk, wp, False, btm)
             if got != (outcome, source):
                 raise SystemExit("python reader: %s gives %s, Rust %s" % (line.strip(), got, (outcome, source)))
+            # The other three orientations: files mirrored, colours reversed, both.
+            for flip, black in ((7, False), (56, True), (63, True)):
+                sq = (bk, wk, wp) if black else (wk, bk, wp)
+                again = model.probe(sq[0] ^ flip, sq[1] ^ flip, sq[2] ^ flip, black, btm != black)
+                if again != got:
+                    raise SystemExit("python reader: %s gives %s turned by %d" % (line.strip(), again, flip))
             n += 1
     if n != 165676:
         raise SystemExit("python reader: %d answers, expected 165676" % n)
@@ -426,7 +500,7 @@ def _check(model_path, answers_path):
         except FormatError:
             continue
         raise SystemExit("python reader: accepts the model cut to %d bytes" % cut)
-    print("python reader: %d positions agree with the Rust answers" % n)
+    print("python reader: %d positions agree with the Rust answers in all four orientations" % n)
 
 
 def _verdicts(model_path):

@@ -297,7 +297,7 @@ fn contract() -> Vec<Case> {
 fn smaller() -> Vec<Case> {
     vec![
         Case {
-            after: |_, o| assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{FEN}\twin\tnet\n")),
+            after: |_, o| assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{FEN}\twin\ttree\n")),
             ..case("tab in a FEN", &["query", "8/8/8/8/8/8/P7/k1K5\tw - - 0 1"], 0, "")
         },
         case(

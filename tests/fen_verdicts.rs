@@ -26,6 +26,7 @@ fn core_verdict(model: &Model, fen: &str) -> String {
             let outcome = if a.outcome == Outcome::Win { "win" } else { "draw" };
             let source = match a.source {
                 Source::Net => "net",
+                Source::Tree => "tree",
                 Source::Exception => "exception",
                 Source::Rule => "rule",
             };

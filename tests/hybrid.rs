@@ -114,32 +114,43 @@ fn query_refuses_a_damaged_model() {
     std::fs::remove_dir_all(model.parent().unwrap()).unwrap();
 }
 
-fn committed_model() -> (Vec<u8>, std::path::PathBuf) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/kpk.hybrid");
+/// The shipped model (`models/kpk.hybrid`, a decision tree, format version 3) or, with `net`, the
+/// net hybrid `kpk compress` writes (`models/kpk-net.hybrid`, version 2).
+fn committed_model_of(net: bool) -> (Vec<u8>, std::path::PathBuf) {
+    let name = if net { kpk::hybrid::NET_MODEL } else { kpk::hybrid::DEFAULT_MODEL };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (bytes, path)
 }
 
+fn committed_model() -> (Vec<u8>, std::path::PathBuf) {
+    committed_model_of(false)
+}
+
 #[test]
-fn the_committed_model_answers_every_legal_position_exactly_as_the_bitbase() {
-    let (_, path) = committed_model();
-    let model = Hybrid::load(&path).unwrap();
+fn the_committed_models_answer_every_legal_position_exactly_as_the_bitbase() {
     let bb = Bitbase::generate();
     let legal: Vec<KpkPosition> = KpkPosition::all().collect();
     assert_eq!(legal.len(), 165_676);
-    for p in &legal {
-        assert_eq!(model.classify(p).outcome, bb.outcome(p), "{}", p.to_fen());
+    for (net, version) in [(false, 3), (true, 2)] {
+        let (bytes, path) = committed_model_of(net);
+        assert_eq!(bytes[4], version, "{}", path.display());
+        let model = Hybrid::load(&path).unwrap();
+        for p in &legal {
+            assert_eq!(model.classify(p).outcome, bb.outcome(p), "{}", p.to_fen());
+        }
+        // The batch on every thread answers each position as the single query does.
+        let batch = model.classify_all(&legal);
+        assert!(legal.iter().zip(&batch).all(|(p, a)| *a == model.classify(p)));
+        // The table holds exactly the learner's mistakes: no entry is wasted on a position it gets
+        // right.
+        assert_eq!(model.net_errors(&bb), model.exceptions().indices());
     }
-    // The batch on every thread answers each position as the single query does.
-    let batch = model.classify_all(&legal);
-    assert!(legal.iter().zip(&batch).all(|(p, a)| *a == model.classify(p)));
-    // The table holds exactly the net's mistakes: no entry is wasted on a position it gets right.
-    assert_eq!(model.net_errors(&bb), model.exceptions().indices());
 }
 
 #[test]
 fn the_exception_diagrams_show_each_exception_with_its_exact_result() {
-    let (_, path) = committed_model();
+    let (_, path) = committed_model_of(true);
     let model = Hybrid::load(&path).unwrap();
     let bb = Bitbase::generate();
     // The committed results (reports/compression.json) are the committed model's.
@@ -167,13 +178,28 @@ fn the_committed_model_meets_the_size_goal() {
     let sizes = model.sizes();
     assert_eq!(sizes.total, bytes.len());
     assert!(bytes.len() < 3_528, "{} bytes: not smaller than xz -9e of the raw bitbase", bytes.len());
+    // Issue 27: the shipped model is smaller than the 598-byte net hybrid, and meets the 400-byte
+    // goal.
+    let (net, _) = committed_model_of(true);
+    assert!(bytes.len() < net.len() && bytes.len() <= 400, "{} bytes against {}", bytes.len(), net.len());
 }
 
 #[test]
 fn every_flipped_byte_and_every_truncation_of_the_committed_model_is_refused() {
-    let (bytes, _) = committed_model();
-    let at: Vec<usize> = (0..bytes.len()).collect();
-    for (what, b) in kpk::scratch::corruptions(&bytes, &at, &[0x01, 0x10, 0x80, 0xFF]) {
-        assert!(Hybrid::from_bytes(&b, "damaged").is_err(), "{what} accepted");
+    for net in [false, true] {
+        let (bytes, _) = committed_model_of(net);
+        let at: Vec<usize> = (0..bytes.len()).collect();
+        for (what, b) in kpk::scratch::corruptions(&bytes, &at, &[0x01, 0x10, 0x80, 0xFF]) {
+            assert!(Hybrid::from_bytes(&b, "damaged").is_err(), "{what} accepted");
+        }
     }
+}
+
+#[test]
+fn kpk_learners_ship_rebuilds_the_committed_model_byte_for_byte() {
+    let bb = Bitbase::generate();
+    let (bytes, candidates) = kpk::learners::ship::ship(&bb).unwrap();
+    assert_eq!(bytes, committed_model().0, "`kpk learners --ship` no longer writes models/kpk.hybrid");
+    assert_eq!(candidates.len(), 2 * kpk::learners::ship::PRUNE_BITS.count());
+    assert!(candidates.windows(2).all(|w| w[0].bytes <= w[1].bytes));
 }

@@ -14,7 +14,7 @@ fn reduced() -> LearnersReport {
         t3_epochs: 1,
         variants: false,
         table5: PathBuf::from("experiments/table5"),
-        shipped_model: PathBuf::from("models/kpk.hybrid"),
+        shipped_model: PathBuf::from("models/kpk-net.hybrid"),
     };
     analyse::analyse(&settings, &Bitbase::generate(), &|_| {}).expect("the reduced grid runs")
 }

@@ -114,7 +114,7 @@ fn the_model_file_round_trips_and_rejects_corruption() {
 fn compress_play_rebuilds_the_committed_file_byte_for_byte() {
     let dir = support::Scratch::new("compress-play");
     let out = dir.join("play.hybrid");
-    let hybrid = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid");
+    let hybrid = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-net.hybrid");
     let run =
         support::kpk_in(dir.path(), &["compress-play", "--hybrid", hybrid, "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

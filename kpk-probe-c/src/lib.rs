@@ -68,7 +68,8 @@ fn encode(outcome: Outcome, source: Source, from_exception: *mut c_int) -> c_int
 
 /// Probe by squares (`a1 = 0, b1 = 1, …, h8 = 63`): `KPK_WIN`, `KPK_DRAW` (from the pawn side's
 /// point of view), `KPK_ILLEGAL`, `KPK_BAD_ARGUMENT` (or `KPK_INTERNAL`). If `from_exception` is
-/// not null it receives 1 when the answer came from the exception table, 0 when from the net.
+/// not null it receives 1 when the answer came from the exception table, 0 otherwise (the net, the
+/// tree or the one-ply rule).
 ///
 /// # Safety
 /// `model` must come from `kpk_model_load`; `from_exception` must be null or writable.

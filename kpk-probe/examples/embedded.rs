@@ -16,6 +16,7 @@ fn main() {
                 let outcome = if a.outcome == Outcome::Win { "win" } else { "draw" };
                 let source = match a.source {
                     Source::Net => "net",
+                    Source::Tree => "tree",
                     Source::Exception => "exception",
                     Source::Rule => "rule",
                 };

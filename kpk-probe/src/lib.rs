@@ -1,5 +1,6 @@
-//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`):
-//! a small integer net plus the table of the positions it gets wrong.
+//! Exact KPK win/draw answers from a kpk hybrid model file (`models/kpk.hybrid`): a small
+//! integer net (format versions 1 and 2) or a decision tree over Table 4's characteristics
+//! (version 3) plus the table of the positions it gets wrong.
 //!
 //! No dependencies, `no_std` with `alloc`, no global state: a [`Model`] is immutable once
 //! loaded, so one model answers from any number of threads.
@@ -27,6 +28,10 @@
 //! on every position with the pawn side to move, then the rule), a 24 KB bit set, so such a query
 //! is one bit.
 //!
+//! A version-3 file ([`tree`]) holds a decision tree in place of the net; loading answers every
+//! legal position once (the tree on the positions with the pawn side to move, corrected by the
+//! exceptions, then the one-ply rule), a 24 KB bit set, so every query is one bit.
+//!
 //! The crate is also kpk's chess core: squares and colours ([`square`]), legality, the canonical
 //! orientation and the position numbering ([`position`]) and the FEN grammar ([`fen`]) are
 //! defined here once, and kpk, this crate's C ABI and its answers share them.
@@ -48,9 +53,10 @@ pub mod position;
 pub mod quote;
 pub mod square;
 pub mod table4;
+pub mod tree;
 
 pub use fen::{FenError, Material};
 pub use input::Input;
-pub use model::{Answer, Coverage, FormatError, Model, Source};
+pub use model::{Answer, Coverage, FormatError, Learner, Model, Source};
 pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
 pub use square::{BadSquare, Color, Square};

@@ -1,4 +1,4 @@
-//! The model file: decoding (format versions 1 and 2) and answering.
+//! The model file: decoding (format versions 1, 2 and 3) and answering.
 
 use crate::bits::{BitError, BitReader, crc32};
 use crate::fen::FenError;
@@ -8,6 +8,8 @@ use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
 pub use crate::position::Outcome;
 use crate::position::{Illegal, MAX_INDEX, Position};
 use crate::square::{Color, Square};
+use crate::table4::{N_FEATURES, characteristics};
+use crate::tree::Tree;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -17,6 +19,9 @@ pub const VERSION: u8 = 1;
 /// The format version of a file whose net and exceptions answer the positions with the pawn side
 /// to move, the others by the one-ply rule ([`Coverage::PawnSideToMove`]).
 pub const VERSION_PAWN_SIDE: u8 = 2;
+/// The format version of a file whose decision tree and exceptions answer the positions with the
+/// pawn side to move, the others by the one-ply rule (see [`crate::tree`]).
+pub const VERSION_TREE: u8 = 3;
 const CRC_LEN: usize = 4;
 /// Magic, version, length.
 const PREAMBLE_LEN: usize = 4 + 1 + 4;
@@ -76,7 +81,10 @@ impl fmt::Display for FormatError {
         match self {
             FormatError::BadMagic => f.write_str("not a kpk hybrid model (bad magic)"),
             FormatError::Version(v) => {
-                write!(f, "unsupported model format version {v}, expected {VERSION} or {VERSION_PAWN_SIDE}")
+                write!(
+                    f,
+                    "unsupported model format version {v}, expected {VERSION}, {VERSION_PAWN_SIDE} or {VERSION_TREE}"
+                )
             }
             FormatError::Truncated => f.write_str("truncated: a field runs past the end of the file"),
             FormatError::Length { header, actual } => {
@@ -131,7 +139,10 @@ impl Coverage {
 pub enum Source {
     /// The net's answer, not overruled.
     Net,
-    /// The position is in the exception table: the answer is the opposite of the net's.
+    /// The decision tree's answer (format version 3), not overruled.
+    Tree,
+    /// The position is in the exception table: the answer is the opposite of the net's (or the
+    /// tree's).
     Exception,
     /// The lone king is to move in a version-2 model: the one-ply rule over the model's answers
     /// (see [`Coverage::PawnSideToMove`]).
@@ -145,21 +156,33 @@ pub struct Answer {
     pub source: Source,
 }
 
-/// A loaded model: the net, its input function and the exception table. Immutable once loaded,
-/// so one model may answer from many threads at once.
+/// What answers the positions a model covers before the exceptions: a net (format versions 1
+/// and 2) or a decision tree (version 3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Learner {
+    /// The integer net and its first layer as tables (built at load; see [`crate::first_layer`]).
+    Net {
+        net: Net,
+        first: FirstLayer,
+    },
+    Tree(Tree),
+}
+
+/// A loaded model: the net or tree, its input function and the exception table. Immutable once
+/// loaded, so one model may answer from many threads at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Model {
     input: Input,
-    net: Net,
-    /// Sorted position indices where the net's answer is wrong.
+    learner: Learner,
+    /// Sorted position indices where the learner's answer is wrong.
     exceptions: Vec<u32>,
-    /// The net's first layer as tables (built at load; see [`crate::first_layer`]).
-    first: FirstLayer,
     /// Bit `i` set iff index `i` is an exception.
     flipped: Vec<u64>,
     coverage: Coverage,
-    /// For [`Coverage::PawnSideToMove`]: bit `i` set iff the position at index `i`, the lone king
-    /// to move, is a win by the one-ply rule (computed at load); empty otherwise.
+    /// Answers computed at load, bit `i` set iff the position at index `i` is a win: for a
+    /// version-2 net the positions with the lone king to move (by the one-ply rule); for a tree
+    /// every legal position (the tree corrected by the exceptions, then the rule); empty for a
+    /// version-1 net.
     by_rule: Vec<u64>,
 }
 
@@ -176,23 +199,47 @@ impl Model {
     pub fn with_coverage(
         input: Input,
         net: Net,
-        mut exceptions: Vec<u32>,
+        exceptions: Vec<u32>,
         coverage: Coverage,
     ) -> Result<Model, FormatError> {
         if net.n_inputs() != input.width() {
             return Err(FormatError::Invalid("the net's input width is not its input function's"));
         }
+        let first = FirstLayer::new(input, &net.layers()[0]);
+        Model::assemble(input, Learner::Net { net, first }, exceptions, coverage)
+    }
+
+    /// Put a version-3 model together: a tree over the characteristics in `mask` (x1..x32 only)
+    /// answers the positions with the pawn side to move, corrected by `exceptions` (indices of
+    /// such positions), the others by the one-ply rule. Every answer is computed here, once.
+    pub fn with_tree(mask: u64, tree: Tree, exceptions: Vec<u32>) -> Result<Model, FormatError> {
+        if mask == 0 || mask >> N_FEATURES != 0 {
+            return Err(FormatError::Invalid(
+                "a tree's input mask must name some of x1..x32 and nothing else",
+            ));
+        }
+        if tree.reads() & !mask != 0 {
+            return Err(FormatError::Invalid("a split reads a characteristic outside the input mask"));
+        }
+        Model::assemble(Input::Features { mask }, Learner::Tree(tree), exceptions, Coverage::PawnSideToMove)
+    }
+
+    fn assemble(
+        input: Input,
+        learner: Learner,
+        mut exceptions: Vec<u32>,
+        coverage: Coverage,
+    ) -> Result<Model, FormatError> {
         exceptions.sort_unstable();
         exceptions.dedup();
         if exceptions.iter().any(|&i| Position::from_index(i).is_none_or(|p| !coverage.covers(&p))) {
             return Err(FormatError::Invalid("an exception names no legal position the model covers"));
         }
-        let first = FirstLayer::new(input, &net.layers()[0]);
         let mut flipped = alloc::vec![0u64; MAX_INDEX.div_ceil(64)];
         for &i in &exceptions {
             flipped[i as usize / 64] |= 1 << (i % 64);
         }
-        let mut model = Model { input, net, exceptions, first, flipped, coverage, by_rule: Vec::new() };
+        let mut model = Model { input, learner, exceptions, flipped, coverage, by_rule: Vec::new() };
         if coverage == Coverage::PawnSideToMove {
             model.by_rule = model.rule_answers();
         }
@@ -200,7 +247,8 @@ impl Model {
     }
 
     /// The one-ply rule's answer for every position with the lone king to move, as a bit set
-    /// over the indices, from the model's answers for the pawn side to move.
+    /// over the indices, from the model's answers for the pawn side to move (for a tree, those
+    /// answers are in the set too).
     fn rule_answers(&self) -> Vec<u64> {
         let words = MAX_INDEX.div_ceil(64);
         let mut pawn_side_wins = alloc::vec![0u64; words];
@@ -211,7 +259,11 @@ impl Model {
             }
         }
         let wins = |q: &Position| pawn_side_wins[q.index() as usize / 64] >> (q.index() % 64) & 1 == 1;
-        let mut by_rule = alloc::vec![0u64; words];
+        let mut by_rule = if matches!(self.learner, Learner::Tree(_)) {
+            pawn_side_wins.clone()
+        } else {
+            alloc::vec![0u64; words]
+        };
         for p in Position::all().filter(|p| !p.white_to_move()) {
             let (mut replies, mut all_win) = (0, true);
             let takes = p.lone_king_replies(|q| {
@@ -226,9 +278,12 @@ impl Model {
         by_rule
     }
 
-    /// Decode a model file (format version 1 or 2; see the crate documentation).
+    /// Decode a model file (format version 1, 2 or 3; see the crate documentation).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, FormatError> {
         let (body, coverage) = check_envelope(bytes)?;
+        if bytes[4] == VERSION_TREE {
+            return from_tree_body(body);
+        }
         let (input, used) = read_input(&body[PREAMBLE_LEN..])?;
         let layers_at = PREAMBLE_LEN + used + 1;
         let n_layers = *body.get(layers_at - 1).ok_or(FormatError::Truncated)? as usize;
@@ -284,9 +339,28 @@ impl Model {
         self.coverage
     }
 
+    /// The format version that stores this model.
     #[must_use]
-    pub fn net(&self) -> &Net {
-        &self.net
+    pub fn version(&self) -> u8 {
+        match self.learner {
+            Learner::Tree(_) => VERSION_TREE,
+            Learner::Net { .. } => self.coverage.version(),
+        }
+    }
+
+    /// What answers before the exceptions: the net or the tree.
+    #[must_use]
+    pub fn learner(&self) -> &Learner {
+        &self.learner
+    }
+
+    /// The net, if the model holds one (versions 1 and 2).
+    #[must_use]
+    pub fn net(&self) -> Option<&Net> {
+        match &self.learner {
+            Learner::Net { net, .. } => Some(net),
+            Learner::Tree(_) => None,
+        }
     }
 
     /// The exception table: sorted position indices.
@@ -295,13 +369,25 @@ impl Model {
         &self.exceptions
     }
 
-    /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
+    /// The learner's output for `p`, win iff > 0: the net's output accumulator, whose magnitude
+    /// is the net's confidence; a tree's class as +1 (win) or −1 (draw).
     #[inline]
     #[must_use]
     pub fn net_output(&self, p: &Position) -> i32 {
-        let mut acc = [0i32; MAX_WIDTH];
-        self.first.sums(p, &mut acc);
-        self.net.forward_from_first(&acc[..self.net.layers()[0].n_out], |_, _, _| {})
+        match &self.learner {
+            Learner::Net { net, first } => {
+                let mut acc = [0i32; MAX_WIDTH];
+                first.sums(p, &mut acc);
+                net.forward_from_first(&acc[..net.layers()[0].n_out], |_, _, _| {})
+            }
+            Learner::Tree(tree) => {
+                if tree.answer(&characteristics(p.coordinates(), p.white_to_move())) {
+                    1
+                } else {
+                    -1
+                }
+            }
+        }
     }
 
     /// The exact answer for `p`: the net's, flipped when `p` is an exception; in a version-2
@@ -309,10 +395,16 @@ impl Model {
     #[inline]
     #[must_use]
     pub fn probe(&self, p: &Position) -> Answer {
-        if !self.coverage.covers(p) {
+        let tree = matches!(self.learner, Learner::Tree(_));
+        if tree || !self.coverage.covers(p) {
             let i = p.index() as usize;
             let win = self.by_rule[i / 64] >> (i % 64) & 1 == 1;
-            return Answer { outcome: if win { Outcome::Win } else { Outcome::Draw }, source: Source::Rule };
+            let source = match (self.coverage.covers(p), self.flipped[i / 64] >> (i % 64) & 1 == 1) {
+                (false, _) => Source::Rule,
+                (true, true) => Source::Exception,
+                (true, false) => Source::Tree,
+            };
+            return Answer { outcome: if win { Outcome::Win } else { Outcome::Draw }, source };
         }
         self.covered(p)
     }
@@ -329,7 +421,8 @@ impl Model {
             };
             Answer { outcome, source: Source::Exception }
         } else {
-            Answer { outcome: net, source: Source::Net }
+            let source = if matches!(self.learner, Learner::Tree(_)) { Source::Tree } else { Source::Net };
+            Answer { outcome: net, source }
         }
     }
 
@@ -363,7 +456,7 @@ fn check_envelope(bytes: &[u8]) -> Result<(&[u8], Coverage), FormatError> {
     }
     let coverage = match bytes[4] {
         VERSION => Coverage::All,
-        VERSION_PAWN_SIDE => Coverage::PawnSideToMove,
+        VERSION_PAWN_SIDE | VERSION_TREE => Coverage::PawnSideToMove,
         v => return Err(FormatError::Version(v)),
     };
     let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
@@ -375,6 +468,36 @@ fn check_envelope(bytes: &[u8]) -> Result<(&[u8], Coverage), FormatError> {
         return Err(FormatError::Checksum);
     }
     Ok((body, coverage))
+}
+
+/// The fields of a version-3 file after magic, version and length (`body`: the file less its
+/// checksum): input function 1 and its mask, the exception header, then the tree and the
+/// exception gaps in one bit stream.
+fn from_tree_body(body: &[u8]) -> Result<Model, FormatError> {
+    let (input, used) = read_input(&body[PREAMBLE_LEN..])?;
+    let Input::Features { mask } = input else {
+        return Err(FormatError::Invalid("a version-3 file's input function must be 1 (characteristics)"));
+    };
+    let at = PREAMBLE_LEN + used;
+    let e = body.get(at..at + EXCEPTION_HEADER_LEN).ok_or(FormatError::Truncated)?;
+    let n_exceptions = u32::from_le_bytes([e[0], e[1], e[2], 0]) as usize;
+    if e[3] & CONFIDENCE_ORDER != 0 {
+        return Err(FormatError::Invalid("a version-3 file numbers its exceptions by index (bit 7 clear)"));
+    }
+    let ke = u32::from(e[3]);
+    if ke > MAX_RICE {
+        return Err(FormatError::Invalid("the exceptions' Rice parameter is out of range"));
+    }
+    let mut r = BitReader::new(&body[at + EXCEPTION_HEADER_LEN..]);
+    if mask >> N_FEATURES != 0 {
+        return Err(FormatError::Invalid("a tree's input mask must name some of x1..x32 and nothing else"));
+    }
+    let tree = Tree::read(&mut r, mask)?;
+    let exceptions = read_sorted(&mut r, n_exceptions, ke, MAX_INDEX / 2)?;
+    if !r.at_padded_end() {
+        return Err(FormatError::Invalid("the bit stream does not end where the file does"));
+    }
+    Model::with_tree(mask, tree, exceptions)
 }
 
 /// `count` zig-zag Rice-coded values with parameter `k`, each of magnitude at most `limit`.

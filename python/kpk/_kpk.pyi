@@ -73,10 +73,11 @@ def dataset(
     """
 
 class Hybrid:
-    """The exact win/draw classifier: a small integer net plus the positions it gets wrong.
+    """The exact win/draw classifier: a small integer net or decision tree plus the positions it
+    gets wrong.
 
     ``Hybrid()`` loads the committed ``models/kpk.hybrid``, shipped inside the package;
-    ``Hybrid(path)`` a model file written by ``kpk compress``.
+    ``Hybrid(path)`` a model file written by ``kpk learners --ship`` or ``kpk compress``.
     """
 
     def __init__(self, path: Optional[Union[str, os.PathLike[str]]] = None) -> None: ...

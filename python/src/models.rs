@@ -17,9 +17,10 @@ use std::path::PathBuf;
 const HYBRID_BYTES: &[u8] = include_bytes!("../../models/kpk.hybrid");
 const PLAY_BYTES: &[u8] = include_bytes!("../../models/kpk-play.hybrid");
 
-/// The exact win/draw classifier: a small integer net and the positions it gets wrong
-/// (section 5.1). `Hybrid()` loads the committed `models/kpk.hybrid`, shipped inside the package;
-/// `Hybrid(path)` a model file written by `kpk compress`.
+/// The exact win/draw classifier: a small integer net or decision tree and the positions it gets
+/// wrong (section 5.1). `Hybrid()` loads the committed `models/kpk.hybrid` (a decision tree,
+/// format version 3), shipped inside the package; `Hybrid(path)` a model file written by
+/// `kpk learners --ship` or `kpk compress`.
 #[pyclass(module = "kpk", frozen)]
 pub struct Hybrid {
     inner: kpk::hybrid::Hybrid,
@@ -28,8 +29,8 @@ pub struct Hybrid {
 
 #[pymethods]
 impl Hybrid {
-    /// Load a model file written by `kpk compress`; by default the committed `models/kpk.hybrid`
-    /// shipped inside the package.
+    /// Load a model file written by `kpk learners --ship` or `kpk compress`; by default the
+    /// committed `models/kpk.hybrid` shipped inside the package.
     #[new]
     #[pyo3(signature = (path = None))]
     fn new(path: Option<PathBuf>) -> PyResult<Hybrid> {

@@ -114,6 +114,14 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
 /// batch on every thread.
 pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
     let model = Hybrid::load(path).context("loading the hybrid model (write one with `kpk compress`)")?;
+    let learner = if model.net().is_ok() { "a net" } else { "a decision tree" };
+    outln!(
+        "model {}: format version {}, {} bytes, {learner} and {} exceptions",
+        path.display(),
+        model.probe().version(),
+        model.sizes().total,
+        model.exceptions().len()
+    )?;
     let legal: Vec<KpkPosition> = KpkPosition::all().collect();
     let n = legal.len();
     let (min, median, _) =

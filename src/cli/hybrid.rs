@@ -17,11 +17,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
-#[command(after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|exception, from the pawn \
+#[command(
+    after_help = "Output: one line per position, FEN<TAB>win|draw<TAB>net|tree|exception|rule, from the pawn \
 side's point of view, and with --best-move a last column with a move in UCI. A bad FEN gets an error on stderr naming it and the rest are still answered; \
-the exit code is then 1.")]
+the exit code is then 1."
+)]
 pub struct QueryArgs {
-    /// The model file written by `kpk compress`.
+    /// The model file (written by `kpk learners --ship` or `kpk compress`).
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
     model: PathBuf,
     /// Add a last column: a move in UCI notation in the FEN's own squares (`-` when there is
@@ -108,8 +110,8 @@ pub struct CompressArgs {
     /// Quantise and complete this saved net (natural or scaled input coding) instead of training.
     #[arg(long, value_name = "NET.json")]
     from: Option<PathBuf>,
-    /// Where to write the smallest exact model (`-`: standard output) [default without --from:
-    /// models/kpk.hybrid].
+    /// Where to write the smallest exact net hybrid (`-`: standard output) [default without
+    /// --from: models/kpk-net.hybrid; the shipped models/kpk.hybrid is `kpk learners --ship`'s].
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Where to write the generated report (its plots and the frontier's data go beside it).
@@ -179,10 +181,7 @@ fn write_model(out: &FileOut, hybrid: &Hybrid, bb: &Bitbase) -> anyhow::Result<(
 pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     if let Some(from) = &args.from {
         let Some(out) = &args.out else {
-            anyhow::bail!(
-                "--from needs --out: only the committed config writes {}",
-                kpk::hybrid::DEFAULT_MODEL
-            );
+            anyhow::bail!("--from needs --out: only the committed config writes {}", kpk::hybrid::NET_MODEL);
         };
         return run_compress_from(from, out);
     }
@@ -196,7 +195,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     }
     let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
-    let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::DEFAULT_MODEL.as_ref()))?;
+    let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::NET_MODEL.as_ref()))?;
     compression::check_destinations(&args.report)?;
     let json = FileOut::check(&results_path)?;
     kpk::output::distinct(&[&out, &FileOut::check(&args.report)?, &json])?;

@@ -17,8 +17,8 @@ pub struct LearnersArgs {
     /// The folder of Table 5's trial configs (the MLP's settings).
     #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
     configs: PathBuf,
-    /// The shipped hybrid model, whose size the exact models are compared with.
-    #[arg(long, default_value = "models/kpk.hybrid", value_name = "FILE")]
+    /// The MLP hybrid (written by `kpk compress`), whose size the exact models are compared with.
+    #[arg(long, default_value = kpk::hybrid::NET_MODEL, value_name = "FILE")]
     model: PathBuf,
     /// Replicates per learner and training set (the committed report: 5).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
@@ -30,11 +30,60 @@ pub struct LearnersArgs {
     #[arg(long)]
     no_variants: bool,
     /// Fit nothing: render LEARNERS.md, the CSVs and the figure from the committed learners.json.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ship")]
     render_only: bool,
+    /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
+    /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
+    ship: Option<PathBuf>,
+}
+
+/// `kpk learners --ship`: the trees' exact models, smallest first, and the smallest written.
+fn run_ship(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let out = kpk::output::FileOut::check(path)?;
+    let started = Instant::now();
+    let bb = Bitbase::generate();
+    let (bytes, candidates) = kpk::learners::ship::ship(&bb)?;
+    // With the model on standard output, the table goes to standard error.
+    let mut table: Box<dyn std::io::Write> =
+        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
+    writeln!(table, "{:<48}{:>10}{:>12}{:>8}", "tree (T3, x1..x32)", "tree bits", "exceptions", "bytes")?;
+    for c in &candidates {
+        writeln!(
+            table,
+            "{:<48}{:>10}{:>12}{:>8}",
+            c.setting,
+            c.tree_bits,
+            c.hybrid.exceptions().len(),
+            c.bytes
+        )?;
+    }
+    out.write(&bytes)?;
+    let best = &candidates[0];
+    writeln!(
+        table,
+        "wrote {} ({} bytes, format version 3: {}, {} exceptions; exact on all 165,676 legal positions)",
+        out.display(),
+        bytes.len(),
+        best.setting,
+        best.hybrid.exceptions().len()
+    )?;
+    table.flush()?;
+    let speed = super::bench::measure_query_speed(&best.hybrid, &bytes);
+    errln!(
+        "query speed on this machine: {:.0} ns per position, from FEN {:.0} ns, load {:.1} µs; took {:.0} s",
+        speed.per_query_ns,
+        speed.fen_ns,
+        speed.load_us,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.ship {
+        return run_ship(path);
+    }
     let to = Destinations::under(&args.out);
     if args.render_only {
         render::render_only(&to)?;

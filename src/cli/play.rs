@@ -15,8 +15,8 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct CompressPlayArgs {
-    /// The exact win/draw hybrid to embed (written by `kpk compress`).
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
+    /// The exact win/draw hybrid to embed (the net hybrid written by `kpk compress`).
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::NET_MODEL)]
     hybrid: PathBuf,
     /// Where to write the play model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]

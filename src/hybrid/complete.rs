@@ -192,7 +192,7 @@ pub fn complete(net: &Mlp, input: InputFunction, data: &Positions, bb: &Bitbase)
     let n = hybrid.exceptions().len().max(1);
     let bits_per_exception = (8 * sizes.exceptions) as f64 / n as f64;
     let (tuned, mut refined) = refine::refine(
-        hybrid.net(),
+        hybrid.net()?,
         &data.raw,
         &data.wins,
         bits_per_exception,

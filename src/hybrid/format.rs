@@ -1,10 +1,10 @@
 #![doc = include_str!("format.md")]
 
-use super::Hybrid;
 use super::bits::{BitWriter, best_rice, zigzag};
 use super::exceptions::{ExceptionSet, gaps, write_sorted};
 use super::inputs::InputFunction;
 use super::quant::{QuantLayer, QuantNet};
+use super::{Hybrid, Learner};
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -48,8 +48,20 @@ pub enum ExceptionOrder {
     Confidence,
 }
 
+/// The file of `h`: version 1 or 2 for a net, version 3 for a tree (whose exceptions are always
+/// numbered by index).
 fn encode(h: &Hybrid, order: ExceptionOrder) -> Encoded {
-    let layers = h.net.layers();
+    match h.learner() {
+        Learner::Net(net) => encode_net(h, net, order),
+        Learner::Tree(tree) => {
+            let (bytes, sizes) = super::tree_file::encode(h, tree);
+            Encoded { bytes, sizes }
+        }
+    }
+}
+
+fn encode_net(h: &Hybrid, net: &QuantNet, order: ExceptionOrder) -> Encoded {
+    let layers = net.layers();
     let mut header = Vec::new();
     let mut payload = BitWriter::new();
     for layer in layers {
@@ -67,7 +79,10 @@ fn encode(h: &Hybrid, order: ExceptionOrder) -> Encoded {
     let (values, flag) = match order {
         ExceptionOrder::Index => (h.exceptions.indices().to_vec(), 0),
         ExceptionOrder::Confidence => {
-            let order = if h.exceptions.is_empty() { Vec::new() } else { h.confidence_order() };
+            let order = match h.exceptions.is_empty() {
+                true => Vec::new(),
+                false => kpk_probe::model::confidence_order(h.input.probe(), net.evaluator(), h.coverage()),
+            };
             let ranks =
                 (0..order.len() as u32).filter(|&r| h.exceptions.contains(order[r as usize])).collect();
             (ranks, CONFIDENCE_ORDER)
@@ -139,8 +154,19 @@ impl Hybrid {
     /// The hybrid of a model the probe crate decoded.
     pub fn from_probe(model: &kpk_probe::Model) -> Result<Hybrid> {
         let input = InputFunction::from_probe(model.input());
-        let layers = model
-            .net()
+        let net = match model.learner() {
+            kpk_probe::Learner::Net { net, .. } => net,
+            kpk_probe::Learner::Tree(tree) => {
+                let exceptions = ExceptionSet::new(model.exceptions().to_vec()).expect("legal indices");
+                return Ok(Hybrid {
+                    input,
+                    learner: Learner::Tree(tree.clone()),
+                    exceptions,
+                    probe: model.clone(),
+                });
+            }
+        };
+        let layers = net
             .layers()
             .iter()
             .map(|l| QuantLayer {
@@ -155,7 +181,7 @@ impl Hybrid {
         let exceptions = ExceptionSet::new(model.exceptions().to_vec()).expect("legal indices");
         // The probe crate has checked the widths and the overflow bounds (and `QuantNet::new` the
         // shapes again); the decoded model is kept, so its tables are built once.
-        Ok(Hybrid { input, net, exceptions, probe: model.clone() })
+        Ok(Hybrid { input, learner: Learner::Net(net), exceptions, probe: model.clone() })
     }
 }
 

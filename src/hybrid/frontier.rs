@@ -88,7 +88,7 @@ pub fn searched(hybrid: &Hybrid, bb: &Bitbase) -> Result<(usize, crate::hybrid::
         .collect();
     let n = wrong.len();
     let table = ExceptionSet::new(wrong).expect("indices of legal positions");
-    let sizes = Hybrid::new(hybrid.input(), hybrid.net().clone(), table)?.sizes();
+    let sizes = Hybrid::new(hybrid.input(), hybrid.net()?.clone(), table)?.sizes();
     Ok((n, sizes))
 }
 

@@ -3,7 +3,9 @@
 //!
 //! A [`Hybrid`] answers every legal KPK position exactly as the bitbase does while storing far
 //! less: the file (see [`format`](mod@format)) holds the quantised net ([`quant`]) and the Rice-coded exception
-//! indices ([`exceptions`]). Answers are from the pawn side's point of view.
+//! indices ([`exceptions`]). Answers are from the pawn side's point of view. In place of the net a
+//! hybrid may hold a decision tree over Table 4's characteristics (section 7's rule induction;
+//! format version 3, written by [`tree_file`]).
 
 pub mod bits;
 pub mod complete;
@@ -16,6 +18,7 @@ pub mod qat;
 pub mod quant;
 pub mod refine;
 pub mod results;
+pub mod tree_file;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
@@ -33,8 +36,11 @@ pub fn covers(coverage: Coverage, p: &KpkPosition) -> bool {
     coverage.covers(&inputs::probe_position(p))
 }
 
-/// Where `kpk compress` writes the model and `kpk query` looks for it: the committed model.
+/// Where `kpk query` looks for the model: the committed model, the smallest exact one (written by
+/// `kpk learners --ship`).
 pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
+/// Where `kpk compress` writes its smallest exact net hybrid (format version 2).
+pub const NET_MODEL: &str = "models/kpk-net.hybrid";
 use rayon::prelude::*;
 
 /// Which part of the hybrid gave an answer.
@@ -42,6 +48,8 @@ use rayon::prelude::*;
 pub enum Source {
     /// The net's answer, not overruled.
     Net,
+    /// The decision tree's answer (format version 3), not overruled.
+    Tree,
     /// The position is in the exception table: the answer is the opposite of the net's.
     Exception,
     /// The lone king is to move in a model covering the pawn side to move only: the one-ply rule
@@ -53,6 +61,7 @@ impl std::fmt::Display for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Source::Net => "net",
+            Source::Tree => "tree",
             Source::Exception => "exception",
             Source::Rule => "rule",
         })
@@ -66,11 +75,18 @@ pub struct Answer {
     pub source: Source,
 }
 
-/// Net + exceptions; see the module documentation.
+/// What a hybrid's exceptions correct: a quantised net or a decision tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Learner {
+    Net(QuantNet),
+    Tree(kpk_probe::tree::Tree),
+}
+
+/// Net (or tree) + exceptions; see the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hybrid {
     input: InputFunction,
-    net: QuantNet,
+    learner: Learner,
     exceptions: ExceptionSet,
     /// The same model as the probe crate holds it: every answer comes from the probe's code.
     probe: kpk_probe::Model,
@@ -108,18 +124,24 @@ impl Hybrid {
             coverage,
         )
         .map_err(|e| Error::Model(e.to_string()))?;
-        Ok(Hybrid { input, net, exceptions, probe })
+        Ok(Hybrid { input, learner: Learner::Net(net), exceptions, probe })
+    }
+
+    /// A version-3 hybrid: `tree` over the characteristics of `mask` (x1..x32) answers the
+    /// positions with the pawn side to move, corrected by `exceptions` (such positions), the
+    /// others by the one-ply rule.
+    pub fn tree(mask: u64, tree: kpk_probe::tree::Tree, exceptions: ExceptionSet) -> Result<Hybrid> {
+        let probe = kpk_probe::Model::with_tree(mask, tree.clone(), exceptions.indices().to_vec())
+            .map_err(|e| Error::Model(e.to_string()))?;
+        let input = InputFunction::from_probe(probe.input());
+        Ok(Hybrid { input, learner: Learner::Tree(tree), exceptions, probe })
     }
 
     /// The hybrid of `net` whose exceptions are every legal position where it disagrees with `bb`.
     pub fn build(input: InputFunction, net: QuantNet, bb: &Bitbase) -> Result<Hybrid> {
-        let h = Hybrid::new(input, net, ExceptionSet::default())?;
+        let h = Hybrid::new(input, net.clone(), ExceptionSet::default())?;
         let wrong = h.net_errors(bb);
-        Hybrid::new(
-            h.input,
-            h.net,
-            ExceptionSet::new(wrong).expect("indices of legal positions are in range"),
-        )
+        Hybrid::new(input, net, ExceptionSet::new(wrong).expect("indices of legal positions are in range"))
     }
 
     /// Indices of the legal positions the net answers (see [`Hybrid::coverage`]) where it alone
@@ -139,8 +161,17 @@ impl Hybrid {
         self.input
     }
 
-    pub fn net(&self) -> &QuantNet {
-        &self.net
+    /// The net; an error for a hybrid that holds a tree.
+    pub fn net(&self) -> Result<&QuantNet> {
+        match &self.learner {
+            Learner::Net(net) => Ok(net),
+            Learner::Tree(_) => Err(Error::Model("the model holds a decision tree, not a net".into())),
+        }
+    }
+
+    /// What the exceptions correct: the net or the tree.
+    pub fn learner(&self) -> &Learner {
+        &self.learner
     }
 
     pub fn exceptions(&self) -> &ExceptionSet {
@@ -152,7 +183,7 @@ impl Hybrid {
         self.probe.coverage()
     }
 
-    /// The net's own answer.
+    /// The net's (or tree's) own answer.
     #[inline]
     pub fn net_outcome(&self, p: &KpkPosition) -> Outcome {
         if self.net_output(p) > 0 { Outcome::Win } else { Outcome::Draw }
@@ -165,6 +196,7 @@ impl Hybrid {
         let outcome = a.outcome;
         let source = match a.source {
             kpk_probe::Source::Net => Source::Net,
+            kpk_probe::Source::Tree => Source::Tree,
             kpk_probe::Source::Exception => Source::Exception,
             kpk_probe::Source::Rule => Source::Rule,
         };
@@ -178,6 +210,7 @@ impl Hybrid {
     }
 
     /// The net's output accumulator for `p` (win iff > 0); its magnitude is the net's confidence.
+    /// A tree's output is +1 for a win and −1 for a draw.
     #[inline]
     pub fn net_output(&self, p: &KpkPosition) -> i32 {
         self.probe.net_output(&inputs::probe_position(p))
@@ -191,8 +224,8 @@ impl Hybrid {
     /// Every legal position's index, least confident first: ordered by the magnitude of the net's
     /// output, ties by index. A good net's mistakes crowd the front of this order, which is what
     /// the confidence-ordered exception coding exploits (see [`exceptions`]).
-    pub fn confidence_order(&self) -> Vec<u32> {
-        kpk_probe::model::confidence_order(self.input.probe(), self.net.evaluator(), self.coverage())
+    pub fn confidence_order(&self) -> Result<Vec<u32>> {
+        Ok(kpk_probe::model::confidence_order(self.input.probe(), self.net()?.evaluator(), self.coverage()))
     }
 
     /// Every legal position where the hybrid disagrees with `bb` (empty for a sound model).

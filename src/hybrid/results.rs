@@ -147,11 +147,11 @@ fn levers(model: &Hybrid) -> Result<Levers> {
         model.exceptions().indices().iter().copied().filter(|i| !ruled.contains(i)).collect();
     let without = Hybrid::with_coverage(
         model.input(),
-        model.net().clone(),
+        model.net()?.clone(),
         ExceptionSet::new(rest).expect("legal"),
         model.coverage(),
     )?;
-    let l = &model.net().layers()[0];
+    let l = &model.net()?.layers()[0];
     let column = |j: usize| (0..l.n_out).map(move |i| zigzag(l.weights[i * l.n_in + j].into()));
     let whole = best_rice((0..l.n_in).flat_map(column)).1;
     let per_column = (0..l.n_in).map(|j| RICE_PARAMETER_BITS + best_rice(column(j)).1).sum();
@@ -175,7 +175,7 @@ pub fn analyse(
     model: &Hybrid,
 ) -> Result<CompressionResults> {
     let indices = model.exceptions().indices();
-    let net = model.net();
+    let net = model.net()?;
     Ok(CompressionResults {
         config_path: config_path.to_string(),
         config: cfg.clone(),

@@ -42,7 +42,7 @@ pub struct Settings {
     pub variants: bool,
     /// The folder of Table 5's trial configs.
     pub table5: PathBuf,
-    /// The shipped hybrid model, for its size.
+    /// The MLP hybrid model (models/kpk-net.hybrid), for its size.
     pub shipped_model: PathBuf,
 }
 
@@ -165,7 +165,7 @@ pub struct Smallest {
     pub model_bits: f64,
     /// The learner's accuracy on its training set (on T3: every wtm position).
     pub train_pct: f64,
-    /// Smaller than the shipped MLP hybrid.
+    /// Smaller than the MLP hybrid.
     pub below_shipped: bool,
 }
 
@@ -211,7 +211,7 @@ pub struct LearnersReport {
     pub seeding: Seeding,
     pub hidden: Vec<HiddenUnit>,
     pub hidden_net: String,
-    /// Size of the shipped MLP hybrid (models/kpk.hybrid), bytes.
+    /// Size of the MLP hybrid (models/kpk-net.hybrid, written by `kpk compress`), bytes.
     pub shipped_bytes: u64,
     pub envelope_bytes: u64,
 }

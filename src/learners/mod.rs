@@ -32,6 +32,7 @@ pub mod mlp;
 pub mod render;
 pub mod rules;
 pub mod section7;
+pub mod ship;
 pub mod tree;
 
 use crate::dataset::Dataset;

@@ -163,7 +163,7 @@ pub fn variants_csv(report: &LearnersReport) -> String {
 }
 
 /// Accuracy on every wtm position against exact-model bytes, one series per learner (T3 rows
-/// and variants), with the shipped hybrid's size as a dashed line.
+/// and variants), with the MLP hybrid's size as a dashed line.
 pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
     let l = &*LABELS;
     let mut series = Vec::new();

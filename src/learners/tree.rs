@@ -294,15 +294,21 @@ impl Learner for Cart {
         [entropy, depth, prune].into_iter().flatten().collect::<Vec<_>>().join(", ")
     }
     fn fit(&self, data: &Samples, inputs: InputSet, _seed: u64) -> Result<Box<dyn Model>> {
+        Ok(Box::new(CartModel(self.fit_tree(data, inputs))))
+    }
+}
+
+impl Cart {
+    /// Grow (and prune, if asked) the class tree of `data`.
+    pub fn fit_tree(&self, data: &Samples, inputs: InputSet) -> Tree {
         let stats: Vec<(f64, f64)> = data.wins.iter().map(|&w| (f64::from(u8::from(w)), 1.0)).collect();
         let score: &dyn Fn(f64, f64) -> f64 = if self.entropy { &entropy_score } else { &gini_score };
         let crit = Criterion { score, leaf: &|w, n| i32::from(2.0 * w > n), leaf_bits: 1 };
         let tree = grow(&data.rows, (0..data.len()).collect(), &stats, inputs, self.limits, &crit);
-        let tree = match self.prune {
+        match self.prune {
             Some(c) => prune(tree, data, f64::from(c)),
             None => tree,
-        };
-        Ok(Box::new(CartModel(tree)))
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! - **NN6**: Table 5's win/draw net 32-32-5-2 (trial 38's config, trained on T3) for wtm
 //!   positions and the same config trained on every btm position for btm positions; the value is
 //!   (y1 − y2 + 1)/2, the win output against the draw output.
-//! - **hybrid net**: the exact hybrid's own quantised net (`models/kpk.hybrid`) alone: its output
+//! - **hybrid net**: the exact hybrid's own quantised net (`models/kpk-net.hybrid`) alone: its output
 //!   sum, positive for a win (its confidence), exceptions not consulted.
 //! - **hybrid**: the exact hybrid's answer (a win above every draw), the net's output breaking
 //!   ties among positions of one result.
@@ -123,7 +123,7 @@ mod tests {
     fn the_hybrid_evaluator_never_throws_a_result_away_in_one_move() {
         let bb = Bitbase::generate();
         let hybrid =
-            Hybrid::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")))
+            Hybrid::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-net.hybrid")))
                 .unwrap();
         let values = hybrid_exact(&hybrid).unwrap();
         for p in KpkPosition::all() {
