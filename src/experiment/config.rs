@@ -1,7 +1,7 @@
 //! A trial's TOML config and its validation into a checked [`Trial`] (parse, then check once).
 
 pub use crate::dataset::{SetName, Side};
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result};
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
 use crate::train::{
@@ -249,15 +249,9 @@ impl TrialConfig {
     /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.
     fn check_training(&self) -> Result<()> {
         let c = self;
-        if !(c.error_target > 0.0 && c.error_target <= 1.0) {
-            return Err(bad("error_target", format!("{} is outside (0, 1]", c.error_target)));
-        }
-        if !(c.learning_rate.is_finite() && c.learning_rate > 0.0) {
-            return Err(bad("learning_rate", format!("{} must be a positive number", c.learning_rate)));
-        }
-        if !(0.0..1.0).contains(&c.momentum) {
-            return Err(bad("momentum", format!("{} is outside [0, 1)", c.momentum)));
-        }
+        Allowed::FACTOR.check_key("error_target", c.error_target)?;
+        Allowed::POSITIVE.check_key("learning_rate", c.learning_rate)?;
+        Allowed::FRACTION.check_key("momentum", c.momentum)?;
         if c.optimiser == OptimiserName::Adam && c.momentum != 0.0 {
             return Err(bad("momentum", "applies to optimiser = \"online\" only (Adam has its own moments)"));
         }
@@ -265,13 +259,9 @@ impl TrialConfig {
             return Err(bad("anneal", "applies to optimiser = \"online\" only"));
         }
         match c.anneal {
-            Anneal::Exponential { factor } if !(factor > 0.0 && factor <= 1.0) => {
-                return Err(bad("anneal", format!("factor {factor} is outside (0, 1]")));
-            }
-            Anneal::Inverse { epochs } if !(epochs.is_finite() && epochs > 0.0) => {
-                return Err(bad("anneal", format!("epochs {epochs} must be a positive number")));
-            }
-            _ => {}
+            Anneal::Exponential { factor } => _ = Allowed::FACTOR.check_key("anneal.factor", factor)?,
+            Anneal::Inverse { epochs } => _ = Allowed::POSITIVE.check_key("anneal.epochs", epochs)?,
+            Anneal::None => {}
         }
         if !(1..=crate::train::MAX_BATCH_SIZE).contains(&c.batch_size) {
             return Err(bad(
@@ -294,10 +284,7 @@ impl TrialConfig {
         if !(1..=MAX_EPOCHS_LIMIT).contains(&c.patience) {
             return Err(bad("patience", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.patience)));
         }
-        if !(c.slope.is_finite() && c.slope > 0.0) {
-            return Err(bad("slope", format!("{} must be a positive number", c.slope)));
-        }
-        Ok(())
+        Allowed::POSITIVE.check_key("slope", c.slope).map(|_| ())
     }
 }
 

@@ -9,7 +9,7 @@ use super::sweep::{self, SweepRow};
 use super::table6::{self, Matched};
 use super::{Trial, TrialConfig};
 use crate::chess::bitbase::Bitbase;
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result};
 use crate::paper::tables;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -91,8 +91,8 @@ pub fn sweep(
     jobs: usize,
     done: &dyn Fn(f64, usize),
 ) -> Result<Vec<SweepRow>> {
-    if let Some(rate) = rates.iter().find(|r| !(r.is_finite() && **r > 0.0)) {
-        return Err(Error::Argument(format!("--learning-rates: {rate} is not a positive number")));
+    for &rate in rates {
+        Allowed::POSITIVE.check(rate).map_err(|e| Error::Argument(format!("--learning-rates: {e}")))?;
     }
     let reps = check_replicates(reps)?;
     let bb = Bitbase::generate();
@@ -164,7 +164,7 @@ mod tests {
         let trials = load_dir(Path::new("experiments/table5")).unwrap();
         assert_eq!(trials.len(), 41);
         let err = sweep(&trials, &[0.0], Replicates::ONE, 1, &|_, _| {}).unwrap_err().to_string();
-        assert!(err.contains("0 is not a positive number"), "{err}");
+        assert!(err.ends_with("--learning-rates: 0 is outside (0, ∞)"), "{err}");
         let none: Vec<Trial> = trials.into_iter().filter(|t| t.config.training_set.name() != "T4").collect();
         assert!(table6(&none, Replicates::ONE, 1).is_err());
     }

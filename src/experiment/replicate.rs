@@ -143,14 +143,19 @@ mod tests {
     use super::*;
     use crate::experiment::TrialConfig;
 
+    /// The unit tests' trial on `set` (tested on `test`), three epochs from data seed 1998.
     fn trial(set: &str, test: Option<&str>) -> Trial {
-        let test = test.map_or_else(String::new, |t| format!("testing_set = \"{t}\"\n"));
-        let text = format!(
-            "name = \"t\"\nside = \"wtm\"\ntraining_set = \"{set}\"\n{test}data_seed = 1998\n\
-             topology = \"32-10-10-1\"\ninput_coding = \"natural\"\noutput_coding = \"one\"\n\
-             error_function = \"E1\"\nerror_target = 0.1\noptimiser = \"online\"\nlearning_rate = 0.3\n\
-             max_epochs = 3\nwindow = 3\nseed = 7\n"
-        );
+        let mut text = crate::experiment::FIXTURE.to_string();
+        for (key, value) in [
+            ("training_set", format!("{set:?}")),
+            ("testing_set", test.map_or_else(String::new, |t| format!("{t:?}"))),
+            ("data_seed", "1998".into()),
+            ("learning_rate", "0.3".into()),
+            ("max_epochs", "3".into()),
+            ("window", "3".into()),
+        ] {
+            text = crate::experiment::set_key(&text, key, &value);
+        }
         TrialConfig::parse(&text).unwrap().check().unwrap()
     }
 

@@ -119,11 +119,14 @@ fn check_shapes(layers: &[QuantLayer]) -> Result<()> {
                 layers[l - 1].n_out
             ));
         }
-        if !SHIFTS.contains(&layer.shift) {
-            return bad(format!("layer {l}: shift {} is outside {SHIFTS:?}", layer.shift));
-        }
+        check_shift(layer.shift).map_err(|e| Error::Model(format!("layer {l}: {e}")))?;
     }
     Ok(())
+}
+
+/// A layer's shift, one of [`SHIFTS`].
+fn check_shift(shift: i8) -> std::result::Result<(), String> {
+    if SHIFTS.contains(&shift) { Ok(()) } else { Err(format!("shift {shift} is outside {SHIFTS:?}")) }
 }
 
 /// Prove `|acc| < 2^31` for every neuron, given `|input| ≤ input_bound`.
@@ -173,9 +176,7 @@ pub fn quantise(
     let mut out = Vec::with_capacity(layers.len());
     for (l, (w, &shift)) in layers.iter().zip(shifts).enumerate() {
         let (n_out, n_in) = (w.nrows(), w.ncols() - 1);
-        if !SHIFTS.contains(&shift) {
-            return Err(Error::Quantise(format!("shift {shift} is outside {SHIFTS:?}")));
-        }
+        check_shift(shift).map_err(Error::Quantise)?;
         let f = k * 2f64.powi(i32::from(shift));
         let mut weights = Vec::with_capacity(n_out * n_in);
         let mut biases = Vec::with_capacity(n_out);

@@ -12,8 +12,9 @@
 //! written in the shortest decimal form that reads back to the same `f64` bit for bit.
 
 use crate::error::{Error, Result};
-use crate::net::mlp::Mlp;
+use crate::net::mlp::{Mlp, check_layer, check_layer_count, check_slope};
 use crate::net::output::OutputCoding;
+use crate::net::topology::Topology;
 use crate::paper::coding::{BINARY_BITS, InputCoding};
 use crate::paper::features::FEATURES;
 use ndarray::Array2;
@@ -121,40 +122,14 @@ impl SavedNet {
             ));
         }
         let t = &self.topology;
-        if t.len() < 2 || t.contains(&0) {
-            return bad(format!("topology {t:?} needs at least two layers, none empty"));
-        }
-        if !(self.slope.is_finite() && self.slope > 0.0) {
-            return bad(format!("sigmoid slope must be finite and > 0, got {}", self.slope));
-        }
-        if self.layers.len() != t.len() - 1 {
-            return bad(format!(
-                "topology {t:?} needs {} weight layers, found {}",
-                t.len() - 1,
-                self.layers.len()
-            ));
-        }
+        let model = |e: Error| Error::Model(e.to_string());
+        Topology::new(t.clone()).map_err(|e| Error::Model(format!("topology {e}")))?;
+        check_slope(self.slope).map_err(model)?;
+        check_layer_count(self.layers.len(), t.len() - 1).map_err(model)?;
         for (l, rows) in self.layers.iter().enumerate() {
-            if rows.len() != t[l + 1] {
-                return bad(format!(
-                    "weight layer {l} has {} rows, topology {t:?} needs {}",
-                    rows.len(),
-                    t[l + 1]
-                ));
-            }
-            for (j, row) in rows.iter().enumerate() {
-                if row.len() != t[l] + 1 {
-                    return bad(format!(
-                        "weight layer {l} row {j} has {} weights, expected {} (bias + {} inputs)",
-                        row.len(),
-                        t[l] + 1,
-                        t[l]
-                    ));
-                }
-                if let Some(w) = row.iter().find(|w| !w.is_finite()) {
-                    return bad(format!("weight layer {l} row {j} holds a non-finite weight {w}"));
-                }
-            }
+            let expected = (t[l + 1], t[l] + 1);
+            let width = rows.iter().map(Vec::len).find(|&n| n != expected.1).unwrap_or(expected.1);
+            check_layer(l, (rows.len(), width), expected, rows.iter().flatten()).map_err(model)?;
         }
         let mut seen = [false; 33];
         for name in &self.features {

@@ -10,6 +10,8 @@ use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
 use serde::Deserialize;
 
+/// Why reading an embedded table cannot fail: this module's tests read every one.
+const EMBEDDED: &str = "the embedded tables parse (tested)";
 const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
 const TABLE2_SETS_CSV: &str = include_str!("../../data/paper/table2_position_sets.csv");
 const TABLE2_REMARKS_CSV: &str = include_str!("../../data/paper/table2_remarks.csv");
@@ -95,12 +97,12 @@ pub struct Table2 {
 /// Table 2, the counts of KPK positions by source.
 pub fn table2() -> Table2 {
     let mut reader = csv::Reader::from_reader(TABLE2_CSV.as_bytes());
-    let headers = reader.headers().expect("embedded Table 2 has a header").clone();
+    let headers = reader.headers().expect(EMBEDDED).clone();
     let sources = headers.iter().skip(1).map(str::to_string).collect();
     let rows = reader
         .records()
         .map(|r| {
-            let r = r.expect("embedded Table 2 parses");
+            let r = r.expect(EMBEDDED);
             let cells = r.iter().skip(1).map(|c| c.parse::<f64>().ok()).collect();
             (r[0].to_string(), cells)
         })
@@ -142,12 +144,12 @@ impl PositionSet {
 /// Table 2's position sets, their marks ordered as `sources`.
 pub fn table2_sets(sources: &[String]) -> Vec<PositionSet> {
     let mut reader = csv::Reader::from_reader(TABLE2_SETS_CSV.as_bytes());
-    let headers = reader.headers().expect("embedded Table 2 sets have a header").clone();
+    let headers = reader.headers().expect(EMBEDDED).clone();
     let column = |name: &str| headers.iter().position(|h| h == name);
     reader
         .records()
         .map(|r| {
-            let r = r.expect("embedded Table 2 sets parse");
+            let r = r.expect(EMBEDDED);
             let field = |name: &str| column(name).map_or("", |i| &r[i]).to_string();
             let number = |name: &str| field(name).parse::<f64>().expect("a count");
             let included = sources
@@ -186,18 +188,18 @@ pub struct Table2Remark {
 
 /// The paper's remarks on Table 2's sources.
 pub fn table2_remarks() -> Vec<Table2Remark> {
-    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect("embedded Table 2 remarks parse")
+    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect(EMBEDDED)
 }
 
 /// Table 5, one row per trial, in trial order 1..=41.
 pub fn table5() -> Vec<Table5Row> {
     // The embedded file is checked by the unit tests below, so a parse failure is a build defect.
-    parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect("embedded Table 5 parses")
+    parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect(EMBEDDED)
 }
 
 /// Table 6, the 51 misclassified a-file positions, in the paper's order.
 pub fn table6() -> Vec<Table6Row> {
-    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect("embedded Table 6 parses")
+    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect(EMBEDDED)
 }
 
 /// The paper's compression factor: database bits / (weights * 64 bits), section 5.

@@ -187,12 +187,9 @@ impl<'a> Prepared<'a> {
             )));
         }
         // The fast scan first; positions are only counted when a bad value is there to name.
-        if !data.inputs.iter().all(|v| v.is_finite()) {
-            let ((i, j), v) = data
-                .inputs
-                .indexed_iter()
-                .find(|(_, v)| !v.is_finite())
-                .expect("a non-finite input was seen");
+        if !data.inputs.iter().all(|v| v.is_finite())
+            && let Some(((i, j), v)) = data.inputs.indexed_iter().find(|(_, v)| !v.is_finite())
+        {
             return Err(Error::Shape(format!(
                 "the {what} set has a non-finite input {v} at row {i}, column {j}"
             )));
