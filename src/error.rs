@@ -41,6 +41,12 @@ pub enum Error {
     /// sizes, outputs), or values a net cannot take (non-finite inputs and weights).
     #[error("{0}")]
     Shape(String),
+    /// A net and what feeds it (data, an input coding) disagree on its input width.
+    #[error("the net takes {net} inputs; {by} gives {given}")]
+    InputWidth { net: usize, by: String, given: usize },
+    /// A net and its output coding disagree on its output width.
+    #[error("the net has {net} outputs; {by} needs {needs}")]
+    OutputWidth { net: usize, by: String, needs: usize },
     /// A saved net or hybrid model whose contents do not fit together (checked on load and before
     /// saving); read from a file, it becomes that file's [`Error::Format`].
     #[error("{0}")]

@@ -208,15 +208,8 @@ impl TrialConfig {
         let c = self;
         let inputs = c.input_coding.width();
         if c.topology.inputs() != inputs {
-            return Err(bad(
-                "topology",
-                format!(
-                    "'{}' has {} inputs but input_coding '{}' gives {inputs}",
-                    c.topology,
-                    c.topology.inputs(),
-                    c.input_coding.name()
-                ),
-            ));
+            let by = format!("input_coding '{}'", c.input_coding.name());
+            return Err(bad("topology", Error::InputWidth { net: c.topology.inputs(), by, given: inputs }));
         }
         let outputs = match c.output_coding {
             OutputName::One => 1,
@@ -224,14 +217,8 @@ impl TrialConfig {
         };
         let last = c.topology.outputs();
         if last != outputs {
-            return Err(bad(
-                "topology",
-                format!(
-                    "'{}' has {last} outputs but output_coding '{}' needs {outputs}",
-                    c.topology,
-                    output_name(c.output_coding)
-                ),
-            ));
+            let by = format!("output_coding '{}'", output_name(c.output_coding));
+            return Err(bad("topology", Error::OutputWidth { net: last, by, needs: outputs }));
         }
         match c.output_coding {
             // Section 4.3: a single output is read as win iff y1 >= 0.5; there is no margin.
@@ -252,12 +239,6 @@ impl TrialConfig {
         Allowed::FACTOR.check_key("error_target", c.error_target)?;
         Allowed::POSITIVE.check_key("learning_rate", c.learning_rate)?;
         Allowed::FRACTION.check_key("momentum", c.momentum)?;
-        if c.optimiser == OptimiserName::Adam && c.momentum != 0.0 {
-            return Err(bad("momentum", "applies to optimiser = \"online\" only (Adam has its own moments)"));
-        }
-        if c.optimiser == OptimiserName::Adam && c.anneal != Anneal::None {
-            return Err(bad("anneal", "applies to optimiser = \"online\" only"));
-        }
         match c.anneal {
             Anneal::Exponential { factor } => _ = Allowed::FACTOR.check_key("anneal.factor", factor)?,
             Anneal::Inverse { epochs } => _ = Allowed::POSITIVE.check_key("anneal.epochs", epochs)?,
@@ -269,11 +250,18 @@ impl TrialConfig {
                 format!("{} is outside 1..={}", c.batch_size, crate::train::MAX_BATCH_SIZE),
             ));
         }
-        if c.optimiser == OptimiserName::Online && c.batch_size != default_batch_size() {
-            return Err(bad(
-                "batch_size",
-                "applies to optimiser = \"adam\" only (online updates after every position)",
-            ));
+        // Settings only one optimiser reads (Adam keeps its own moments and rate; online descent
+        // updates after every position): (key, given, the optimiser that reads it).
+        let only_for = [
+            ("momentum", c.momentum != 0.0, OptimiserName::Online),
+            ("anneal", c.anneal != Anneal::None, OptimiserName::Online),
+            ("batch_size", c.batch_size != default_batch_size(), OptimiserName::Adam),
+        ];
+        if let Some((key, _, reads)) =
+            only_for.into_iter().find(|&(_, given, reads)| given && reads != c.optimiser)
+        {
+            let name = if reads == OptimiserName::Online { "online" } else { "adam" };
+            return Err(bad(key, format!("applies to optimiser = \"{name}\" only")));
         }
         if !(1..=MAX_EPOCHS_LIMIT).contains(&c.max_epochs) {
             return Err(bad("max_epochs", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.max_epochs)));

@@ -116,7 +116,8 @@ pub fn run_replicates(
                         e.context(format!("{} (seed {})", trial.name(), trial.config.seed))
                     });
                     let run = run.map(|run| ReplicateRun { trial: *i, id: *id, run });
-                    results.lock().expect("no worker panics while holding the lock")[k] = Some(run);
+                    // The lock guards one assignment, which leaves no slot half written: poisoned, it is still sound.
+                    results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[k] = Some(run);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 }
             });

@@ -167,10 +167,8 @@ pub fn quantise(
     }
     let n0 = layers[0].ncols() - 1;
     if scale.len() != n0 || offset.len() != n0 {
-        return Err(Error::Quantise(format!(
-            "the first layer takes {n0} inputs, the coding gives {}",
-            scale.len()
-        )));
+        let width = Error::InputWidth { net: n0, by: "the coding".into(), given: scale.len() };
+        return Err(Error::Quantise(width.to_string()));
     }
     let k = SIGMOID_STEPS_PER_UNIT * slope;
     let mut out = Vec::with_capacity(layers.len());

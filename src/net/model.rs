@@ -134,7 +134,8 @@ impl SavedNet {
         let mut seen = [false; 33];
         for name in &self.features {
             let Some(n) = feature_number(name) else {
-                return bad(format!("unknown feature '{name}' (expected x1 … x32)"));
+                let (given, allowed) = (name.clone(), "x1 … x32".into());
+                return Err(Error::UnknownName { what: "feature", given, allowed });
             };
             if std::mem::replace(&mut seen[n], true) {
                 return bad(format!("feature '{name}' is listed twice"));
@@ -143,21 +144,10 @@ impl SavedNet {
         if let Some(width) = input_width(self.input_coding, &self.features)
             && width != t[0]
         {
-            return bad(format!(
-                "the {:?} coding of {} features makes {width} inputs, but the net takes {}",
-                self.input_coding,
-                self.features.len(),
-                t[0]
-            ));
+            let by = format!("the {:?} coding of {} features", self.input_coding, self.features.len());
+            return Err(Error::InputWidth { net: t[0], by, given: width });
         }
-        if self.output_coding.width() != t[t.len() - 1] {
-            return bad(format!(
-                "output coding {:?} needs {} outputs, but the net has {}",
-                self.output_coding,
-                self.output_coding.width(),
-                t[t.len() - 1]
-            ));
-        }
+        self.output_coding.check_width(t[t.len() - 1])?;
         self.output_coding.validate()
     }
 }

@@ -1,7 +1,7 @@
 //! Section 4.3's output coding: how a position's outcome becomes target outputs, and how a net's
 //! outputs read as a verdict. The net owns its reading; the trainer uses it.
 
-use crate::error::{Allowed, Result};
+use crate::error::{Allowed, Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +66,12 @@ impl OutputCoding {
                 }
             }
         }
+    }
+
+    /// A net with `outputs` outputs fits this coding (one or two, section 4.3).
+    pub fn check_width(self, outputs: usize) -> Result<()> {
+        let (by, needs) = (format!("output coding {self:?}"), self.width());
+        if outputs == needs { Ok(()) } else { Err(Error::OutputWidth { net: outputs, by, needs }) }
     }
 
     /// Section 4.3's margin m lies in [0, 0.5): at 0.5 nothing would read as a win or a draw.
