@@ -4,6 +4,7 @@ pub use crate::dataset::{SetName, Side};
 use crate::error::{Allowed, Error, Result};
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
+use crate::paper::tables::Scope;
 use crate::train::{
     Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, StopRule, TrainConfig, default_window,
 };
@@ -109,11 +110,31 @@ pub struct TrialConfig {
     pub seed: u64,
 }
 
-/// A validated trial: every value is in range and consistent with the others.
-#[derive(Clone, Debug, PartialEq)]
+/// A validated trial: every value is in range and consistent with the others. Once checked it
+/// does not change: a variant (another seed, rate or budget) is made by [`Trial::with`], which
+/// checks again.
+#[derive(Debug, PartialEq)]
 pub struct Trial {
     /// The config as read, with defaults filled in: written back as the resolved config.
-    pub config: TrialConfig,
+    pub config: Checked,
+}
+
+/// A trial's config once checked: read through `Deref`, never written.
+#[derive(Debug, PartialEq)]
+pub struct Checked(TrialConfig);
+
+impl std::ops::Deref for Checked {
+    type Target = TrialConfig;
+
+    fn deref(&self) -> &TrialConfig {
+        &self.0
+    }
+}
+
+impl Clone for Trial {
+    fn clone(&self) -> Trial {
+        Trial { config: Checked(self.config.0.clone()) }
+    }
 }
 
 /// The largest epoch budget (and window and patience) a config may ask for: the trainer's
@@ -155,7 +176,7 @@ impl TrialConfig {
         self.check_sets()?;
         self.check_topology()?;
         self.check_training()?;
-        Ok(Trial { config: self })
+        Ok(Trial { config: Checked(self) })
     }
 
     fn check_name(&self) -> Result<()> {
@@ -315,6 +336,18 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
 const ORDER_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Trial {
+    /// This trial with `edit` made to its config, checked again.
+    pub fn with(&self, edit: impl FnOnce(&mut TrialConfig)) -> Result<Trial> {
+        let mut config = self.config.0.clone();
+        edit(&mut config);
+        config.check()
+    }
+
+    /// Small-set or whole-set trial, as its training set is (section 4.5).
+    pub fn scope(&self) -> Scope {
+        self.config.training_set.scope()
+    }
+
     /// The trial's name (its report folder).
     pub fn name(&self) -> &str {
         &self.config.name

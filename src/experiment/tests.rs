@@ -45,7 +45,7 @@ fn a_good_config_checks_and_round_trips_with_defaults_filled_in() {
     assert_eq!(trial.config.slope, 1.0);
     let resolved = trial.config.to_toml();
     assert!(resolved.contains("window = 20"), "{resolved}");
-    assert_eq!(TrialConfig::parse(&resolved).unwrap(), trial.config);
+    assert_eq!(TrialConfig::parse(&resolved).unwrap(), *trial.config);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Why reading an embedded table cannot fail: this module's tests read every one.
 const EMBEDDED: &str = "the embedded tables parse (tested)";
@@ -24,6 +24,49 @@ pub const DATABASE_BITS: f64 = 131_072.0;
 /// Bits per stored weight in the paper: 64-bit floating point, unpruned (section 5).
 pub const BITS_PER_WEIGHT: usize = 64;
 
+/// The two kinds of trial of section 4.5: on a small drawn training set, tested on a disjoint
+/// set of the same size (Table 5's trials 1-37), or on a whole set, every position of a side or a
+/// pawn file, with nothing left to test on (trials 38-41).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Small,
+    Whole,
+}
+
+/// Table 5's training sets (section 4.5): T1 (wtm) and T2 (btm) are the small sets, each beside
+/// its testing set S1, S2; T3 (every wtm position), T4 (a-file) and T5 (d-file) are whole sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TrainingSet {
+    T1,
+    T2,
+    T3,
+    T4,
+    T5,
+}
+
+impl TrainingSet {
+    /// The testing set drawn beside a small training set, as the paper names it; none for a
+    /// whole set.
+    pub fn testing_set(self) -> Option<&'static str> {
+        match self {
+            TrainingSet::T1 => Some("S1"),
+            TrainingSet::T2 => Some("S2"),
+            TrainingSet::T3 | TrainingSet::T4 | TrainingSet::T5 => None,
+        }
+    }
+
+    /// Small (with a testing set) or whole.
+    pub fn scope(self) -> Scope {
+        if self.testing_set().is_some() { Scope::Small } else { Scope::Whole }
+    }
+}
+
+impl std::fmt::Display for TrainingSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
+
 /// One row of Table 5, as printed (trial 14's NN number corrected from 1 to 2; its topology
 /// 32-20-10-1 with 881 weights is NN2's).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -37,7 +80,7 @@ pub struct Table5Row {
     pub weights: usize,
     pub bits: usize,
     pub comp: f64,
-    pub train_set: String,
+    pub train_set: TrainingSet,
     /// "E1" (mean |y - d|) or "E2" (max |y - d|), section 4.5.
     pub error_fn: String,
     pub target: f64,
@@ -197,6 +240,19 @@ pub fn table5() -> Vec<Table5Row> {
     parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect(EMBEDDED)
 }
 
+impl Table5Row {
+    /// Whether the trial trained on a small set or a whole one (its training set says).
+    pub fn scope(&self) -> Scope {
+        self.train_set.scope()
+    }
+}
+
+/// The scope of Table 5's trial `trial` (1-41), as its training set gives it; `None` for a number
+/// that is not one of Table 5's trials.
+pub fn scope(trial: u8) -> Option<Scope> {
+    table5().iter().find(|r| r.trial == trial).map(Table5Row::scope)
+}
+
 /// Table 6, the 51 misclassified a-file positions, in the paper's order.
 pub fn table6() -> Vec<Table6Row> {
     parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect(EMBEDDED)
@@ -224,7 +280,9 @@ mod tests {
             assert_eq!(r.bits, r.weights * BITS_PER_WEIGHT, "trial {}", r.trial);
             assert!((compression(r.weights) - r.comp).abs() < 0.0006, "trial {}", r.trial);
             assert!((r.train_acc_pct + r.train_err_pct - 100.0).abs() < 1e-9);
-            assert_eq!(r.test_acc_pct.is_some(), r.trial <= 37);
+            // Only the small-set trials were tested: trials 1-37.
+            assert_eq!(r.test_acc_pct.is_some(), r.scope() == Scope::Small, "trial {}", r.trial);
+            assert_eq!(scope(r.trial), Some(if r.trial <= 37 { Scope::Small } else { Scope::Whole }));
         }
         // Trial 14 uses NN2's topology; the CSV carries the corrected NN number.
         assert_eq!(rows[13].nn, 2);

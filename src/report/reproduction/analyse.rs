@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::chess::bitbase::Bitbase;
+use crate::dataset::SetName;
 use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
 use crate::experiment::sweep::SweepRow;
@@ -119,7 +120,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
     let best = inputs
         .trials
         .iter()
-        .filter(|t| t.summary.training_set == "T4")
+        .filter(|t| t.summary.trained_on() == Some(SetName::T4))
         .max_by(|a, b| a.summary.train_accuracy_pct.total_cmp(&b.summary.train_accuracy_pct))
         .ok_or_else(|| Error::Internal("no trial trained on T4 to compare with Table 6".into()))?;
     let set = &best.summary.training_set;
@@ -181,7 +182,7 @@ pub(super) fn curve(t: &TrialResult) -> Result<Curve> {
     Ok(Curve {
         trial: trial_number(&t.summary).unwrap_or_default(),
         accuracy_m0: rows.iter().map(EpochMetrics::accuracy_m0_pct).collect(),
-        wrong_m0: if t.summary.training_set == "T4" { wrong_by_epoch(rows) } else { Vec::new() },
+        wrong_m0: if t.summary.trained_on() == Some(SetName::T4) { wrong_by_epoch(rows) } else { Vec::new() },
         least_e2: least.map(|m| (m.epoch, m.train_accuracy_m0_pct.unwrap_or(m.train_accuracy_pct))),
     })
 }

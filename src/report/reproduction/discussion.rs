@@ -4,7 +4,7 @@
 use super::standing::{self, Place};
 use super::{NN6_TRIALS, Reproduction, paper_pct, pct, pct2, trial_number};
 use crate::experiment::Summary;
-use crate::paper::tables::Table5Row;
+use crate::paper::tables::{Scope, Table5Row};
 use crate::report::template;
 
 const TEMPLATE: &str = include_str!("discussion.md");
@@ -50,7 +50,7 @@ fn pairs(r: &Reproduction) -> Vec<(&Table5Row, &Summary)> {
 fn below_sentence(pairs: &[(&Table5Row, &Summary)]) -> String {
     let below: Vec<String> = pairs
         .iter()
-        .filter(|(p, s)| p.trial <= 37 && s.train_accuracy_pct + 0.5 < p.train_acc_pct)
+        .filter(|(p, s)| p.scope() == Scope::Small && s.train_accuracy_pct + 0.5 < p.train_acc_pct)
         .map(|(p, s)| {
             format!(
                 "{} ({} % vs {} %; stopped on {} after {} epochs, the paper ran {})",

@@ -3,6 +3,7 @@
 //! 95% intervals, median epochs), not the single configured run's.
 
 use super::{NN6_TRIALS, Summary, paper_pct, pct, pct2, trial_number};
+use crate::paper::tables::{self, Scope};
 use crate::report::reproduction::table5::Table5Stat;
 use std::fmt::Write;
 
@@ -117,7 +118,8 @@ pub(super) fn markdown(replicated: &[Table5Stat], trials: &[Summary]) -> String 
         "From Table 5 over replicates above (`table5.csv`): our means with their 95% CI, and median \
          epochs with the range of 95% of runs, against the paper's single run.\n"
     );
-    let small: Vec<&Table5Stat> = replicated.iter().filter(|s| s.trial <= 37).collect();
+    let small: Vec<&Table5Stat> =
+        replicated.iter().filter(|s| tables::scope(s.trial) == Some(Scope::Small)).collect();
     if !small.is_empty() {
         let _ = writeln!(w, "{}", small_sets(&small));
     }
