@@ -2,7 +2,7 @@
 //! the a-file trials (T4) taken at the first epoch with at most 51 misclassified positions (the
 //! paper's residue), the positions it gets wrong, how often each position is wrong over the
 //! replicates, and the overlap with the paper's 51 against what chance would give. The report
-//! (`crate::report::table6`) renders the result.
+//! (`crate::report::reproduction::table6`) renders the result.
 //!
 //! Training is deterministic, so the state at epoch e is obtained by training the replicate's
 //! config again for exactly e epochs: before e every state has more than 51 errors, so the

@@ -6,6 +6,7 @@
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::hybrid::compress::CompressConfig;
 use crate::hybrid::frontier::FrontierRow;
 use crate::hybrid::results::RICE_PARAMETER_BITS;
@@ -15,8 +16,7 @@ use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
 use crate::report::frontier;
 use crate::report::levers;
-use crate::report::plot::{Legend, LineChart, Series};
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde::Serialize;
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 //! (means over the seeds with their range), against the other exact representations.
 
 use crate::error::Result;
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::hybrid::frontier::FrontierRow;
-use crate::report::plot::{Legend, LineChart, Series};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 

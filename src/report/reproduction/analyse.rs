@@ -12,7 +12,8 @@ use crate::experiment::{self, MisclassifiedRow};
 use crate::paper::tables::Table6Row;
 use crate::report::reproduction::section51::Claim;
 use crate::report::reproduction::table5::{self, Table5Stat};
-use crate::report::{domain, readings_robustness, stats, table6_groups};
+use crate::report::reproduction::{domain, readings_robustness, table6_groups};
+use crate::stats;
 use crate::train::EpochMetrics;
 use std::collections::HashSet;
 

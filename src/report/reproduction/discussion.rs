@@ -5,7 +5,7 @@ use super::standing::{self, Place};
 use super::{NN6_TRIALS, Reproduction, paper_pct, pct, pct2, trial_number};
 use crate::experiment::Summary;
 use crate::paper::tables::{Scope, Table5Row};
-use crate::report::template;
+use crate::template;
 
 const TEMPLATE: &str = include_str!("discussion.md");
 

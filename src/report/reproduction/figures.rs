@@ -2,8 +2,8 @@
 //! accuracy curves and Table 5 at a glance with the replicates' intervals.
 
 use super::*;
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::paper::tables::Table5Row;
-use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::reproduction::table5::Table5Stat;
 
 /// The a-file wtm positions (the set T4): the set of Figure 3 and Table 6.

@@ -5,8 +5,8 @@
 use super::*;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::Scope;
-use crate::report::template::Engine;
-use crate::report::{findings, table6, table6_groups};
+use crate::report::reproduction::{findings, table6, table6_groups};
+use crate::template::Engine;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
