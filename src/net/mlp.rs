@@ -260,7 +260,8 @@ impl Mlp {
 
     /// Number of outputs.
     pub fn n_outputs(&self) -> usize {
-        *self.topology.last().expect("topology has at least two layers")
+        // A checked topology has at least two layers.
+        self.topology[self.topology.len() - 1]
     }
 
     /// Total number of weights, biases included (Table 5's "# wts." column).

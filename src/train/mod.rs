@@ -177,29 +177,21 @@ struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     fn new(data: &TrainData<'a>, net: &Mlp, output: OutputCoding, what: &str) -> Result<Prepared<'a>> {
         let (n, width) = data.inputs.dim();
+        let set = format!("the {what} set");
         if n == 0 {
-            return Err(Error::Shape(format!("the {what} set is empty")));
+            return Err(Error::Shape(format!("{set} is empty")));
         }
         if width != net.n_inputs() {
-            return Err(Error::InputWidth {
-                net: net.n_inputs(),
-                by: format!("the {what} set"),
-                given: width,
-            });
+            return Err(Error::InputWidth { net: net.n_inputs(), by: set, given: width });
         }
         if data.wins.len() != n {
-            return Err(Error::Shape(format!(
-                "the {what} set has {n} input rows but {} outcomes",
-                data.wins.len()
-            )));
+            return Err(Error::Shape(format!("{set} has {n} input rows but {} outcomes", data.wins.len())));
         }
         // The fast scan first; positions are only counted when a bad value is there to name.
         if !data.inputs.iter().all(|v| v.is_finite())
             && let Some(((i, j), v)) = data.inputs.indexed_iter().find(|(_, v)| !v.is_finite())
         {
-            return Err(Error::Shape(format!(
-                "the {what} set has a non-finite input {v} at row {i}, column {j}"
-            )));
+            return Err(Error::Shape(format!("{set} has a non-finite input {v} at row {i}, column {j}")));
         }
         let o = output.width();
         let mut targets = vec![0.0; n * o];
