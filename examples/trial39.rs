@@ -24,9 +24,10 @@ fn main() {
         Some(epochs) => {
             let epochs: usize =
                 epochs.parse().unwrap_or_else(|_| fail(&format!("{epochs:?} is not a number of epochs")));
-            let mut c = trial.config;
-            (c.max_epochs, c.window, c.patience, c.stop) = (epochs, epochs, epochs, StopRule::Both);
-            c.check().unwrap_or_else(|e| fail(&e.to_string()))
+            let longer = |c: &mut TrialConfig| {
+                (c.max_epochs, c.window, c.patience, c.stop) = (epochs, epochs, epochs, StopRule::Both)
+            };
+            trial.with(longer).unwrap_or_else(|e| fail(&e.to_string()))
         }
     };
     let bb = Bitbase::generate();

@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::output::FileOut;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::{FEATURES, N_FEATURES, features};
+use crate::paper::tables::{Scope, TrainingSet};
 use ndarray::Array2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -143,6 +144,11 @@ impl SetName {
         matches!(self.selection(), Selection::Drawn { .. })
     }
 
+    /// Small (a seeded draw) or whole, as section 4.5 sorts its sets.
+    pub fn scope(self) -> Scope {
+        if self.is_drawn() { Scope::Small } else { Scope::Whole }
+    }
+
     fn selection(self) -> Selection {
         let side = |s| Filter { side: Some(s), ..Filter::default() };
         let file = |f| Filter { side: Some(Color::White), pawn_file: Some(f), ..Filter::default() };
@@ -157,6 +163,19 @@ impl SetName {
             SetName::T4 => Selection::Filtered(file(1)),
             SetName::T5 => Selection::Filtered(file(4)),
             SetName::All => Selection::Filtered(Filter::default()),
+        }
+    }
+}
+
+/// Table 5's training sets are named sets.
+impl From<TrainingSet> for SetName {
+    fn from(set: TrainingSet) -> SetName {
+        match set {
+            TrainingSet::T1 => SetName::T1,
+            TrainingSet::T2 => SetName::T2,
+            TrainingSet::T3 => SetName::T3,
+            TrainingSet::T4 => SetName::T4,
+            TrainingSet::T5 => SetName::T5,
         }
     }
 }

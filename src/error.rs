@@ -41,6 +41,12 @@ pub enum Error {
     /// sizes, outputs), or values a net cannot take (non-finite inputs and weights).
     #[error("{0}")]
     Shape(String),
+    /// A net and what feeds it (data, an input coding) disagree on its input width.
+    #[error("the net takes {net} inputs; {by} gives {given}")]
+    InputWidth { net: usize, by: String, given: usize },
+    /// A net and its output coding disagree on its output width.
+    #[error("the net has {net} outputs; {by} needs {needs}")]
+    OutputWidth { net: usize, by: String, needs: usize },
     /// A saved net or hybrid model whose contents do not fit together (checked on load and before
     /// saving); read from a file, it becomes that file's [`Error::Format`].
     #[error("{0}")]
@@ -96,8 +102,87 @@ impl Error {
     }
 }
 
+/// The values a numeric setting allows: an interval of finite numbers, written in the usual
+/// notation, so every config, saved net and argument refuses a value in the same words:
+/// "`{value}` is outside `{interval}`".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Allowed {
+    lo: f64,
+    lo_closed: bool,
+    hi: f64,
+    hi_closed: bool,
+}
+
+impl Allowed {
+    /// (0, ∞): learning rates, sigmoid slopes, Adam's epsilon, annealing epochs.
+    pub const POSITIVE: Allowed = Allowed::new(0.0, false, f64::INFINITY, false);
+    /// [0, ∞): a trainer's error target (0 trains to the epoch budget).
+    pub const NON_NEGATIVE: Allowed = Allowed::new(0.0, true, f64::INFINITY, false);
+    /// [0, 1): momentum and Adam's betas.
+    pub const FRACTION: Allowed = Allowed::new(0.0, true, 1.0, false);
+    /// (0, 1]: an annealing factor, a trial's error target.
+    pub const FACTOR: Allowed = Allowed::new(0.0, false, 1.0, true);
+
+    /// The interval from `lo` to `hi`, each end closed or open.
+    pub const fn new(lo: f64, lo_closed: bool, hi: f64, hi_closed: bool) -> Allowed {
+        Allowed { lo, lo_closed, hi, hi_closed }
+    }
+
+    /// Is `v` a finite number inside the interval?
+    pub fn contains(self, v: f64) -> bool {
+        let above = if self.lo_closed { v >= self.lo } else { v > self.lo };
+        let below = if self.hi_closed { v <= self.hi } else { v < self.hi };
+        v.is_finite() && above && below
+    }
+
+    /// `v`, or why the interval refuses it.
+    pub fn check(self, v: f64) -> std::result::Result<f64, String> {
+        if self.contains(v) { Ok(v) } else { Err(format!("{v} is outside {self}")) }
+    }
+
+    /// `v`, or a config error on `key` saying why the interval refuses it.
+    pub fn check_key(self, key: &str, v: f64) -> Result<f64> {
+        self.check(v).map_err(|reason| Error::config(key, reason))
+    }
+}
+
+/// `n`, or a config error on `key`: a count (of epochs, nets, stages, replicates) lies in
+/// `1..=max`, the most kpk allocates for.
+pub fn check_count(key: &str, n: usize, max: usize) -> Result<usize> {
+    if (1..=max).contains(&n) { Ok(n) } else { Err(Error::config(key, format!("{n} is outside 1..={max}"))) }
+}
+
+/// `n`, or a config error on `key`: a count without a limit of its own is at least 1.
+pub fn at_least_one(key: &str, n: usize) -> Result<usize> {
+    if n >= 1 { Ok(n) } else { Err(Error::config(key, "must be at least 1")) }
+}
+
+impl std::fmt::Display for Allowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let end = |v: f64| if v.is_infinite() { "∞".to_string() } else { v.to_string() };
+        let (open, close) = (if self.lo_closed { '[' } else { '(' }, if self.hi_closed { ']' } else { ')' });
+        write!(f, "{open}{}, {}{close}", end(self.lo), end(self.hi))
+    }
+}
+
 fn in_file(path: &str) -> String {
     if path.is_empty() { String::new() } else { format!("{path}: ") }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Allowed;
+
+    #[test]
+    fn allowed_values_are_finite_numbers_between_the_ends() {
+        assert_eq!(Allowed::POSITIVE.to_string(), "(0, ∞)");
+        assert_eq!(Allowed::FACTOR.to_string(), "(0, 1]");
+        assert_eq!(Allowed::new(0.0, true, 0.5, false).to_string(), "[0, 0.5)");
+        assert!(Allowed::FRACTION.contains(0.0) && !Allowed::FRACTION.contains(1.0));
+        assert!(Allowed::FACTOR.contains(1.0) && !Allowed::FACTOR.contains(0.0));
+        assert!(!Allowed::POSITIVE.contains(f64::INFINITY) && !Allowed::NON_NEGATIVE.contains(f64::NAN));
+        assert_eq!(Allowed::POSITIVE.check(-1.0).unwrap_err(), "-1 is outside (0, ∞)");
+    }
+}

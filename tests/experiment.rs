@@ -1,7 +1,8 @@
 //! The experiment configs and the trial runner, end to end.
 
+use kpk::dataset::SetName;
 use kpk::experiment::{OutputName, Side, TrialConfig};
-use kpk::paper::tables;
+use kpk::paper::tables::{self, Scope};
 use kpk::train::ErrorFunction;
 use std::path::{Path, PathBuf};
 
@@ -25,14 +26,12 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
         assert_eq!(c.side, if row.side == "wtm" { Side::Wtm } else { Side::Btm }, "{at}");
         assert_eq!(c.topology.to_string(), row.topology, "{at}");
         assert_eq!(trial.topology().weight_count(), row.weights, "{at}");
-        assert_eq!(c.training_set.name(), row.train_set, "{at}");
+        assert_eq!(c.training_set, SetName::from(row.train_set), "{at}");
+        assert_eq!(trial.scope(), row.scope(), "{at}");
         // Trials 1-37 were tested on the unseen half of their hand-prepared set; 38-41 not at all.
-        let expected_test = match row.train_set.as_str() {
-            "T1" => Some("S1"),
-            "T2" => Some("S2"),
-            _ => None,
-        };
+        let expected_test = row.train_set.testing_set();
         assert_eq!(c.testing_set.map(|t| t.name()), expected_test, "{at}");
+        assert_eq!(row.scope() == Scope::Small, row.trial <= 37, "{at}");
         assert_eq!(row.test_acc_pct.is_some(), expected_test.is_some(), "{at}");
         let error = if row.error_fn == "E1" { ErrorFunction::E1 } else { ErrorFunction::E2 };
         assert_eq!(c.error_function, error, "{at}");
@@ -319,7 +318,7 @@ fn the_configs_use_the_reading_and_rate_the_committed_readings_compare() {
             (best.stop.as_str(), best.window, best.patience, best.keep.as_str()),
             "trial {trial}"
         );
-        if trial <= 37 {
+        if tables::scope(trial) == Some(Scope::Small) {
             assert!(sweep.iter().all(|r| r.configs_rate == c.learning_rate), "trial {trial}'s rate");
         }
     }

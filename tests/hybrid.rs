@@ -154,10 +154,9 @@ fn the_exception_diagrams_show_each_exception_with_its_exact_result() {
     let model = Hybrid::load(&path).unwrap();
     let bb = Bitbase::generate();
     // The committed results (reports/compression.json) are the committed model's.
-    let results: kpk::hybrid::results::CompressionResults = kpk::report::template::read_results(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/compression.json"),
-    )
-    .unwrap();
+    let results: kpk::hybrid::results::CompressionResults =
+        kpk::template::read_results(&Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/compression.json"))
+            .unwrap();
     assert_eq!(results.model.sizes, model.sizes());
     let diagrams = kpk::report::compression::exception_diagrams(&results).unwrap();
     assert_eq!(diagrams.len(), model.exceptions().len());

@@ -97,7 +97,7 @@ fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
     let s = &results.studies[0];
     assert_eq!(s.settings.len(), loaded[0].config.settings.len());
     assert!(s.settings.iter().all(|t| t.replicates == 2 && t.test.is_some()), "{s:?}");
-    let json = kpk::report::template::results_json(&results).unwrap();
+    let json = kpk::template::results_json(&results).unwrap();
     let back: kpk::study::results::StudiesResults = serde_json::from_str(&json).unwrap();
     assert_eq!(back, results);
     let text = studies::render(&back).unwrap();

@@ -5,6 +5,35 @@ use super::rows::Summary;
 use crate::figures::colours::Measure;
 use crate::figures::plot::{Legend, LineChart, Series};
 use crate::train::EpochMetrics;
+use serde::Deserialize;
+use std::sync::LazyLock;
+
+/// The words of the experiment stage's charts, from `charts.toml`.
+#[derive(Deserialize)]
+pub(super) struct ChartText {
+    accuracy: AccuracyText,
+    pub(super) sweep: SweepText,
+}
+
+#[derive(Deserialize)]
+struct AccuracyText {
+    at_margin: String,
+    y2_label: String,
+}
+
+/// The learning-rate sweep's title, axes and series ([`super::sweep::save_chart`]).
+#[derive(Deserialize)]
+pub(super) struct SweepText {
+    pub(super) title: String,
+    pub(super) x_label: String,
+    pub(super) y_label: String,
+    pub(super) distance: String,
+    pub(super) epochs: String,
+    pub(super) train: String,
+}
+
+pub(super) static TEXT: LazyLock<ChartText> =
+    LazyLock::new(|| toml::from_str(include_str!("charts.toml")).expect("charts.toml parses"));
 
 /// What a trial's chart marks beside its curves, where known: the margin m of section 4.3, the
 /// error target of section 4.5 and the kept epoch.
@@ -33,9 +62,10 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
         rows.iter().filter_map(|r| f(r).map(|v| (r.epoch as f64, v))).collect()
     };
     let differs = rows.iter().any(|r| r.train_accuracy_m0_pct.is_some_and(|a| a != r.train_accuracy_pct));
+    let at_margin = &TEXT.accuracy.at_margin;
     let at_margin = match marks.margin {
-        Some(m) => format!("training accuracy at the margin m = {m}"),
-        None => "training accuracy at the margin".into(),
+        Some(m) => format!("{at_margin} m = {m}"),
+        None => at_margin.clone(),
     };
     let mut series = if differs {
         vec![
@@ -93,7 +123,7 @@ pub fn accuracy_chart(title: &str, rows: &[EpochMetrics], marks: &ChartMarks) ->
         // From the nearest 10% below the worst accuracy, so late progress stays visible; room
         // above 100 % so that a curve at 100 % is not drawn on the frame.
         y_range: ((low / 10.0).floor() * 10.0, 100.5),
-        y2: Some(("error measure (E1, E2), |y − d|".into(), (0.0, 1.0))),
+        y2: Some((TEXT.accuracy.y2_label.clone(), (0.0, 1.0))),
         log_x: false,
         log_y: false,
         // Beside the frame: the curves fill its corners (accuracy near 100 %, errors near 0).

@@ -1,9 +1,10 @@
 //! A trial's TOML config and its validation into a checked [`Trial`] (parse, then check once).
 
 pub use crate::dataset::{SetName, Side};
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result};
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
+use crate::paper::tables::Scope;
 use crate::train::{
     Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, StopRule, TrainConfig, default_window,
 };
@@ -109,11 +110,31 @@ pub struct TrialConfig {
     pub seed: u64,
 }
 
-/// A validated trial: every value is in range and consistent with the others.
-#[derive(Clone, Debug, PartialEq)]
+/// A validated trial: every value is in range and consistent with the others. Once checked it
+/// does not change: a variant (another seed, rate or budget) is made by [`Trial::with`], which
+/// checks again.
+#[derive(Debug, PartialEq)]
 pub struct Trial {
     /// The config as read, with defaults filled in: written back as the resolved config.
-    pub config: TrialConfig,
+    pub config: Checked,
+}
+
+/// A trial's config once checked: read through `Deref`, never written.
+#[derive(Debug, PartialEq)]
+pub struct Checked(TrialConfig);
+
+impl std::ops::Deref for Checked {
+    type Target = TrialConfig;
+
+    fn deref(&self) -> &TrialConfig {
+        &self.0
+    }
+}
+
+impl Clone for Trial {
+    fn clone(&self) -> Trial {
+        Trial { config: Checked(self.config.0.clone()) }
+    }
 }
 
 /// The largest epoch budget (and window and patience) a config may ask for: the trainer's
@@ -155,7 +176,7 @@ impl TrialConfig {
         self.check_sets()?;
         self.check_topology()?;
         self.check_training()?;
-        Ok(Trial { config: self })
+        Ok(Trial { config: Checked(self) })
     }
 
     fn check_name(&self) -> Result<()> {
@@ -208,15 +229,8 @@ impl TrialConfig {
         let c = self;
         let inputs = c.input_coding.width();
         if c.topology.inputs() != inputs {
-            return Err(bad(
-                "topology",
-                format!(
-                    "'{}' has {} inputs but input_coding '{}' gives {inputs}",
-                    c.topology,
-                    c.topology.inputs(),
-                    c.input_coding.name()
-                ),
-            ));
+            let by = format!("input_coding '{}'", c.input_coding.name());
+            return Err(bad("topology", Error::InputWidth { net: c.topology.inputs(), by, given: inputs }));
         }
         let outputs = match c.output_coding {
             OutputName::One => 1,
@@ -224,14 +238,8 @@ impl TrialConfig {
         };
         let last = c.topology.outputs();
         if last != outputs {
-            return Err(bad(
-                "topology",
-                format!(
-                    "'{}' has {last} outputs but output_coding '{}' needs {outputs}",
-                    c.topology,
-                    output_name(c.output_coding)
-                ),
-            ));
+            let by = format!("output_coding '{}'", output_name(c.output_coding));
+            return Err(bad("topology", Error::OutputWidth { net: last, by, needs: outputs }));
         }
         match c.output_coding {
             // Section 4.3: a single output is read as win iff y1 >= 0.5; there is no margin.
@@ -249,29 +257,13 @@ impl TrialConfig {
     /// The trainer's values: error target, step size, momentum, batch, budget, window, slope.
     fn check_training(&self) -> Result<()> {
         let c = self;
-        if !(c.error_target > 0.0 && c.error_target <= 1.0) {
-            return Err(bad("error_target", format!("{} is outside (0, 1]", c.error_target)));
-        }
-        if !(c.learning_rate.is_finite() && c.learning_rate > 0.0) {
-            return Err(bad("learning_rate", format!("{} must be a positive number", c.learning_rate)));
-        }
-        if !(0.0..1.0).contains(&c.momentum) {
-            return Err(bad("momentum", format!("{} is outside [0, 1)", c.momentum)));
-        }
-        if c.optimiser == OptimiserName::Adam && c.momentum != 0.0 {
-            return Err(bad("momentum", "applies to optimiser = \"online\" only (Adam has its own moments)"));
-        }
-        if c.optimiser == OptimiserName::Adam && c.anneal != Anneal::None {
-            return Err(bad("anneal", "applies to optimiser = \"online\" only"));
-        }
+        Allowed::FACTOR.check_key("error_target", c.error_target)?;
+        Allowed::POSITIVE.check_key("learning_rate", c.learning_rate)?;
+        Allowed::FRACTION.check_key("momentum", c.momentum)?;
         match c.anneal {
-            Anneal::Exponential { factor } if !(factor > 0.0 && factor <= 1.0) => {
-                return Err(bad("anneal", format!("factor {factor} is outside (0, 1]")));
-            }
-            Anneal::Inverse { epochs } if !(epochs.is_finite() && epochs > 0.0) => {
-                return Err(bad("anneal", format!("epochs {epochs} must be a positive number")));
-            }
-            _ => {}
+            Anneal::Exponential { factor } => _ = Allowed::FACTOR.check_key("anneal.factor", factor)?,
+            Anneal::Inverse { epochs } => _ = Allowed::POSITIVE.check_key("anneal.epochs", epochs)?,
+            Anneal::None => {}
         }
         if !(1..=crate::train::MAX_BATCH_SIZE).contains(&c.batch_size) {
             return Err(bad(
@@ -279,11 +271,18 @@ impl TrialConfig {
                 format!("{} is outside 1..={}", c.batch_size, crate::train::MAX_BATCH_SIZE),
             ));
         }
-        if c.optimiser == OptimiserName::Online && c.batch_size != default_batch_size() {
-            return Err(bad(
-                "batch_size",
-                "applies to optimiser = \"adam\" only (online updates after every position)",
-            ));
+        // Settings only one optimiser reads (Adam keeps its own moments and rate; online descent
+        // updates after every position): (key, given, the optimiser that reads it).
+        let only_for = [
+            ("momentum", c.momentum != 0.0, OptimiserName::Online),
+            ("anneal", c.anneal != Anneal::None, OptimiserName::Online),
+            ("batch_size", c.batch_size != default_batch_size(), OptimiserName::Adam),
+        ];
+        if let Some((key, _, reads)) =
+            only_for.into_iter().find(|&(_, given, reads)| given && reads != c.optimiser)
+        {
+            let name = if reads == OptimiserName::Online { "online" } else { "adam" };
+            return Err(bad(key, format!("applies to optimiser = \"{name}\" only")));
         }
         if !(1..=MAX_EPOCHS_LIMIT).contains(&c.max_epochs) {
             return Err(bad("max_epochs", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.max_epochs)));
@@ -294,10 +293,7 @@ impl TrialConfig {
         if !(1..=MAX_EPOCHS_LIMIT).contains(&c.patience) {
             return Err(bad("patience", format!("{} is outside 1..={MAX_EPOCHS_LIMIT}", c.patience)));
         }
-        if !(c.slope.is_finite() && c.slope > 0.0) {
-            return Err(bad("slope", format!("{} must be a positive number", c.slope)));
-        }
-        Ok(())
+        Allowed::POSITIVE.check_key("slope", c.slope).map(|_| ())
     }
 }
 
@@ -340,6 +336,18 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
 const ORDER_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Trial {
+    /// This trial with `edit` made to its config, checked again.
+    pub fn with(&self, edit: impl FnOnce(&mut TrialConfig)) -> Result<Trial> {
+        let mut config = self.config.0.clone();
+        edit(&mut config);
+        config.check()
+    }
+
+    /// Small-set or whole-set trial, as its training set is (section 4.5).
+    pub fn scope(&self) -> Scope {
+        self.config.training_set.scope()
+    }
+
     /// The trial's name (its report folder).
     pub fn name(&self) -> &str {
         &self.config.name

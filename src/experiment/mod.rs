@@ -28,3 +28,27 @@ pub use schedule::*;
 
 #[cfg(test)]
 mod tests;
+
+/// A small trial config for the unit tests: NN 32-10-10-1 on T1, tested on S1.
+#[cfg(test)]
+pub(crate) const FIXTURE: &str = include_str!("fixture.toml");
+
+/// [`FIXTURE`] with `key` set to `value` (a TOML value), or left out if `value` is empty.
+#[cfg(test)]
+pub(crate) fn fixture_with(key: &str, value: &str) -> String {
+    set_key(FIXTURE, key, value)
+}
+
+/// The config `text` with `key` set to `value`, or left out if `value` is empty.
+#[cfg(test)]
+pub(crate) fn set_key(text: &str, key: &str, value: &str) -> String {
+    let mut out: Vec<String> = text
+        .lines()
+        .filter(|l| l.split_once('=').is_none_or(|(k, _)| k.trim() != key))
+        .map(str::to_string)
+        .collect();
+    if !value.is_empty() {
+        out.push(format!("{key} = {value}"));
+    }
+    out.join("\n")
+}

@@ -9,7 +9,8 @@ use super::sweep::{self, SweepRow};
 use super::table6::{self, Matched};
 use super::{Trial, TrialConfig};
 use crate::chess::bitbase::Bitbase;
-use crate::error::{Error, Result};
+use crate::dataset::SetName;
+use crate::error::{Allowed, Error, Result};
 use crate::paper::tables;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -73,7 +74,7 @@ pub fn check_replicates(reps: Replicates) -> Result<Replicates> {
 /// reading of section 4.5 read off the same runs and compared with the paper's Table 5. The rows
 /// come sorted as `trials.csv`, `distances.csv` (closest first) and `replicates.csv` hold them.
 pub fn readings(trials: &[Trial], reps: Replicates, jobs: usize, progress: RunProgress) -> Result<Compared> {
-    let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect();
+    let horizon: Vec<Trial> = trials.iter().map(readings::horizon).collect::<Result<_>>()?;
     let bb = Bitbase::generate();
     let runs = replicate::run_replicates(&horizon, check_replicates(reps)?, &bb, jobs, progress)?;
     let mut compared = readings::compare(trials, &runs, &tables::table5(), &readings::examined());
@@ -91,21 +92,15 @@ pub fn sweep(
     jobs: usize,
     done: &dyn Fn(f64, usize),
 ) -> Result<Vec<SweepRow>> {
-    if let Some(rate) = rates.iter().find(|r| !(r.is_finite() && **r > 0.0)) {
-        return Err(Error::Argument(format!("--learning-rates: {rate} is not a positive number")));
+    for &rate in rates {
+        Allowed::POSITIVE.check(rate).map_err(|e| Error::Argument(format!("--learning-rates: {e}")))?;
     }
     let reps = check_replicates(reps)?;
     let bb = Bitbase::generate();
     let mut by_rate = Vec::new();
     for &rate in rates {
-        let at_rate: Vec<Trial> = trials
-            .iter()
-            .map(|t| {
-                let mut t = t.clone();
-                t.config.learning_rate = rate;
-                t
-            })
-            .collect();
+        let at_rate: Vec<Trial> =
+            trials.iter().map(|t| t.with(|c| c.learning_rate = rate)).collect::<Result<_>>()?;
         let runs = replicate::run_replicates(&at_rate, reps, &bb, jobs, &|_, _| {})?;
         done(rate, runs.len());
         by_rate.push((rate, runs));
@@ -117,7 +112,7 @@ pub fn sweep(
 /// ([`table6::matched`]).
 pub fn table6(trials: &[Trial], reps: Replicates, jobs: usize) -> Result<Matched> {
     let a_file: Vec<Trial> =
-        trials.iter().filter(|t| t.config.training_set.name() == "T4").cloned().collect();
+        trials.iter().filter(|t| t.config.training_set == SetName::T4).cloned().collect();
     if a_file.is_empty() {
         return Err(Error::Argument("no trial trains on T4, the a-file set of Table 6".into()));
     }
@@ -164,8 +159,8 @@ mod tests {
         let trials = load_dir(Path::new("experiments/table5")).unwrap();
         assert_eq!(trials.len(), 41);
         let err = sweep(&trials, &[0.0], Replicates::ONE, 1, &|_, _| {}).unwrap_err().to_string();
-        assert!(err.contains("0 is not a positive number"), "{err}");
-        let none: Vec<Trial> = trials.into_iter().filter(|t| t.config.training_set.name() != "T4").collect();
+        assert!(err.ends_with("--learning-rates: 0 is outside (0, ∞)"), "{err}");
+        let none: Vec<Trial> = trials.into_iter().filter(|t| t.config.training_set != SetName::T4).collect();
         assert!(table6(&none, Replicates::ONE, 1).is_err());
     }
 }

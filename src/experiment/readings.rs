@@ -11,9 +11,10 @@
 
 use super::replicate::ReplicateRun;
 use super::{Trial, TrialConfig};
-use crate::paper::tables::Table5Row;
+use crate::error::Result;
+use crate::paper::tables::{Scope, Table5Row};
 use crate::stats::{self, Interval};
-use crate::train::{BestState, StopReason, StopRule, replay};
+use crate::train::{BestState, StopReason, StopRule, TrainConfig, replay};
 use serde::{Deserialize, Serialize};
 
 /// One reading of section 4.5: which conditions stop training, their look-backs, which state is kept.
@@ -86,16 +87,17 @@ pub const SMALL_SET_HORIZON: usize = 1000;
 /// The trial as the study trains it: under [`StopRule::Both`] with the longest patience examined,
 /// so that its history covers every reading; budget as configured, at most [`SMALL_SET_HORIZON`]
 /// on the small sets.
-pub fn horizon(trial: &Trial) -> Trial {
-    let mut t = trial.clone();
+pub fn horizon(trial: &Trial) -> Result<Trial> {
     let longest = examined().iter().map(|r| r.patience).max().unwrap_or(20);
-    t.config.stop = StopRule::Both;
-    t.config.window = 20;
-    t.config.patience = longest;
-    if super::replicate::is_drawn(t.config.training_set.name()) {
-        t.config.max_epochs = t.config.max_epochs.min(SMALL_SET_HORIZON);
-    }
-    t
+    let small = trial.scope() == Scope::Small;
+    trial.with(|c| {
+        c.stop = StopRule::Both;
+        c.window = 20;
+        c.patience = longest;
+        if small {
+            c.max_epochs = c.max_epochs.min(SMALL_SET_HORIZON);
+        }
+    })
 }
 
 /// A replicate as it would have ended under a reading.
@@ -112,10 +114,17 @@ pub struct Outcome {
 
 /// `run` (trained under [`horizon`] of `trial`) as it would have ended under `reading`.
 pub fn outcome(trial: &Trial, reading: &Reading, run: &ReplicateRun) -> Outcome {
-    let mut t = trial.clone();
-    t.config = reading.apply(&run.run.trial.config);
-    t.config.max_epochs = trial.config.max_epochs;
-    let r = replay(&t.train_config(), run.history());
+    // The run's own trainer settings (its seeds, the horizon's budget) under the reading's
+    // stopping rule and kept state, with the trial's budget.
+    let cfg = TrainConfig {
+        stop: reading.stop,
+        window: reading.window,
+        patience: Some(reading.patience),
+        best: reading.keep,
+        max_epochs: trial.config.max_epochs,
+        ..run.run.trial.train_config()
+    };
+    let r = replay(&cfg, run.history());
     let kept = &run.run.metrics[r.kept_epoch - 1];
     Outcome {
         epochs: r.epochs,
@@ -259,7 +268,7 @@ pub fn compare(
             d_kept += epochs_gap(t.kept_epoch_median, p.epochs as f64);
             d_train += (t.train_mean - p.train_acc_pct).abs();
             truncated += t.truncated;
-            if super::replicate::is_drawn(trial.config.training_set.name()) {
+            if trial.scope() == Scope::Small {
                 small = small.min(outs.len());
             } else {
                 whole = whole.min(outs.len());

@@ -14,6 +14,7 @@ use super::{Trial, TrialRun, run_trial};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::Dataset;
 use crate::error::Result;
+use crate::paper::tables::Scope;
 use crate::train::EpochMetrics;
 
 /// Offset between the weight seeds of successive replicates: larger than any trial's own seed
@@ -36,11 +37,6 @@ impl Replicates {
     pub const ONE: Replicates = Replicates { seeds: 1, draws: 1, whole_set_seeds: 1 };
 }
 
-/// Whether a set is one of the seeded draws T1/S1, T2/S2 (section 4.5's small sets).
-pub fn is_drawn(set: &str) -> bool {
-    matches!(set, "T1" | "S1" | "T2" | "S2")
-}
-
 /// A replicate's place: weight seed index r and draw index d.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ReplicateId {
@@ -49,21 +45,22 @@ pub struct ReplicateId {
 }
 
 /// Every replicate of `trial`, (0, 0) first, then by draw and seed.
-pub fn variants(trial: &Trial, reps: Replicates) -> Vec<(ReplicateId, Trial)> {
-    let drawn = is_drawn(trial.config.training_set.name());
+pub fn variants(trial: &Trial, reps: Replicates) -> Result<Vec<(ReplicateId, Trial)>> {
+    let drawn = trial.scope() == Scope::Small;
     let (seeds, draws) = if drawn { (reps.seeds, reps.draws) } else { (reps.whole_set_seeds, 1) };
     let mut out = Vec::with_capacity(seeds * draws);
     for d in 0..draws.max(1) {
         for r in 0..seeds.max(1) {
-            let mut t = trial.clone();
-            t.config.seed = trial.config.seed.wrapping_add(r as u64 * SEED_STRIDE);
-            if drawn {
-                t.config.data_seed = trial.config.data_seed.wrapping_add(d as u64);
-            }
+            let t = trial.with(|c| {
+                c.seed = trial.config.seed.wrapping_add(r as u64 * SEED_STRIDE);
+                if drawn {
+                    c.data_seed = trial.config.data_seed.wrapping_add(d as u64);
+                }
+            })?;
             out.push((ReplicateId { seed_index: r, draw_index: d }, t));
         }
     }
-    out
+    Ok(out)
 }
 
 /// One finished replicate.
@@ -94,11 +91,10 @@ pub fn run_replicates(
 ) -> Result<Vec<ReplicateRun>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let mut work: Vec<(usize, ReplicateId, Trial)> = trials
-        .iter()
-        .enumerate()
-        .flat_map(|(i, t)| variants(t, reps).into_iter().map(move |(id, v)| (i, id, v)))
-        .collect();
+    let mut work: Vec<(usize, ReplicateId, Trial)> = Vec::new();
+    for (i, t) in trials.iter().enumerate() {
+        work.extend(variants(t, reps)?.into_iter().map(|(id, v)| (i, id, v)));
+    }
     // Longest first (a stable sort keeps trial order among equals), so the long runs start at
     // once and the short ones fill in around them.
     work.sort_by_key(|(_, _, t)| std::cmp::Reverse(t.budget()));
@@ -116,7 +112,8 @@ pub fn run_replicates(
                         e.context(format!("{} (seed {})", trial.name(), trial.config.seed))
                     });
                     let run = run.map(|run| ReplicateRun { trial: *i, id: *id, run });
-                    results.lock().expect("no worker panics while holding the lock")[k] = Some(run);
+                    // The lock guards one assignment, which leaves no slot half written: poisoned, it is still sound.
+                    results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[k] = Some(run);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 }
             });
@@ -143,31 +140,36 @@ mod tests {
     use super::*;
     use crate::experiment::TrialConfig;
 
+    /// The unit tests' trial on `set` (tested on `test`), three epochs from data seed 1998.
     fn trial(set: &str, test: Option<&str>) -> Trial {
-        let test = test.map_or_else(String::new, |t| format!("testing_set = \"{t}\"\n"));
-        let text = format!(
-            "name = \"t\"\nside = \"wtm\"\ntraining_set = \"{set}\"\n{test}data_seed = 1998\n\
-             topology = \"32-10-10-1\"\ninput_coding = \"natural\"\noutput_coding = \"one\"\n\
-             error_function = \"E1\"\nerror_target = 0.1\noptimiser = \"online\"\nlearning_rate = 0.3\n\
-             max_epochs = 3\nwindow = 3\nseed = 7\n"
-        );
+        let mut text = crate::experiment::FIXTURE.to_string();
+        for (key, value) in [
+            ("training_set", format!("{set:?}")),
+            ("testing_set", test.map_or_else(String::new, |t| format!("{t:?}"))),
+            ("data_seed", "1998".into()),
+            ("learning_rate", "0.3".into()),
+            ("max_epochs", "3".into()),
+            ("window", "3".into()),
+        ] {
+            text = crate::experiment::set_key(&text, key, &value);
+        }
         TrialConfig::parse(&text).unwrap().check().unwrap()
     }
 
     #[test]
     fn replicates_move_the_seeds_and_only_the_small_sets_draws() {
         let reps = Replicates { seeds: 3, draws: 2, whole_set_seeds: 2 };
-        let small = variants(&trial("T1", Some("S1")), reps);
+        let small = variants(&trial("T1", Some("S1")), reps).unwrap();
         assert_eq!(small.len(), 6);
         assert_eq!((small[0].1.config.seed, small[0].1.config.data_seed), (7, 1998));
         assert_eq!((small[5].1.config.seed, small[5].1.config.data_seed), (2007, 1999));
         let seeds: std::collections::HashSet<_> =
             small.iter().map(|(_, t)| (t.config.seed, t.config.data_seed)).collect();
         assert_eq!(seeds.len(), 6);
-        let whole = variants(&trial("T4", None), reps);
+        let whole = variants(&trial("T4", None), reps).unwrap();
         assert_eq!(whole.len(), 2);
         assert!(whole.iter().all(|(_, t)| t.config.data_seed == 1998));
-        assert_eq!(variants(&trial("T4", None), Replicates::ONE)[0].1, trial("T4", None));
+        assert_eq!(variants(&trial("T4", None), Replicates::ONE).unwrap()[0].1, trial("T4", None));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The rows a trial folder holds: `summary.json`, `metrics.csv`, `misclassified.csv`.
 
 use super::config::Side;
+use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::train::{EpochMetrics, StopReason};
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,13 @@ pub struct Summary {
     pub weights_file: String,
 }
 
+impl Summary {
+    /// The named set the trial trained on; `None` for a set of a study's own.
+    pub fn trained_on(&self) -> Option<SetName> {
+        self.training_set.parse().ok()
+    }
+}
+
 /// One row of `misclassified.csv`, in the form of the paper's Table 6.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MisclassifiedRow {
@@ -70,6 +78,13 @@ pub struct MisclassifiedRow {
     pub actual_o2: Option<f64>,
     /// The set the position came from (training or testing).
     pub set: String,
+}
+
+impl MisclassifiedRow {
+    /// The named set the position came from; `None` for a set of a study's own.
+    pub fn from_set(&self) -> Option<SetName> {
+        self.set.parse().ok()
+    }
 }
 
 /// Write `misclassified.csv`.

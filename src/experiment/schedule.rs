@@ -5,7 +5,7 @@ use super::config::Trial;
 use super::folder::write_trial;
 use super::run::{TrialRun, run_trial_on};
 use crate::chess::bitbase::Bitbase;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::RunFolder;
 use crate::train::EpochMetrics;
 
@@ -34,10 +34,7 @@ pub fn run_trials(
     use std::sync::atomic::{AtomicBool, Ordering};
     let mut order: Vec<usize> = (0..trials.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(trials[i].budget()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.clamp(1, trials.len().max(1)))
-        .build()
-        .map_err(|e| Error::Unavailable(format!("cannot start {jobs} threads: {e}")))?;
+    let pool = crate::train::thread_pool(jobs.clamp(1, trials.len().max(1)))?;
     let threads_each = (jobs / trials.len().max(1)).max(1);
     let failed = AtomicBool::new(false);
     // `par_bridge` hands the trials out one at a time in `order` as threads fall free.

@@ -203,14 +203,15 @@ pub fn chart(rows: &[SweepRow]) -> crate::figures::plot::LineChart {
         let bars = rows.iter().map(|r| (r.learning_rate, f(r).1, f(r).2)).collect();
         Series::new(label, points, colour).with_markers().with_error_bars(bars)
     };
+    let text = &super::chart::TEXT.sweep;
     let top = rows.iter().map(|r| r.distance_hi.max(r.train_points_hi)).fold(1.0f64, f64::max);
     let (lo, hi) = rows
         .iter()
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r.learning_rate), hi.max(r.learning_rate)));
     LineChart {
-        title: "Learning-rate sweep: distance of Table 5's trials to the paper's (95% bootstrap bars)".into(),
-        x_label: "learning rate η, per position presented (dimensionless; log scale)".into(),
-        y_label: "distance to the paper (log2 epoch ratio, accuracy points)".into(),
+        title: text.title.clone(),
+        x_label: text.x_label.clone(),
+        y_label: text.y_label.clone(),
         y_range: (0.0, (top * 1.15).ceil()),
         y2: None,
         x_range: Some((lo / 1.5, hi * 1.5)),
@@ -220,18 +221,14 @@ pub fn chart(rows: &[SweepRow]) -> crate::figures::plot::LineChart {
         integer_x: false,
         series: vec![
             // Each component in its measure's colour; their sum is a distance to the paper.
+            series(&text.distance, &|r| (r.distance, r.distance_lo, r.distance_hi), Measure::Paper.colour()),
             series(
-                "distance = epochs + train / 2",
-                &|r| (r.distance, r.distance_lo, r.distance_hi),
-                Measure::Paper.colour(),
-            ),
-            series(
-                "epochs: mean |log2(ours / paper)|",
+                &text.epochs,
                 &|r| (r.epochs_log2, r.epochs_log2_lo, r.epochs_log2_hi),
                 Measure::Epochs.colour(),
             ),
             series(
-                "train: mean |ours − paper|, points",
+                &text.train,
                 &|r| (r.train_points, r.train_points_lo, r.train_points_hi),
                 Measure::Training.colour(),
             ),

@@ -2,7 +2,7 @@
 //! the a-file trials (T4) taken at the first epoch with at most 51 misclassified positions (the
 //! paper's residue), the positions it gets wrong, how often each position is wrong over the
 //! replicates, and the overlap with the paper's 51 against what chance would give. The report
-//! (`crate::report::table6`) renders the result.
+//! (`crate::report::reproduction::table6`) renders the result.
 //!
 //! Training is deterministic, so the state at epoch e is obtained by training the replicate's
 //! config again for exactly e epochs: before e every state has more than 51 errors, so the
@@ -11,7 +11,7 @@
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
 use crate::experiment::{MisclassifiedRow, Trial};
@@ -77,16 +77,16 @@ pub fn matched(
 ) -> Result<Matched> {
     let mut at_epoch = Vec::new();
     let mut never = Vec::new();
-    for r in runs.iter().filter(|r| trials[r.trial].config.training_set.name() == "T4") {
+    for r in runs.iter().filter(|r| trials[r.trial].config.training_set == SetName::T4) {
         let first = r.history().iter().find(|m| m.wrong_m0() <= PAPER_ERRORS).map(|m| m.epoch);
         match first {
             Some(e) => {
-                let mut t = r.run.trial.clone();
-                t.config.max_epochs = e;
-                t.config.window = t.config.window.min(e);
-                t.config.stop = StopRule::ErrorTarget;
-                t.config.keep = BestState::MostCorrect;
-                at_epoch.push(t);
+                at_epoch.push(r.run.trial.with(|c| {
+                    c.max_epochs = e;
+                    c.window = c.window.min(e);
+                    c.stop = StopRule::ErrorTarget;
+                    c.keep = BestState::MostCorrect;
+                })?);
             }
             None => never.push(r.run.trial.clone()),
         }
@@ -99,7 +99,8 @@ pub fn matched(
     let mut counts: BTreeMap<(String, String, String), PositionCount> = BTreeMap::new();
     let mut out = Vec::new();
     for r in &reruns {
-        let wrong: Vec<&MisclassifiedRow> = r.run.misclassified.iter().filter(|m| m.set == "T4").collect();
+        let wrong: Vec<&MisclassifiedRow> =
+            r.run.misclassified.iter().filter(|m| m.from_set() == Some(SetName::T4)).collect();
         let on_list = wrong.iter().filter(|m| paper_key(&m.wk, &m.bk, &m.wp).is_some()).count();
         let (expected, p) = stats::chance_overlap(population, paper6.len(), wrong.len(), on_list);
         out.push(MatchedRun {

@@ -1,35 +1,7 @@
 use super::*;
+use super::{FIXTURE as GOOD, fixture_with as with};
 use crate::error::Error;
 use crate::train::EpochMetrics;
-
-const GOOD: &str = r#"
-name = "t"
-side = "wtm"
-training_set = "T1"
-testing_set = "S1"
-data_seed = 1
-topology = "32-10-10-1"
-input_coding = "natural"
-output_coding = "one"
-error_function = "E1"
-error_target = 0.1
-optimiser = "online"
-learning_rate = 0.5
-max_epochs = 100
-seed = 7
-"#;
-
-fn with(key: &str, value: &str) -> String {
-    let mut out: Vec<String> = GOOD
-        .lines()
-        .filter(|l| l.split_once('=').is_none_or(|(k, _)| k.trim() != key))
-        .map(str::to_string)
-        .collect();
-    if !value.is_empty() {
-        out.push(format!("{key} = {value}"));
-    }
-    out.join("\n")
-}
 
 fn error_of(text: &str) -> String {
     match TrialConfig::parse(text).and_then(TrialConfig::check) {
@@ -73,7 +45,7 @@ fn a_good_config_checks_and_round_trips_with_defaults_filled_in() {
     assert_eq!(trial.config.slope, 1.0);
     let resolved = trial.config.to_toml();
     assert!(resolved.contains("window = 20"), "{resolved}");
-    assert_eq!(TrialConfig::parse(&resolved).unwrap(), trial.config);
+    assert_eq!(TrialConfig::parse(&resolved).unwrap(), *trial.config);
 }
 
 #[test]

@@ -136,7 +136,7 @@ fn standardisation(input: InputFunction, raw: &Array2<f64>) -> Result<(Vec<f64>,
 
 /// Legal positions the float net misclassifies (win iff its output ≥ 0.5).
 pub fn float_errors(net: &Mlp, data: &Positions) -> usize {
-    let rows = data.rows.as_slice().expect("standard layout");
+    let rows = crate::net::values(&data.rows);
     rows.par_chunks(net.n_inputs())
         .zip(data.wins.par_iter())
         .filter(|(x, win)| {

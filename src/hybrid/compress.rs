@@ -21,7 +21,7 @@ use super::inputs::InputFunction;
 use super::qat::{self, QatSpec, Tuned};
 use super::{Hybrid, Sizes, refine};
 use crate::chess::bitbase::Bitbase;
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result, at_least_one, check_count};
 use crate::net::mlp::Mlp;
 use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData};
 use rayon::prelude::*;
@@ -108,59 +108,43 @@ impl CompressConfig {
     }
 
     pub fn validate(&self) -> Result<BTreeMap<String, InputFunction>> {
+        self.check_counts()?;
         let bad = |key: &str, m: String| Err(Error::config(key, m));
-        if self.candidates.is_empty() || self.stages.is_empty() {
-            return bad("candidate", "the config needs at least one candidate and one stage".into());
+        if let Some(f) = &self.frontier {
+            self.input_set("frontier", &f.inputs)?;
         }
         let widths = |c: &CandidateSpec| c.hidden.iter().all(|&w| (1..=super::quant::MAX_WIDTH).contains(&w));
-        if let Some(f) = &self.frontier
-            && (f.seeds.is_empty() || f.hidden.is_empty() || !self.inputs.contains_key(&f.inputs))
-        {
-            return bad(
-                "frontier",
-                "the frontier needs seeds, nets and an input set the config defines".into(),
-            );
+        for c in self.candidates.iter().cloned().chain(self.frontier.iter().flat_map(|f| f.nets())) {
+            if c.hidden.is_empty() || !widths(&c) {
+                let max = super::quant::MAX_WIDTH;
+                return bad(
+                    "candidate",
+                    format!("candidate {c:?} needs 1..={max} neurons in each hidden layer"),
+                );
+            }
+            if c.hidden.len() + 1 > super::format::MAX_LAYERS {
+                return bad("candidate", format!("candidate {c:?} has too many layers"));
+            }
+            self.input_set("candidate", &c.inputs)?;
         }
-        let frontier = self.frontier.iter().flat_map(|f| f.nets());
-        if let Some(c) =
-            self.candidates.iter().cloned().chain(frontier).find(|c| c.hidden.is_empty() || !widths(c))
-        {
-            return bad(
-                "candidate",
-                format!("candidate {c:?} needs 1..={} neurons in each hidden layer", super::quant::MAX_WIDTH),
-            );
+        for s in &self.stages {
+            at_least_one("stages.epochs", s.epochs)?;
+            Allowed::POSITIVE.check_key("stages.learning_rate", s.learning_rate)?;
         }
-        let frontier = self.frontier.iter().flat_map(|f| f.nets());
-        if let Some(c) = self
-            .candidates
-            .iter()
-            .cloned()
-            .chain(frontier)
-            .find(|c| c.hidden.len() + 1 > super::format::MAX_LAYERS)
-        {
-            return bad("candidate", format!("candidate {c:?} has too many layers"));
-        }
-        if let Some(c) = self.candidates.iter().find(|c| !self.inputs.contains_key(&c.inputs)) {
-            return bad(
-                "candidate",
-                format!("candidate {c:?} names an input set the config does not define"),
-            );
-        }
-        self.check_counts()?;
-        if let Some(s) = self
-            .stages
-            .iter()
-            .find(|s| s.epochs == 0 || !(s.learning_rate.is_finite() && s.learning_rate > 0.0))
-        {
-            return bad("stage", format!("stage {s:?} needs epochs >= 1 and a positive learning rate"));
-        }
-        if self.batch_size == 0 || !(self.slope > 0.0 && self.slope.is_finite()) {
-            return bad("batch_size", "batch size and slope must be positive".into());
-        }
+        at_least_one("batch_size", self.batch_size)?;
+        Allowed::POSITIVE.check_key("slope", self.slope)?;
         if let Some(q) = &self.qat {
             q.validate()?;
         }
         self.inputs.iter().map(|(name, xs)| Ok((name.clone(), InputFunction::features(xs)?))).collect()
+    }
+
+    /// The input set named `name` in `[inputs]`, or a config error on `key` naming those there are.
+    fn input_set(&self, key: &str, name: &str) -> Result<&[usize]> {
+        self.inputs.get(name).map(Vec::as_slice).ok_or_else(|| {
+            let allowed = self.inputs.keys().cloned().collect::<Vec<_>>().join(", ");
+            Error::config(key, Error::UnknownName { what: "input set", given: name.to_string(), allowed })
+        })
     }
 }
 
@@ -171,18 +155,18 @@ pub const MAX_STAGES: usize = 100;
 impl CompressConfig {
     /// Every count against its limit (docs/CLI.md), before anything is allocated or trained.
     fn check_counts(&self) -> Result<()> {
-        let over = |key: &str, n: usize, max: usize| {
-            if n > max { Err(Error::config(key, format!("{n} is more than {max}"))) } else { Ok(()) }
-        };
-        over("candidates", self.candidates.len(), MAX_NETS)?;
-        over("stages", self.stages.len(), MAX_STAGES)?;
+        check_count("candidates", self.candidates.len(), MAX_NETS)?;
+        check_count("stages", self.stages.len(), MAX_STAGES)?;
         if let Some(f) = &self.frontier {
-            over("frontier", f.seeds.len().saturating_mul(f.hidden.len()), MAX_NETS)?;
+            check_count("frontier.seeds", f.seeds.len(), MAX_NETS)?;
+            check_count("frontier.hidden", f.hidden.len(), MAX_NETS)?;
+            check_count("frontier", f.seeds.len().saturating_mul(f.hidden.len()), MAX_NETS)?;
         }
         let epochs = self.stages.iter().map(|s| s.epochs).chain(self.qat.iter().map(|q| q.epochs));
-        over("epochs", epochs.max().unwrap_or(0), train::MAX_EPOCHS)?;
+        check_count("epochs", epochs.max().unwrap_or(0), train::MAX_EPOCHS)?;
         let batches = [Some(self.batch_size), self.qat.as_ref().map(|q| q.batch_size)];
-        over("batch_size", batches.into_iter().flatten().max().unwrap_or(0), train::MAX_BATCH_SIZE)
+        check_count("batch_size", batches.into_iter().flatten().max().unwrap_or(0), train::MAX_BATCH_SIZE)
+            .map(|_| ())
     }
 }
 
@@ -267,6 +251,7 @@ pub fn train_all(
     // Each (input set, coverage) the nets use, computed once.
     let mut data: BTreeMap<(&String, bool), (InputFunction, Positions)> = BTreeMap::new();
     for spec in nets {
+        cfg.input_set("candidate", &spec.inputs)?;
         let Some((name, &input)) = sets.get_key_value(&spec.inputs) else { continue };
         if let std::collections::btree_map::Entry::Vacant(e) = data.entry((name, spec.lone_king_by_rule)) {
             let positions = if spec.lone_king_by_rule {
@@ -280,9 +265,8 @@ pub fn train_all(
     nets.par_iter()
         .enumerate()
         .map(|(c, spec)| {
-            let (input, data) = data.get(&(&spec.inputs, spec.lone_king_by_rule)).ok_or_else(|| {
-                Error::config("candidate", format!("{spec:?} names an input set the config does not define"))
-            })?;
+            // Every net's (input set, coverage) was computed above.
+            let (input, data) = &data[&(&spec.inputs, spec.lone_king_by_rule)];
             candidate(cfg, *input, data, bb, c, spec, progress)
         })
         .collect()

@@ -79,7 +79,7 @@ impl InputFunction {
         match bytes.first() {
             Some(0) => Ok((InputFunction::Coordinates, 1)),
             Some(1) => {
-                let m = bytes.get(1..1 + MASK_BYTES).ok_or("the input mask runs past the end of the file")?;
+                let m = bytes.get(1..1 + MASK_BYTES).ok_or_else(|| past_end("input mask"))?;
                 let mut le = [0u8; 8];
                 le[..MASK_BYTES].copy_from_slice(m);
                 let mask = u64::from_le_bytes(le);
@@ -89,7 +89,7 @@ impl InputFunction {
                 Ok((InputFunction::Features { mask }, 1 + MASK_BYTES))
             }
             Some(id) => Err(format!("unknown input function {id}")),
-            None => Err("the input function runs past the end of the file".into()),
+            None => Err(past_end("input function")),
         }
     }
 
@@ -146,6 +146,11 @@ impl InputFunction {
 #[inline]
 pub fn probe_position(p: &KpkPosition) -> kpk_probe::Position {
     *p.core()
+}
+
+/// Why a file ends inside its input function: `what` runs past its end.
+fn past_end(what: &str) -> String {
+    format!("the {what} runs past the end of the file")
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use super::complete::{self, Positions};
 use super::inputs::InputFunction;
 use super::quant::{self, ACTIVATION_MAX, FloatLayer, SIGMOID_STEPS_PER_UNIT};
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result, at_least_one};
 use crate::net::mlp::Mlp;
 use crate::train::AdamState;
 use rand::SeedableRng;
@@ -38,13 +38,9 @@ impl QatSpec {
         if !(1..=8).contains(&self.coarser) {
             return Err(Error::config("qat.coarser", format!("{} is not 1..=8 steps", self.coarser)));
         }
-        if self.epochs == 0
-            || self.batch_size == 0
-            || !(self.learning_rate > 0.0 && self.learning_rate.is_finite())
-        {
-            return Err(Error::config("qat", "epochs, batch size and learning rate must be positive"));
-        }
-        Ok(())
+        at_least_one("qat.epochs", self.epochs)?;
+        at_least_one("qat.batch_size", self.batch_size)?;
+        Allowed::POSITIVE.check_key("qat.learning_rate", self.learning_rate).map(|_| ())
     }
 
     /// The target grid: each of `shifts` made `coarser` steps coarser, within the stored range.
@@ -106,7 +102,7 @@ pub fn fine_tune(
     seed: u64,
 ) -> Result<(Mlp, Tuned)> {
     let errors = |net: &Mlp| complete::rounded_errors(net, input, data, shifts).unwrap_or(usize::MAX);
-    let rows = data.rows.as_slice().ok_or_else(|| Error::Internal("inputs not in standard layout".into()))?;
+    let rows = crate::net::values(&data.rows);
     let targets: Vec<f64> = data.wins.iter().map(|&w| f64::from(u8::from(w))).collect();
     let mut order: Vec<u32> = (0..data.wins.len() as u32).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -119,11 +119,14 @@ fn check_shapes(layers: &[QuantLayer]) -> Result<()> {
                 layers[l - 1].n_out
             ));
         }
-        if !SHIFTS.contains(&layer.shift) {
-            return bad(format!("layer {l}: shift {} is outside {SHIFTS:?}", layer.shift));
-        }
+        check_shift(layer.shift).map_err(|e| Error::Model(format!("layer {l}: {e}")))?;
     }
     Ok(())
+}
+
+/// A layer's shift, one of [`SHIFTS`].
+fn check_shift(shift: i8) -> std::result::Result<(), String> {
+    if SHIFTS.contains(&shift) { Ok(()) } else { Err(format!("shift {shift} is outside {SHIFTS:?}")) }
 }
 
 /// Prove `|acc| < 2^31` for every neuron, given `|input| ≤ input_bound`.
@@ -164,18 +167,14 @@ pub fn quantise(
     }
     let n0 = layers[0].ncols() - 1;
     if scale.len() != n0 || offset.len() != n0 {
-        return Err(Error::Quantise(format!(
-            "the first layer takes {n0} inputs, the coding gives {}",
-            scale.len()
-        )));
+        let width = Error::InputWidth { net: n0, by: "the coding".into(), given: scale.len() };
+        return Err(Error::Quantise(width.to_string()));
     }
     let k = SIGMOID_STEPS_PER_UNIT * slope;
     let mut out = Vec::with_capacity(layers.len());
     for (l, (w, &shift)) in layers.iter().zip(shifts).enumerate() {
         let (n_out, n_in) = (w.nrows(), w.ncols() - 1);
-        if !SHIFTS.contains(&shift) {
-            return Err(Error::Quantise(format!("shift {shift} is outside {SHIFTS:?}")));
-        }
+        check_shift(shift).map_err(Error::Quantise)?;
         let f = k * 2f64.powi(i32::from(shift));
         let mut weights = Vec::with_capacity(n_out * n_in);
         let mut biases = Vec::with_capacity(n_out);

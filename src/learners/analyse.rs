@@ -400,7 +400,7 @@ fn theory(learned_on: &str, train: &Samples, inputs: InputSet, domain: &Domain) 
 
 /// Section 7's seeding comparison on T1/S1 with trial 1's config and a 32-10-1 net.
 fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
-    let mut config = load_trial(&s.table5, "trial01")?.config;
+    let mut config = (*load_trial(&s.table5, "trial01")?.config).clone();
     config.topology = "32-10-1".parse()?;
     let mlp = PaperMlp::new(config.check()?, None);
     let data = draws(&CELLS[0], s.replicates, bb);

@@ -89,7 +89,7 @@ impl Mlp {
         for l in (0..self.layers.len()).rev() {
             let a_in = &ws.acts[l];
             let width = a_in.len();
-            let rows = self.layers[l].as_slice_mut().expect("layers are kept in standard layout");
+            let rows = super::values_mut(&mut self.layers[l]);
             let (below, at) = ws.deltas.split_at_mut(l);
             let delta = &at[0];
             if l == 0 {
@@ -124,7 +124,7 @@ struct Accumulate<'g> {
 impl ApplyRow for Accumulate<'_> {
     #[inline(always)]
     fn row(&mut self, layer: usize, j: usize, _row: &mut [f64], delta: f64, a: &[f64]) {
-        let g = self.grads[layer].as_slice_mut().expect("gradient arrays are in standard layout");
+        let g = super::values_mut(&mut self.grads[layer]);
         axpy(&mut g[j * a.len()..(j + 1) * a.len()], delta, a);
     }
 }
@@ -149,7 +149,7 @@ struct Momentum<'v> {
 impl ApplyRow for Momentum<'_> {
     #[inline(always)]
     fn row(&mut self, layer: usize, j: usize, row: &mut [f64], delta: f64, a: &[f64]) {
-        let v = self.velocity[layer].as_slice_mut().expect("velocity arrays are in standard layout");
+        let v = super::values_mut(&mut self.velocity[layer]);
         let v = &mut v[j * a.len()..(j + 1) * a.len()];
         let step = -self.learning_rate * delta;
         let mu = self.momentum;

@@ -115,11 +115,11 @@ impl Mlp {
             }
             let i = i as usize;
             let x = &pass.rows[i * width..(i + 1) * width];
-            acts[0].row_mut(r).as_slice_mut().expect("standard layout")[1..].copy_from_slice(x);
+            super::values_mut(&mut acts[0].row_mut(r))[1..].copy_from_slice(x);
             if self.skip {
                 // Skip-layer connections: the inputs also end the row the output layer reads.
                 let mut below_top = acts[n_layers - 1].row_mut(r);
-                let row = below_top.as_slice_mut().expect("standard layout");
+                let row = super::values_mut(&mut below_top);
                 let n = row.len();
                 row[n - width..].copy_from_slice(x);
             }
@@ -134,7 +134,7 @@ impl Mlp {
                 #[inline(always)]
                 || {
                     for mut row in z.rows_mut() {
-                        for y in row.as_slice_mut().expect("rows of a standard-layout array are contiguous") {
+                        for y in super::values_mut(&mut row) {
                             *y = sigmoid(*y, slope);
                         }
                     }

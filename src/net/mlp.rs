@@ -39,7 +39,8 @@
 
 use super::kernels::gemv;
 use super::simd::vectorised;
-use crate::error::{Error, Result};
+use super::topology::Topology;
+use crate::error::{Allowed, Error, Result};
 use ndarray::{Array1, Array2, ArrayView1};
 use ndarray_rand::RandomExt;
 use ndarray_rand::rand::SeedableRng;
@@ -118,24 +119,47 @@ pub struct Mlp {
     pub(super) skip: bool,
 }
 
-fn check_slope(slope: f64) -> Result<()> {
-    if slope.is_finite() && slope > 0.0 {
+/// Why [`Mlp::with_skip`] refuses a net of two layers (section 3's skip-layer connections join the
+/// inputs to the output layer past a hidden layer).
+pub(crate) const SKIP_NEEDS_HIDDEN: &str = "has no hidden layer for skip-layer connections";
+
+/// The sigmoid slope b of section 3: a positive number.
+pub(crate) fn check_slope(slope: f64) -> Result<()> {
+    Allowed::POSITIVE.check(slope).map(|_| ()).map_err(|e| Error::Shape(format!("sigmoid slope {e}")))
+}
+
+/// Layer widths, inputs first: the one rule is [`Topology::new`]'s.
+fn check_topology(topology: &[usize]) -> Result<()> {
+    Topology::new(topology.to_vec()).map(|_| ())
+}
+
+/// A net has `expected` weight layers, one per pair of adjacent layer widths.
+pub(crate) fn check_layer_count(found: usize, expected: usize) -> Result<()> {
+    if found == expected {
         Ok(())
     } else {
-        Err(Error::Shape(format!("sigmoid slope must be finite and > 0, got {slope}")))
+        Err(Error::Shape(format!("{found} weight layers, expected {expected}")))
     }
 }
 
-fn check_topology(topology: &[usize]) -> Result<()> {
-    if topology.len() < 2 {
+/// Weight layer `l` is shaped `expected` (a row per neuron; a bias, then a weight per input) and
+/// every weight in it is finite.
+pub(crate) fn check_layer<'a>(
+    l: usize,
+    found: (usize, usize),
+    expected: (usize, usize),
+    weights: impl IntoIterator<Item = &'a f64>,
+) -> Result<()> {
+    if found != expected {
         return Err(Error::Shape(format!(
-            "a network needs at least an input and an output layer, got topology {topology:?}"
+            "weight layer {l} is {}×{}, expected {}×{} (a row per neuron, a bias and a weight per input)",
+            found.0, found.1, expected.0, expected.1
         )));
     }
-    if topology.contains(&0) {
-        return Err(Error::Shape(format!("topology {topology:?} has a layer of width 0")));
+    match weights.into_iter().find(|w| !w.is_finite()) {
+        Some(bad) => Err(Error::Shape(format!("weight layer {l} holds a non-finite weight {bad}"))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 impl Mlp {
@@ -160,9 +184,8 @@ impl Mlp {
     /// ```
     pub fn with_skip(topology: &[usize], slope: f64, seed: u64) -> Result<Mlp> {
         if topology.len() < 3 {
-            return Err(Error::Shape(format!(
-                "skip-layer connections need a hidden layer, got topology {topology:?}"
-            )));
+            let widths = Topology::new(topology.to_vec())?;
+            return Err(Error::Topology { text: widths.to_string(), reason: SKIP_NEEDS_HIDDEN.into() });
         }
         Mlp::random(topology, slope, seed, true)
     }
@@ -184,21 +207,11 @@ impl Mlp {
     /// match the previous layer's output width). Rejects non-finite weights.
     pub fn from_layers(layers: Vec<Array2<f64>>, slope: f64) -> Result<Mlp> {
         check_slope(slope)?;
-        let first =
-            layers.first().ok_or_else(|| Error::Shape("a network needs at least one weight layer".into()))?;
+        let first = layers.first().ok_or_else(|| Error::Shape("no weight layers".into()))?;
         let mut topology = vec![first.ncols().saturating_sub(1)];
         for (l, w) in layers.iter().enumerate() {
             let n_in = *topology.last().expect("topology is never empty");
-            if w.ncols() != n_in + 1 {
-                return Err(Error::Shape(format!(
-                    "weight layer {l} has {} columns, expected {} (bias + {n_in} inputs)",
-                    w.ncols(),
-                    n_in + 1
-                )));
-            }
-            if let Some(bad) = w.iter().find(|v| !v.is_finite()) {
-                return Err(Error::Shape(format!("weight layer {l} holds a non-finite weight {bad}")));
-            }
+            check_layer(l, w.dim(), (w.nrows(), n_in + 1), w)?;
             topology.push(w.nrows());
         }
         check_topology(&topology)?;
@@ -210,24 +223,9 @@ impl Mlp {
     /// A net like this one (topology, slope, skip-layer connections) with other weights, each
     /// layer shaped as this net's. Rejects other shapes and non-finite weights.
     pub fn with_layers(&self, layers: Vec<Array2<f64>>) -> Result<Mlp> {
-        if layers.len() != self.layers.len() {
-            return Err(Error::Shape(format!(
-                "{} weight layers, expected {}",
-                layers.len(),
-                self.layers.len()
-            )));
-        }
+        check_layer_count(layers.len(), self.layers.len())?;
         for (l, (w, own)) in layers.iter().zip(&self.layers).enumerate() {
-            if w.dim() != own.dim() {
-                return Err(Error::Shape(format!(
-                    "weight layer {l} is {:?}, expected {:?}",
-                    w.dim(),
-                    own.dim()
-                )));
-            }
-            if let Some(bad) = w.iter().find(|v| !v.is_finite()) {
-                return Err(Error::Shape(format!("weight layer {l} holds a non-finite weight {bad}")));
-            }
+            check_layer(l, w.dim(), own.dim(), w)?;
         }
         let layers = layers.into_iter().map(|w| w.as_standard_layout().into_owned()).collect();
         Ok(Mlp { layers, ..self.clone() })
@@ -262,7 +260,8 @@ impl Mlp {
 
     /// Number of outputs.
     pub fn n_outputs(&self) -> usize {
-        *self.topology.last().expect("topology has at least two layers")
+        // A checked topology has at least two layers.
+        self.topology[self.topology.len() - 1]
     }
 
     /// Total number of weights, biases included (Table 5's "# wts." column).
@@ -313,7 +312,7 @@ impl Mlp {
             let (below, above) = ws.acts.split_at_mut(l + 1);
             let a_in = &below[l];
             let a_out = &mut above[0][1..=self.topology[l + 1]];
-            gemv(w.as_slice().expect("layers are kept in standard layout"), a_in, a_out);
+            gemv(super::values(w), a_in, a_out);
             for y in a_out.iter_mut() {
                 *y = sigmoid(*y, self.slope);
             }

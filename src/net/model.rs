@@ -12,8 +12,9 @@
 //! written in the shortest decimal form that reads back to the same `f64` bit for bit.
 
 use crate::error::{Error, Result};
-use crate::net::mlp::Mlp;
+use crate::net::mlp::{Mlp, check_layer, check_layer_count, check_slope};
 use crate::net::output::OutputCoding;
+use crate::net::topology::Topology;
 use crate::paper::coding::{BINARY_BITS, InputCoding};
 use crate::paper::features::FEATURES;
 use ndarray::Array2;
@@ -121,45 +122,20 @@ impl SavedNet {
             ));
         }
         let t = &self.topology;
-        if t.len() < 2 || t.contains(&0) {
-            return bad(format!("topology {t:?} needs at least two layers, none empty"));
-        }
-        if !(self.slope.is_finite() && self.slope > 0.0) {
-            return bad(format!("sigmoid slope must be finite and > 0, got {}", self.slope));
-        }
-        if self.layers.len() != t.len() - 1 {
-            return bad(format!(
-                "topology {t:?} needs {} weight layers, found {}",
-                t.len() - 1,
-                self.layers.len()
-            ));
-        }
+        let model = |e: Error| Error::Model(e.to_string());
+        Topology::new(t.clone()).map_err(|e| Error::Model(format!("topology {e}")))?;
+        check_slope(self.slope).map_err(model)?;
+        check_layer_count(self.layers.len(), t.len() - 1).map_err(model)?;
         for (l, rows) in self.layers.iter().enumerate() {
-            if rows.len() != t[l + 1] {
-                return bad(format!(
-                    "weight layer {l} has {} rows, topology {t:?} needs {}",
-                    rows.len(),
-                    t[l + 1]
-                ));
-            }
-            for (j, row) in rows.iter().enumerate() {
-                if row.len() != t[l] + 1 {
-                    return bad(format!(
-                        "weight layer {l} row {j} has {} weights, expected {} (bias + {} inputs)",
-                        row.len(),
-                        t[l] + 1,
-                        t[l]
-                    ));
-                }
-                if let Some(w) = row.iter().find(|w| !w.is_finite()) {
-                    return bad(format!("weight layer {l} row {j} holds a non-finite weight {w}"));
-                }
-            }
+            let expected = (t[l + 1], t[l] + 1);
+            let width = rows.iter().map(Vec::len).find(|&n| n != expected.1).unwrap_or(expected.1);
+            check_layer(l, (rows.len(), width), expected, rows.iter().flatten()).map_err(model)?;
         }
         let mut seen = [false; 33];
         for name in &self.features {
             let Some(n) = feature_number(name) else {
-                return bad(format!("unknown feature '{name}' (expected x1 … x32)"));
+                let (given, allowed) = (name.clone(), "x1 … x32".into());
+                return Err(Error::UnknownName { what: "feature", given, allowed });
             };
             if std::mem::replace(&mut seen[n], true) {
                 return bad(format!("feature '{name}' is listed twice"));
@@ -168,21 +144,10 @@ impl SavedNet {
         if let Some(width) = input_width(self.input_coding, &self.features)
             && width != t[0]
         {
-            return bad(format!(
-                "the {:?} coding of {} features makes {width} inputs, but the net takes {}",
-                self.input_coding,
-                self.features.len(),
-                t[0]
-            ));
+            let by = format!("the {:?} coding of {} features", self.input_coding, self.features.len());
+            return Err(Error::InputWidth { net: t[0], by, given: width });
         }
-        if self.output_coding.width() != t[t.len() - 1] {
-            return bad(format!(
-                "output coding {:?} needs {} outputs, but the net has {}",
-                self.output_coding,
-                self.output_coding.width(),
-                t[t.len() - 1]
-            ));
-        }
+        self.output_coding.check_width(t[t.len() - 1])?;
         self.output_coding.validate()
     }
 }

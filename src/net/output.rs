@@ -1,7 +1,7 @@
 //! Section 4.3's output coding: how a position's outcome becomes target outputs, and how a net's
 //! outputs read as a verdict. The net owns its reading; the trainer uses it.
 
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
 use serde::{Deserialize, Serialize};
 
@@ -68,19 +68,25 @@ impl OutputCoding {
         }
     }
 
+    /// A net with `outputs` outputs fits this coding (one or two, section 4.3).
+    pub fn check_width(self, outputs: usize) -> Result<()> {
+        let (by, needs) = (format!("output coding {self:?}"), self.width());
+        if outputs == needs { Ok(()) } else { Err(Error::OutputWidth { net: outputs, by, needs }) }
+    }
+
     /// Section 4.3's margin m lies in [0, 0.5): at 0.5 nothing would read as a win or a draw.
     /// The one statement of the rule, checked where a coding enters kpk (a trial config, a saved
     /// net, a [`crate::train::TrainConfig`]).
     pub fn validate(self) -> Result<()> {
         match self {
             OutputCoding::One => Ok(()),
-            OutputCoding::Two { margin } if (0.0..0.5).contains(&margin) => Ok(()),
-            OutputCoding::Two { margin } => {
-                Err(Error::config("margin", format!("output margin must be in [0, 0.5), got {margin}")))
-            }
+            OutputCoding::Two { margin } => MARGIN.check_key("margin", margin).map(|_| ()),
         }
     }
 }
+
+/// Section 4.3's margins m: [0, 0.5).
+pub const MARGIN: Allowed = Allowed::new(0.0, true, 0.5, false);
 
 /// A net's verdict on one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

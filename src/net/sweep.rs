@@ -33,7 +33,7 @@ impl Sweep {
         let layers = net.layers();
         self.wt.resize_with(layers.len(), Vec::new);
         for (wt, w) in self.wt.iter_mut().zip(layers) {
-            transpose_by_four(w.as_slice().expect("layers are kept in standard layout"), w.ncols(), wt);
+            transpose_by_four(super::values(w), w.ncols(), wt);
         }
         self.acts.resize_with(net.topology().len(), Vec::new);
         for (l, a) in self.acts.iter_mut().enumerate() {

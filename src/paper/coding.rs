@@ -88,6 +88,14 @@ static TABLE: &[FeatureInfo; N_FEATURES] = &FEATURES;
 static BITS: &[usize; N_FEATURES] = &BINARY_BITS;
 static SIZES: &[usize; N_FEATURES] = &ONEHOT_SIZES;
 
+/// Why a binary or one-hot input is refused: each is a bit.
+const NOT_A_BIT: &str = "not 0 or 1";
+
+/// Why characteristic x(i + 1) = `v` has no input: its coding covers only Table 4's range.
+fn outside(i: usize, v: impl std::fmt::Display) -> String {
+    format!("x{} = {v} lies outside its range", i + 1)
+}
+
 impl InputCoding {
     /// Every coding, in the order of the table above.
     pub const ALL: [InputCoding; 4] =
@@ -120,7 +128,7 @@ impl InputCoding {
     /// (impossible for the characteristics of a legal position).
     pub fn encode(self, x: &[i8; N_FEATURES], out: &mut [f64]) {
         assert_eq!(out.len(), self.width(), "{} coding writes {} inputs", self.name(), self.width());
-        let outside = |i: usize, v: i8| -> ! { panic!("x{} = {v} lies outside its range", i + 1) };
+        let outside = |i: usize, v: i8| -> ! { panic!("{}", outside(i, v)) };
         match self {
             InputCoding::Natural => {
                 for (o, &v) in out.iter_mut().zip(x) {
@@ -198,7 +206,7 @@ impl InputCoding {
                     // A constant characteristic was written as 0.
                     let k = integral(v * f64::from(hi - lo))
                         .filter(|_| (0.0..=1.0).contains(&v) && (hi > lo || v == 0.0))
-                        .ok_or_else(|| bad(i, "not a scaled characteristic value"))?;
+                        .ok_or_else(|| bad(i, "not a characteristic value"))?;
                     x[i] = lo + k;
                 }
             }
@@ -212,13 +220,13 @@ impl InputCoding {
                         } else if v == 1.0 {
                             1
                         } else {
-                            return Err(bad(b, "a bit must be 0 or 1"));
+                            return Err(bad(b, NOT_A_BIT));
                         };
                         u = u << 1 | bit;
                     }
                     let v = i16::from(TABLE[i].printed_range.0) + u;
                     if v > i16::from(TABLE[i].printed_range.1) {
-                        return Err(bad(at, &format!("x{} = {v} lies outside its printed range", i + 1)));
+                        return Err(bad(at, &outside(i, v)));
                     }
                     *xi = v as i8;
                     at += BITS[i];
@@ -229,7 +237,7 @@ impl InputCoding {
                 for (i, xi) in x.iter_mut().enumerate() {
                     let group = &input[at..at + SIZES[i]];
                     if let Some(j) = group.iter().position(|&v| v != 0.0 && v != 1.0) {
-                        return Err(bad(at + j, "a one-hot input must be 0 or 1"));
+                        return Err(bad(at + j, NOT_A_BIT));
                     }
                     let mut ones = group.iter().enumerate().filter(|(_, v)| **v == 1.0);
                     match (ones.next(), ones.next()) {

@@ -8,8 +8,10 @@
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
+/// Why reading an embedded table cannot fail: this module's tests read every one.
+const EMBEDDED: &str = "the embedded tables parse (tested)";
 const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
 const TABLE2_SETS_CSV: &str = include_str!("../../data/paper/table2_position_sets.csv");
 const TABLE2_REMARKS_CSV: &str = include_str!("../../data/paper/table2_remarks.csv");
@@ -21,6 +23,49 @@ pub const DATABASE_BITS: f64 = 131_072.0;
 
 /// Bits per stored weight in the paper: 64-bit floating point, unpruned (section 5).
 pub const BITS_PER_WEIGHT: usize = 64;
+
+/// The two kinds of trial of section 4.5: on a small drawn training set, tested on a disjoint
+/// set of the same size (Table 5's trials 1-37), or on a whole set, every position of a side or a
+/// pawn file, with nothing left to test on (trials 38-41).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Small,
+    Whole,
+}
+
+/// Table 5's training sets (section 4.5): T1 (wtm) and T2 (btm) are the small sets, each beside
+/// its testing set S1, S2; T3 (every wtm position), T4 (a-file) and T5 (d-file) are whole sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TrainingSet {
+    T1,
+    T2,
+    T3,
+    T4,
+    T5,
+}
+
+impl TrainingSet {
+    /// The testing set drawn beside a small training set, as the paper names it; none for a
+    /// whole set.
+    pub fn testing_set(self) -> Option<&'static str> {
+        match self {
+            TrainingSet::T1 => Some("S1"),
+            TrainingSet::T2 => Some("S2"),
+            TrainingSet::T3 | TrainingSet::T4 | TrainingSet::T5 => None,
+        }
+    }
+
+    /// Small (with a testing set) or whole.
+    pub fn scope(self) -> Scope {
+        if self.testing_set().is_some() { Scope::Small } else { Scope::Whole }
+    }
+}
+
+impl std::fmt::Display for TrainingSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
 
 /// One row of Table 5, as printed (trial 14's NN number corrected from 1 to 2; its topology
 /// 32-20-10-1 with 881 weights is NN2's).
@@ -35,7 +80,7 @@ pub struct Table5Row {
     pub weights: usize,
     pub bits: usize,
     pub comp: f64,
-    pub train_set: String,
+    pub train_set: TrainingSet,
     /// "E1" (mean |y - d|) or "E2" (max |y - d|), section 4.5.
     pub error_fn: String,
     pub target: f64,
@@ -95,12 +140,12 @@ pub struct Table2 {
 /// Table 2, the counts of KPK positions by source.
 pub fn table2() -> Table2 {
     let mut reader = csv::Reader::from_reader(TABLE2_CSV.as_bytes());
-    let headers = reader.headers().expect("embedded Table 2 has a header").clone();
+    let headers = reader.headers().expect(EMBEDDED).clone();
     let sources = headers.iter().skip(1).map(str::to_string).collect();
     let rows = reader
         .records()
         .map(|r| {
-            let r = r.expect("embedded Table 2 parses");
+            let r = r.expect(EMBEDDED);
             let cells = r.iter().skip(1).map(|c| c.parse::<f64>().ok()).collect();
             (r[0].to_string(), cells)
         })
@@ -142,12 +187,12 @@ impl PositionSet {
 /// Table 2's position sets, their marks ordered as `sources`.
 pub fn table2_sets(sources: &[String]) -> Vec<PositionSet> {
     let mut reader = csv::Reader::from_reader(TABLE2_SETS_CSV.as_bytes());
-    let headers = reader.headers().expect("embedded Table 2 sets have a header").clone();
+    let headers = reader.headers().expect(EMBEDDED).clone();
     let column = |name: &str| headers.iter().position(|h| h == name);
     reader
         .records()
         .map(|r| {
-            let r = r.expect("embedded Table 2 sets parse");
+            let r = r.expect(EMBEDDED);
             let field = |name: &str| column(name).map_or("", |i| &r[i]).to_string();
             let number = |name: &str| field(name).parse::<f64>().expect("a count");
             let included = sources
@@ -186,18 +231,31 @@ pub struct Table2Remark {
 
 /// The paper's remarks on Table 2's sources.
 pub fn table2_remarks() -> Vec<Table2Remark> {
-    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect("embedded Table 2 remarks parse")
+    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect(EMBEDDED)
 }
 
 /// Table 5, one row per trial, in trial order 1..=41.
 pub fn table5() -> Vec<Table5Row> {
     // The embedded file is checked by the unit tests below, so a parse failure is a build defect.
-    parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect("embedded Table 5 parses")
+    parse(TABLE5_CSV, "data/paper/table5_trials.csv").expect(EMBEDDED)
+}
+
+impl Table5Row {
+    /// Whether the trial trained on a small set or a whole one (its training set says).
+    pub fn scope(&self) -> Scope {
+        self.train_set.scope()
+    }
+}
+
+/// The scope of Table 5's trial `trial` (1-41), as its training set gives it; `None` for a number
+/// that is not one of Table 5's trials.
+pub fn scope(trial: u8) -> Option<Scope> {
+    table5().iter().find(|r| r.trial == trial).map(Table5Row::scope)
 }
 
 /// Table 6, the 51 misclassified a-file positions, in the paper's order.
 pub fn table6() -> Vec<Table6Row> {
-    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect("embedded Table 6 parses")
+    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect(EMBEDDED)
 }
 
 /// The paper's compression factor: database bits / (weights * 64 bits), section 5.
@@ -222,7 +280,9 @@ mod tests {
             assert_eq!(r.bits, r.weights * BITS_PER_WEIGHT, "trial {}", r.trial);
             assert!((compression(r.weights) - r.comp).abs() < 0.0006, "trial {}", r.trial);
             assert!((r.train_acc_pct + r.train_err_pct - 100.0).abs() < 1e-9);
-            assert_eq!(r.test_acc_pct.is_some(), r.trial <= 37);
+            // Only the small-set trials were tested: trials 1-37.
+            assert_eq!(r.test_acc_pct.is_some(), r.scope() == Scope::Small, "trial {}", r.trial);
+            assert_eq!(scope(r.trial), Some(if r.trial <= 37 { Scope::Small } else { Scope::Whole }));
         }
         // Trial 14 uses NN2's topology; the CSV carries the corrected NN number.
         assert_eq!(rows[13].nn, 2);

@@ -244,7 +244,7 @@ pub fn grid_svg(diagrams: &[Diagram], columns: usize) -> Result<String> {
 /// Write `diagrams` as one SVG file at `path` (rows of `columns`) and its PNG rendering beside it,
 /// through kpk's output policy.
 pub fn write_diagrams(path: &Path, diagrams: &[Diagram], columns: usize) -> Result<()> {
-    crate::report::raster::write_svg_and_png(path, &grid_svg(diagrams, columns)?)
+    crate::figures::raster::write_svg_and_png(path, &grid_svg(diagrams, columns)?)
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 
 use crate::error::Result;
 use crate::figures::colours::{Measure, category};
+use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::hybrid::frontier::FrontierRow;
-use crate::report::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::template::label;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -3,9 +3,9 @@
 //! template `play.md`; nothing here plays or computes a number.
 
 use crate::error::{Error, Result};
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::play::results::{MatchResults, PlayerKind, PlayerResult};
-use crate::report::plot::{Legend, LineChart, Series};
-use crate::report::template::{Engine, Typed};
+use crate::template::{Engine, Typed};
 
 const TEMPLATE: &str = include_str!("play.md");
 

@@ -2,7 +2,7 @@
 //! coding and its reading, the error measure, the optimiser and [`TrainConfig`].
 
 use super::{BestState, StopRule};
-use crate::error::{Error, Result};
+use crate::error::{Allowed, Error, Result};
 pub use crate::net::output::{Classification, OutputCoding, classify};
 use serde::{Deserialize, Serialize};
 
@@ -202,12 +202,7 @@ impl TrainConfig {
     /// Check every value once, with a message naming the bad one.
     pub fn validate(&self) -> Result<()> {
         let bad = |key: &str, m: String| Err(Error::config(key, m));
-        if !(self.error_target.is_finite() && self.error_target >= 0.0) {
-            return bad(
-                "error_target",
-                format!("error target must be finite and >= 0, got {}", self.error_target),
-            );
-        }
+        Allowed::NON_NEGATIVE.check_key("error_target", self.error_target)?;
         self.output.validate()?;
         for (key, n) in [("max_epochs", self.max_epochs), ("window", self.window)] {
             if !(1..=MAX_EPOCHS).contains(&n) {
@@ -219,43 +214,28 @@ impl TrainConfig {
         {
             return bad("patience", format!("{p} is outside 1..={MAX_EPOCHS}"));
         }
-        let positive = |key: &str, name: &str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                bad(key, format!("{name} must be finite and > 0, got {v}"))
-            }
-        };
         match self.optimiser {
             Optimiser::Online { learning_rate, momentum, anneal, .. } => {
-                positive("learning_rate", "learning rate", learning_rate)?;
-                if !(0.0..1.0).contains(&momentum) {
-                    return bad("momentum", format!("momentum must be in [0, 1), got {momentum}"));
-                }
+                Allowed::POSITIVE.check_key("learning_rate", learning_rate)?;
+                Allowed::FRACTION.check_key("momentum", momentum)?;
                 match anneal {
                     Anneal::None => {}
                     Anneal::Exponential { factor } => {
-                        if !(factor > 0.0 && factor <= 1.0) {
-                            return bad(
-                                "anneal",
-                                format!("annealing factor must be in (0, 1], got {factor}"),
-                            );
-                        }
+                        Allowed::FACTOR.check_key("anneal.factor", factor)?;
                     }
-                    Anneal::Inverse { epochs } => positive("anneal", "annealing epochs", epochs)?,
+                    Anneal::Inverse { epochs } => {
+                        Allowed::POSITIVE.check_key("anneal.epochs", epochs)?;
+                    }
                 }
             }
             Optimiser::Adam { learning_rate, batch_size, beta1, beta2, epsilon } => {
-                positive("learning_rate", "learning rate", learning_rate)?;
-                positive("epsilon", "Adam epsilon", epsilon)?;
+                Allowed::POSITIVE.check_key("learning_rate", learning_rate)?;
+                Allowed::POSITIVE.check_key("epsilon", epsilon)?;
                 if batch_size == 0 {
-                    return bad("batch_size", "batch size must be at least 1".into());
+                    return bad("batch_size", "must be at least 1".into());
                 }
-                for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
-                    if !(0.0..1.0).contains(&b) {
-                        return bad(name, format!("Adam {name} must be in [0, 1), got {b}"));
-                    }
-                }
+                Allowed::FRACTION.check_key("beta1", beta1)?;
+                Allowed::FRACTION.check_key("beta2", beta2)?;
             }
         }
         Ok(())

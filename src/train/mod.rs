@@ -161,6 +161,12 @@ pub struct TrainResult {
     pub stop_reason: StopReason,
 }
 
+/// A pool of `threads` worker threads, for training and for running trials side by side.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    pool.map_err(|e| Error::Unavailable(format!("cannot start {threads} threads: {e}")))
+}
+
 /// The training set laid out for the hot loops: contiguous rows and precomputed targets.
 struct Prepared<'a> {
     inputs: ndarray::CowArray<'a, f64, ndarray::Ix2>,
@@ -171,31 +177,21 @@ struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     fn new(data: &TrainData<'a>, net: &Mlp, output: OutputCoding, what: &str) -> Result<Prepared<'a>> {
         let (n, width) = data.inputs.dim();
+        let set = format!("the {what} set");
         if n == 0 {
-            return Err(Error::Shape(format!("the {what} set is empty")));
+            return Err(Error::Shape(format!("{set} is empty")));
         }
         if width != net.n_inputs() {
-            return Err(Error::Shape(format!(
-                "the {what} set has {width} inputs per position, the net takes {}",
-                net.n_inputs()
-            )));
+            return Err(Error::InputWidth { net: net.n_inputs(), by: set, given: width });
         }
         if data.wins.len() != n {
-            return Err(Error::Shape(format!(
-                "the {what} set has {n} input rows but {} outcomes",
-                data.wins.len()
-            )));
+            return Err(Error::Shape(format!("{set} has {n} input rows but {} outcomes", data.wins.len())));
         }
         // The fast scan first; positions are only counted when a bad value is there to name.
-        if !data.inputs.iter().all(|v| v.is_finite()) {
-            let ((i, j), v) = data
-                .inputs
-                .indexed_iter()
-                .find(|(_, v)| !v.is_finite())
-                .expect("a non-finite input was seen");
-            return Err(Error::Shape(format!(
-                "the {what} set has a non-finite input {v} at row {i}, column {j}"
-            )));
+        if !data.inputs.iter().all(|v| v.is_finite())
+            && let Some(((i, j), v)) = data.inputs.indexed_iter().find(|(_, v)| !v.is_finite())
+        {
+            return Err(Error::Shape(format!("{set} has a non-finite input {v} at row {i}, column {j}")));
         }
         let o = output.width();
         let mut targets = vec![0.0; n * o];
@@ -253,22 +249,10 @@ pub fn train_on(
     on_epoch: &mut dyn FnMut(&EpochMetrics),
 ) -> Result<TrainResult> {
     cfg.validate()?;
-    if net.n_outputs() != cfg.output.width() {
-        return Err(Error::Shape(format!(
-            "the net has {} outputs but the output coding {:?} needs {}",
-            net.n_outputs(),
-            cfg.output,
-            cfg.output.width()
-        )));
-    }
+    cfg.output.check_width(net.n_outputs())?;
     let data = Prepared::new(train, &net, cfg.output, "training")?;
     let test = test.map(|t| Prepared::new(t, &net, cfg.output, "testing")).transpose()?;
-    let pool = if threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-        Some(pool.map_err(|e| Error::Unavailable(format!("cannot start {threads} threads: {e}")))?)
-    } else {
-        None
-    };
+    let pool = if threads > 1 { Some(thread_pool(threads)?) } else { None };
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     // Section 4.5: "an arbitrary order which did not change from one training epoch to the next".
     // The data's own order may be systematic (datasets list positions by square), so the one fixed

@@ -238,6 +238,6 @@ fn a_skip_net_with_zero_skip_weights_is_the_plain_net() {
     layers[top][[0, 5]] = 1.0;
     skip.with_layers(layers).unwrap().forward(&x, &mut b);
     assert_ne!(a[0], b[0]);
-    assert!(Mlp::with_skip(&[5, 2], 1.0, 0).is_err(), "skip-layer connections need a hidden layer");
+    assert!(Mlp::with_skip(&[5, 2], 1.0, 0).is_err(), "{SKIP_NEEDS_HIDDEN}");
     assert!(skip.with_layers(plain.layers().to_vec()).is_err(), "the shapes must be the skip net's");
 }

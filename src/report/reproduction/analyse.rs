@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::chess::bitbase::Bitbase;
+use crate::dataset::SetName;
 use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
 use crate::experiment::sweep::SweepRow;
@@ -11,7 +12,8 @@ use crate::experiment::{self, MisclassifiedRow};
 use crate::paper::tables::Table6Row;
 use crate::report::reproduction::section51::Claim;
 use crate::report::reproduction::table5::{self, Table5Stat};
-use crate::report::{domain, readings_robustness, stats, table6_groups};
+use crate::report::reproduction::{domain, readings_robustness, table6_groups};
+use crate::stats;
 use crate::train::EpochMetrics;
 use std::collections::HashSet;
 
@@ -119,7 +121,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
     let best = inputs
         .trials
         .iter()
-        .filter(|t| t.summary.training_set == "T4")
+        .filter(|t| t.summary.trained_on() == Some(SetName::T4))
         .max_by(|a, b| a.summary.train_accuracy_pct.total_cmp(&b.summary.train_accuracy_pct))
         .ok_or_else(|| Error::Internal("Table 6: no T4 trial".into()))?;
     let set = &best.summary.training_set;
@@ -184,7 +186,7 @@ pub(super) fn curve(t: &TrialResult) -> Result<Curve> {
     Ok(Curve {
         trial: trial_number(&t.summary).unwrap_or_default(),
         accuracy_m0: rows.iter().map(EpochMetrics::accuracy_m0_pct).collect(),
-        wrong_m0: if t.summary.training_set == "T4" { wrong_by_epoch(rows) } else { Vec::new() },
+        wrong_m0: if t.summary.trained_on() == Some(SetName::T4) { wrong_by_epoch(rows) } else { Vec::new() },
         least_e2: least.map(|m| (m.epoch, m.train_accuracy_m0_pct.unwrap_or(m.train_accuracy_pct))),
     })
 }

@@ -5,7 +5,7 @@ use super::standing::{self, Place};
 use super::{NN6_TRIALS, Reproduction, templates, trial_number};
 use crate::error::Result;
 use crate::experiment::Summary;
-use crate::paper::tables::Table5Row;
+use crate::paper::tables::{Scope, Table5Row};
 use crate::template::Engine;
 use serde_json::json;
 
@@ -45,7 +45,7 @@ fn pairs(r: &Reproduction) -> Vec<(&Table5Row, &Summary)> {
 fn below(pairs: &[(&Table5Row, &Summary)]) -> Vec<serde_json::Value> {
     pairs
         .iter()
-        .filter(|(p, s)| p.trial <= 37 && s.train_accuracy_pct + 0.5 < p.train_acc_pct)
+        .filter(|(p, s)| p.scope() == Scope::Small && s.train_accuracy_pct + 0.5 < p.train_acc_pct)
         .map(|(p, s)| {
             json!({
                 "trial": p.trial, "ours": s.train_accuracy_pct, "paper": p.train_acc_pct,

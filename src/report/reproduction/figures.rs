@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::figures::colours::{Measure, category};
+use crate::figures::plot::{Legend, LineChart, Series};
 use crate::paper::tables::Table5Row;
-use crate::report::plot::{Legend, LineChart, Series};
 use crate::report::reproduction::table5::Table5Stat;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

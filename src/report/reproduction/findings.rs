@@ -10,6 +10,7 @@ use super::{Readings, Reproduction, templates};
 use crate::error::Result;
 use crate::experiment::readings_intervals::ReadingInterval;
 use crate::experiment::sweep;
+use crate::paper::tables::{self, Scope};
 use crate::template::Engine;
 use serde_json::json;
 
@@ -18,8 +19,8 @@ pub fn replicated(e: &Engine, r: &Reproduction) -> Result<String> {
     if r.replicated.is_empty() {
         return Ok(String::new());
     }
-    let small = r.replicated.iter().find(|s| s.trial <= 37);
-    let whole = r.replicated.iter().find(|s| s.trial >= 38);
+    let small = r.replicated.iter().find(|s| tables::scope(s.trial) == Some(Scope::Small));
+    let whole = r.replicated.iter().find(|s| tables::scope(s.trial) == Some(Scope::Whole));
     let tested: Vec<bool> = r.replicated.iter().filter_map(|s| s.paper_test_inside).collect();
     let context = json!({
         "small": {
@@ -45,7 +46,8 @@ pub fn section51(e: &Engine, r: &Reproduction) -> Result<String> {
     if r.claims.is_empty() {
         return Ok(String::new());
     }
-    let small: Vec<&Table5Stat> = r.replicated.iter().filter(|s| s.trial <= 37).collect();
+    let small: Vec<&Table5Stat> =
+        r.replicated.iter().filter(|s| tables::scope(s.trial) == Some(Scope::Small)).collect();
     let small = (!small.is_empty()).then(|| {
         let mut by_train: Vec<&Table5Stat> = small.clone();
         by_train.sort_by(|a, b| a.train_mean.total_cmp(&b.train_mean));

@@ -10,9 +10,9 @@
 use crate::error::{Error, Result};
 
 use crate::experiment::Summary;
+use crate::figures::plot::{ImageFormat, LineChart};
 use crate::output::FileOut;
 use crate::paper::tables;
-use crate::report::plot::{ImageFormat, LineChart};
 use std::path::{Path, PathBuf};
 
 mod analyse;

@@ -6,7 +6,7 @@ use super::*;
 use crate::chess::bitbase::Bitbase;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
-use crate::report::{section51, table5};
+use crate::report::reproduction::{section51, table5};
 
 /// What [`reproduce`] runs.
 #[derive(Clone, Debug)]

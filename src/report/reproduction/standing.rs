@@ -4,6 +4,7 @@
 
 use super::{NN6_TRIALS, Summary, templates, trial_number};
 use crate::error::Result;
+use crate::paper::tables::{self, Scope};
 use crate::report::reproduction::table5::Table5Stat;
 use crate::template::Engine;
 use serde::Serialize;
@@ -96,7 +97,8 @@ pub(super) fn markdown(e: &Engine, replicated: &[Table5Stat], trials: &[Summary]
     if replicated.is_empty() {
         return Ok(String::new());
     }
-    let small: Vec<&Table5Stat> = replicated.iter().filter(|s| s.trial <= 37).collect();
+    let small: Vec<&Table5Stat> =
+        replicated.iter().filter(|s| tables::scope(s.trial) == Some(Scope::Small)).collect();
     let whole: Vec<WholeSet> = replicated
         .iter()
         .filter(|s| NN6_TRIALS.contains(&s.trial))

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::experiment::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::{ReplicateRun, wins_pct};
-use crate::paper::tables::Table5Row;
+use crate::paper::tables::{Scope, Table5Row};
 use crate::stats::{self, Interval};
 use crate::train::StopReason;
 use serde::{Deserialize, Serialize};
@@ -185,7 +185,7 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
     let _ = writeln!(w, "|---:|---|---|---:|---:|---:|---|---:|---:|---|---|---:|---|---|---|");
     for r in rows {
         let Some(p) = paper.iter().find(|p| p.trial == r.trial) else { continue };
-        let d = if r.trial >= 38 { 2 } else { 1 };
+        let d = if p.scope() == Scope::Whole { 2 } else { 1 };
         let test = match (r.test_mean, r.test_lo, r.test_hi, r.test_spread_lo, r.test_spread_hi) {
             (Some(m), Some(lo), Some(hi), Some(a), Some(b)) => {
                 format!("{m:.1} [{lo:.1}, {hi:.1}] ({a:.1}–{b:.1})")
@@ -197,8 +197,7 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
             "| {} | {}{} | {} | {:.2} | {} | {} | {:.0} ({:.0}–{:.0}){} | {:.0} | {} | {:.d$} [{:.d$}, {:.d$}] ({:.d$}–{:.d$}) | {} | {} | {} | {} | {:.1} / {} |",
             r.trial,
             p.train_set,
-            p.test_acc_pct
-                .map_or_else(String::new, |_| format!("/{}", if p.train_set == "T1" { "S1" } else { "S2" })),
+            p.train_set.testing_set().map_or_else(String::new, |s| format!("/{s}")),
             p.error_fn,
             p.target,
             r.replicates,

@@ -1,8 +1,8 @@
 //! The report's prose: the templates in `templates/` beside this file, with the filters this
-//! report adds to the shared ones ([`crate::report::template`]).
+//! report adds to the shared ones ([`crate::template`]).
 
 use crate::error::{Error, Result};
-use crate::report::template::Engine;
+use crate::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.

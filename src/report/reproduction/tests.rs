@@ -8,7 +8,7 @@ fn summary(row: &Table5Row) -> Summary {
     Summary {
         name: format!("trial{:02}", row.trial),
         side: if row.side == "wtm" { Side::Wtm } else { Side::Btm },
-        training_set: row.train_set.clone(),
+        training_set: row.train_set.to_string(),
         testing_set: row.test_acc_pct.map(|_| "S1".into()),
         topology: row.topology.clone(),
         weights: row.weights,

@@ -4,9 +4,9 @@
 //! the legend sits in a band at the foot of each panel that no data reach.
 
 use crate::error::{Error, Result};
+use crate::figures::plot::{FAMILY, ImageFormat, ensure_font};
 use crate::output::FileOut;
-use crate::report::plot::{FAMILY, ImageFormat, ensure_font};
-use crate::report::stats::Interval;
+use crate::stats::Interval;
 use crate::study::Measure;
 use crate::study::results::StudyResult;
 use plotters::coord::Shift;

@@ -4,8 +4,8 @@
 //! (the lower bound left to right, then the upper bound back), which the x axis' label explains
 //! instead of a legend entry. The legend has a band of its own below the data.
 
-use crate::report::plot::{Legend, LineChart, Series};
-use crate::report::stats::Interval;
+use crate::figures::plot::{Legend, LineChart, Series};
+use crate::stats::Interval;
 use crate::study::Figure;
 use crate::study::results::StudyResult;
 

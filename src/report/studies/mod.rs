@@ -9,12 +9,12 @@ mod figure;
 mod lines;
 
 use crate::error::{Error, Result};
+use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
-use crate::report::plot::ImageFormat;
-use crate::report::stats::Interval;
-use crate::report::template::{Engine, Typed};
+use crate::stats::Interval;
 use crate::study::results::{StudiesResults, StudyResult};
 use crate::study::{Figure, Measure, StudyRun};
+use crate::template::{Engine, Typed};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -163,7 +163,7 @@ pub fn collect(mut studies: Vec<StudyResult>) -> StudiesResults {
     StudiesResults { studies }
 }
 
-fn engine() -> std::result::Result<Engine, crate::report::template::TemplateError> {
+fn engine() -> std::result::Result<Engine, crate::template::TemplateError> {
     let measure = |f: fn(Measure) -> &'static str| move |m: Typed<Measure>| f(m.0).to_string();
     let mut e = Engine::new()
         .filter("measure", measure(Measure::name))
