@@ -9,7 +9,7 @@ pub use crate::position::Outcome;
 use crate::position::{Illegal, MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use crate::table4::{N_FEATURES, characteristics};
-use crate::tree::Tree;
+use crate::tree::{Tree, TreeError};
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -74,6 +74,15 @@ pub enum FormatError {
     Net(NetError),
     /// The bit stream.
     Stream(BitError),
+}
+
+impl From<TreeError> for FormatError {
+    fn from(e: TreeError) -> FormatError {
+        match e {
+            TreeError::Invalid(what) => FormatError::Invalid(what),
+            TreeError::Stream(e) => FormatError::Stream(e),
+        }
+    }
 }
 
 impl fmt::Display for FormatError {

@@ -9,9 +9,33 @@
 //! say the same), so the format stores the second one's class as implied.
 
 use crate::bits::{BitError, BitReader};
-use crate::model::FormatError;
 use crate::table4::N_FEATURES;
 use alloc::vec::Vec;
+
+/// Why a tree's nodes or bits were refused; a model file reports it as its
+/// [`FormatError`](crate::model::FormatError).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeError {
+    /// The nodes break one of the rules of format version 3 (named).
+    Invalid(&'static str),
+    /// The bit stream ended early or held a value too large.
+    Stream(BitError),
+}
+
+impl core::fmt::Display for TreeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TreeError::Invalid(what) => f.write_str(what),
+            TreeError::Stream(e) => write!(f, "bit stream: {e}"),
+        }
+    }
+}
+
+impl From<BitError> for TreeError {
+    fn from(e: BitError) -> TreeError {
+        TreeError::Stream(e)
+    }
+}
 
 /// The deepest level a node may stand at (the root is level 0).
 pub const MAX_DEPTH: usize = 64;
@@ -64,11 +88,11 @@ impl Tree {
     /// among x1..x32 with more than one legal value and in `mask`, its threshold in range, its
     /// right subtree where its left one ends, no two sibling leaves alike, no node deeper than
     /// [`MAX_DEPTH`], and nothing after the root's subtree.
-    pub fn new(nodes: Vec<Node>, mask: u64) -> Result<Tree, FormatError> {
+    pub fn new(nodes: Vec<Node>, mask: u64) -> Result<Tree, TreeError> {
         let mut reads = 0u64;
         let end = check_subtree(&nodes, 0, 0, mask, &mut reads)?;
         if end != nodes.len() {
-            return Err(FormatError::Invalid("the tree's nodes do not form one tree"));
+            return Err(TreeError::Invalid("the tree's nodes do not form one tree"));
         }
         Ok(Tree { nodes, reads })
     }
@@ -104,7 +128,7 @@ impl Tree {
 
     /// Decode a tree from the bit stream (format version 3); its splits may read only the
     /// characteristics in `mask`.
-    pub fn read(r: &mut BitReader, mask: u64) -> Result<Tree, FormatError> {
+    pub fn read(r: &mut BitReader, mask: u64) -> Result<Tree, TreeError> {
         let mut nodes = Vec::new();
         read_subtree(r, 0, None, &mut nodes)?;
         Tree::new(nodes, mask)
@@ -151,30 +175,30 @@ fn check_subtree(
     depth: usize,
     mask: u64,
     reads: &mut u64,
-) -> Result<usize, FormatError> {
+) -> Result<usize, TreeError> {
     if depth > MAX_DEPTH {
-        return Err(FormatError::Invalid("the tree is deeper than 64 levels"));
+        return Err(TreeError::Invalid("the tree is deeper than 64 levels"));
     }
-    match *nodes.get(at).ok_or(FormatError::Invalid("the tree's nodes do not form one tree"))? {
+    match *nodes.get(at).ok_or(TreeError::Invalid("the tree's nodes do not form one tree"))? {
         Node::Leaf(_) => Ok(at + 1),
         Node::Split { x, t, right } => {
             let x = usize::from(x);
             if x >= N_FEATURES || mask >> x & 1 == 0 {
-                return Err(FormatError::Invalid("a split reads a characteristic outside the input mask"));
+                return Err(TreeError::Invalid("a split reads a characteristic outside the input mask"));
             }
             let thresholds = (RANGES[x].1 - RANGES[x].0) as usize;
             if usize::from(t) >= thresholds {
-                return Err(FormatError::Invalid("a split's threshold is out of its characteristic's range"));
+                return Err(TreeError::Invalid("a split's threshold is out of its characteristic's range"));
             }
             *reads |= 1 << x;
             let mid = check_subtree(nodes, at + 1, depth + 1, mask, reads)?;
             if right as usize != mid {
-                return Err(FormatError::Invalid("the tree's nodes do not form one tree"));
+                return Err(TreeError::Invalid("the tree's nodes do not form one tree"));
             }
             if let (Some(Node::Leaf(a)), Some(Node::Leaf(b))) = (nodes.get(at + 1), nodes.get(mid))
                 && a == b
             {
-                return Err(FormatError::Invalid("two sibling leaves of the tree agree"));
+                return Err(TreeError::Invalid("two sibling leaves of the tree agree"));
             }
             check_subtree(nodes, mid, depth + 1, mask, reads)
         }
@@ -188,9 +212,9 @@ fn read_subtree(
     depth: usize,
     sibling: Option<bool>,
     nodes: &mut Vec<Node>,
-) -> Result<Option<bool>, FormatError> {
+) -> Result<Option<bool>, TreeError> {
     if depth > MAX_DEPTH {
-        return Err(FormatError::Invalid("the tree is deeper than 64 levels"));
+        return Err(TreeError::Invalid("the tree is deeper than 64 levels"));
     }
     if !r.bit()? {
         let win = match sibling {
@@ -202,11 +226,11 @@ fn read_subtree(
     }
     let x = r.bits(X_BITS)? as usize; // < 32 by its width
     let t = r.bits(threshold_bits(x))?;
-    let t = u8::try_from(t).map_err(|_| FormatError::Stream(BitError::TooLarge))?;
+    let t = u8::try_from(t).map_err(|_| TreeError::Stream(BitError::TooLarge))?;
     let at = nodes.len();
     nodes.push(Node::Split { x: x as u8, t, right: 0 });
     let left = read_subtree(r, depth + 1, None, nodes)?;
-    let right = u32::try_from(nodes.len()).map_err(|_| FormatError::Invalid("the tree is too large"))?;
+    let right = u32::try_from(nodes.len()).map_err(|_| TreeError::Invalid("the tree is too large"))?;
     nodes[at] = Node::Split { x: x as u8, t, right };
     read_subtree(r, depth + 1, left, nodes)?;
     Ok(None)

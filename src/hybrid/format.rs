@@ -4,6 +4,7 @@ use super::bits::{BitWriter, best_rice, zigzag};
 use super::exceptions::{ExceptionSet, gaps, write_sorted};
 use super::inputs::InputFunction;
 use super::quant::{QuantLayer, QuantNet};
+use super::sizes::Sizes;
 use super::{Hybrid, Learner};
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -20,19 +21,6 @@ const PREAMBLE_LEN: usize = 4 + 1 + 4;
 const LAYER_HEADER_LEN: usize = 4;
 const EXCEPTION_HEADER_LEN: usize = 4;
 use kpk_probe::model::CONFIDENCE_ORDER;
-
-/// Where the bytes of a model file go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Sizes {
-    /// The net: its layer headers and its coded weights and biases (bits rounded up).
-    pub net: usize,
-    /// The exception table: its count, parameter and coded gaps (bits rounded up).
-    pub exceptions: usize,
-    /// Magic, version, length, input function, layer count, padding and checksum.
-    pub overhead: usize,
-    /// The file length: `net + exceptions + overhead`.
-    pub total: usize,
-}
 
 struct Encoded {
     bytes: Vec<u8>,

@@ -18,6 +18,7 @@ pub mod qat;
 pub mod quant;
 pub mod refine;
 pub mod results;
+pub mod sizes;
 pub mod tree_file;
 
 use crate::chess::bitbase::Bitbase;
@@ -25,10 +26,11 @@ use crate::chess::index::KpkIndex;
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 pub use exceptions::ExceptionSet;
-pub use format::{ExceptionOrder, Sizes};
+pub use format::ExceptionOrder;
 pub use inputs::InputFunction;
 pub use kpk_probe::Coverage;
 pub use quant::QuantNet;
+pub use sizes::Sizes;
 
 /// Whether the net and the exceptions of a model of `coverage` answer `p` (the probe crate's
 /// [`Coverage::covers`], for kpk's positions).

@@ -5,7 +5,7 @@
 use super::Hybrid;
 use super::bits::{BitWriter, best_rice};
 use super::exceptions::{gaps, write_sorted};
-use super::format::Sizes;
+use super::sizes::Sizes;
 use kpk_probe::model::{MAGIC, VERSION_TREE};
 use kpk_probe::tree::Tree;
 
