@@ -168,6 +168,11 @@ pub struct ReplicateOutcome {
     pub kept_epoch: usize,
     /// Training accuracy of the kept state, m = 0, %.
     pub train_pct: f64,
+    /// Testing accuracy of the kept state, m = 0, %, on the small-set trials' testing set (S1 or
+    /// S2); empty for the whole-set trials 38-41, which train on every position of their kind and
+    /// have no positions left to test on (section 4.5).
+    #[serde(default)]
+    pub test_pct: Option<f64>,
     pub truncated: bool,
 }
 
@@ -243,6 +248,7 @@ pub fn compare(
                 epochs: o.epochs,
                 kept_epoch: o.kept_epoch,
                 train_pct: o.train_pct,
+                test_pct: o.test_pct,
                 truncated: o.truncated,
             }));
             let epochs: Vec<f64> = outs.iter().map(|o| o.epochs as f64).collect();

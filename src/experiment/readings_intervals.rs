@@ -197,6 +197,7 @@ mod tests {
                 epochs: e + i,
                 kept_epoch: e + i,
                 train_pct: t,
+                test_pct: None,
                 truncated: false,
             })
             .collect()

@@ -19,6 +19,9 @@ pub struct Finding {
     pub text: String,
     /// The numbers the sentence gives, by name.
     pub values: BTreeMap<String, f64>,
+    /// The words the sentence gives, by name (a verdict).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub words: BTreeMap<String, String>,
     /// The 95% interval of the finding's main number, where it has one.
     pub interval: Option<Bounds>,
     /// The heading of the section that shows the finding; the summary links to its anchor.
@@ -36,12 +39,24 @@ pub struct Bounds {
 impl Finding {
     /// A finding worded by `text`, shown in the section headed `section`.
     pub fn new(text: &str, section: &str) -> Finding {
-        Finding { text: text.into(), values: BTreeMap::new(), interval: None, section: section.into() }
+        Finding {
+            text: text.into(),
+            values: BTreeMap::new(),
+            words: BTreeMap::new(),
+            interval: None,
+            section: section.into(),
+        }
     }
 
     /// The number `name` of the sentence.
     pub fn value(mut self, name: &str, v: impl Into<f64>) -> Finding {
         self.values.insert(name.into(), v.into());
+        self
+    }
+
+    /// The word `name` of the sentence.
+    pub fn word(mut self, name: &str, w: impl Into<String>) -> Finding {
+        self.words.insert(name.into(), w.into());
         self
     }
 
@@ -54,6 +69,9 @@ impl Finding {
     /// The sentence with its numbers filled in.
     pub fn sentence(&self) -> Result<String> {
         let mut context = json!(self.values);
+        for (name, w) in &self.words {
+            context[name] = json!(w);
+        }
         if let Some(b) = &self.interval {
             context["lo"] = json!(b.lo);
             context["hi"] = json!(b.hi);

@@ -4,15 +4,15 @@
 use super::*;
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::SetName;
+use crate::experiment::Trial;
 use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
 use crate::experiment::{self, MisclassifiedRow};
 use crate::paper::tables::Table6Row;
-use crate::report::reproduction::section51::Claim;
 use crate::report::reproduction::table5::{self, Table5Stat};
-use crate::report::reproduction::{domain, readings_robustness, table6_groups};
+use crate::report::reproduction::{domain, readings_robustness, section51, table6_groups};
 use crate::stats;
 use crate::train::EpochMetrics;
 use std::collections::HashSet;
@@ -72,19 +72,19 @@ pub struct Inputs {
     pub trials: Vec<TrialResult>,
     /// Table 5 over the replicates (`table5.csv`).
     pub replicated: Vec<Table5Stat>,
-    /// Section 5.1's claims (`section51.json`).
-    pub claims: Vec<Claim>,
+    /// Table 5's trial configs (section 5.1 rebuilds each replicate's untrained net from them).
+    pub configs: Vec<Trial>,
     pub others: OtherRuns,
 }
 
 impl Inputs {
-    /// Read what `kpk reproduce` wrote in `out` (the folders of the trials `names`, `table5.csv`,
-    /// `section51.json`) beside `others`.
-    pub fn read(out: &Path, names: &[String], others: OtherRuns) -> Result<Inputs> {
+    /// Read what `kpk reproduce` wrote in `out` (the folders of the trials `configs`, `table5.csv`)
+    /// beside `others`.
+    pub fn read(out: &Path, configs: &[Trial], others: OtherRuns) -> Result<Inputs> {
         Ok(Inputs {
-            trials: names.iter().map(|n| TrialResult::read(&out.join(n))).collect::<Result<_>>()?,
+            trials: configs.iter().map(|t| TrialResult::read(&out.join(t.name()))).collect::<Result<_>>()?,
             replicated: table5::read_csv(&required(&out.join(TABLE5_CSV), "kpk reproduce")?)?,
-            claims: json(&required(&out.join(SECTION51_JSON), "kpk reproduce")?)?,
+            configs: configs.to_vec(),
             others,
         })
     }
@@ -143,7 +143,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
             .collect::<Result<_>>()?,
         trials,
         replicated: inputs.replicated.clone(),
-        claims: inputs.claims.clone(),
+        section51: section51::analyse(&inputs.configs, &o.replicates, bb)?,
         readings: Readings {
             distances: o.distances.clone(),
             at_the_papers_count: readings_robustness::at_the_papers_count(&o.under_readings),

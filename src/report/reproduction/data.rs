@@ -11,7 +11,7 @@ use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::tables::{self, Table5Row, Table6Row};
 use crate::report::reproduction::domain::Table3Row;
 use crate::report::reproduction::readings_robustness::AtThePapersCount;
-use crate::report::reproduction::section51::Claim;
+use crate::report::reproduction::section51::Section51;
 use crate::report::reproduction::table5::Table5Stat;
 use crate::report::reproduction::table6_groups::{ClassRow, ErrorRate};
 use crate::report::summary::Finding;
@@ -38,8 +38,8 @@ pub struct Reproduction {
     pub curves: Vec<Curve>,
     /// Table 5 over the replicates (`table5.csv`).
     pub replicated: Vec<Table5Stat>,
-    /// Section 5.1's claims checked on the replicates (`section51.json`).
-    pub claims: Vec<Claim>,
+    /// Section 5.1's claims checked on the replicates by the data draw (`section51.json`).
+    pub section51: Section51,
     /// The readings of the stopping rule compared, and the learning-rate sweep.
     pub readings: Readings,
     /// Trial 39 continued to 6,285 epochs.

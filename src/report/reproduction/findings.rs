@@ -5,7 +5,7 @@
 
 use super::readings_robustness;
 use super::section51;
-use super::table5::{self, Table5Stat};
+use super::table5;
 use super::{Readings, Reproduction, templates};
 use crate::error::Result;
 use crate::experiment::readings_intervals::ReadingInterval;
@@ -43,31 +43,10 @@ pub fn replicated(e: &Engine, r: &Reproduction) -> Result<String> {
 
 /// Section 5.1's comments against the replicates, or nothing where no claim was checked.
 pub fn section51(e: &Engine, r: &Reproduction) -> Result<String> {
-    if r.claims.is_empty() {
+    if r.section51.claims.is_empty() {
         return Ok(String::new());
     }
-    let small: Vec<&Table5Stat> =
-        r.replicated.iter().filter(|s| tables::scope(s.trial) == Some(Scope::Small)).collect();
-    let small = (!small.is_empty()).then(|| {
-        let mut by_train: Vec<&Table5Stat> = small.clone();
-        by_train.sort_by(|a, b| a.train_mean.total_cmp(&b.train_mean));
-        let rank = |t: u8| by_train.iter().position(|s| s.trial == t).map_or(0, |p| p + 1);
-        json!({
-            "floor": small.iter().map(|s| s.train_spread_lo).fold(f64::INFINITY, f64::min),
-            "rank2": rank(2),
-            "rank14": rank(14),
-            "n": small.len(),
-            "lowest": by_train.iter().take(3).map(|s| json!({"trial": s.trial, "mean": s.train_mean})).collect::<Vec<_>>(),
-        })
-    });
-    let context = json!({
-        // How a claim of no conspicuous gain is judged, where the claims hold one (section 5.1 on
-        // compression: "did not prove conspicuously more effective").
-        "conspicuous": r.claims.iter().find_map(|c| c.conspicuous),
-        "table": section51::markdown(&r.claims),
-        "small": small,
-    });
-    templates::render(e, "section51", &context)
+    templates::render(e, "section51", &section51::context(&r.section51))
 }
 
 /// The readings of section 4.5 compared (`kpk readings`, `reports/readings/distances.csv`), or

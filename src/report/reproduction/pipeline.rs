@@ -1,12 +1,13 @@
 //! `kpk reproduce` as one library call: train Table 5's trials with their replicates, write the
-//! trial folders, Table 5 over the replicates and section 5.1's claims, analyse, write
-//! `reproduction.json`, and render the report from it.
+//! trial folders and Table 5 over the replicates, analyse (section 5.1 from `kpk readings`' runs),
+//! write `reproduction.json` and `section51.json`, and render the report from it.
 
 use super::*;
 use crate::chess::bitbase::Bitbase;
+use crate::experiment::Trial;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
-use crate::report::reproduction::{section51, table5};
+use crate::report::reproduction::table5;
 
 /// What [`reproduce`] runs.
 #[derive(Clone, Debug)]
@@ -39,19 +40,12 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
     let bb = Bitbase::generate();
     let runs = replicate::run_replicates(&trials, reps, &bb, o.jobs, progress)?;
     // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
-    let mut names = Vec::with_capacity(trials.len());
     for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
         crate::experiment::write_trial(&folders[run.trial], &run.run)?;
-        names.push(run.run.summary.name.clone());
     }
     table5::write_csv(&o.out.join(TABLE5_CSV), &table5::summarise(&trials, &runs, &tables::table5(), &bb)?)?;
-    let claims = section51::claims(&trials, &runs);
-    crate::output::write_file(
-        &o.out.join(SECTION51_JSON),
-        crate::template::results_json(&claims)?.as_bytes(),
-    )?;
     // The report reads the folders just written, as a later analysis of them would.
-    let report = analyse_and_render(&o.out, &names, others, &bb)?;
+    let report = analyse_and_render(&o.out, &trials, others, &bb)?;
     Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
 }
 
@@ -59,14 +53,20 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
 /// `kpk reproduce` and the other commands wrote) without training, write `reproduction.json` and
 /// render the report (`kpk reproduce --analyse-only`).
 pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
-    let names: Vec<String> = pipeline::load_dir(configs)?.iter().map(|t| t.name().to_string()).collect();
+    let trials = pipeline::load_dir(configs)?;
     check_destinations(out)?;
     let others = OtherRuns::read(out)?;
-    analyse_and_render(out, &names, others, &Bitbase::generate())
+    analyse_and_render(out, &trials, others, &Bitbase::generate())
 }
 
-fn analyse_and_render(out: &Path, names: &[String], others: OtherRuns, bb: &Bitbase) -> Result<PathBuf> {
-    let r = analyse(&Inputs::read(out, names, others)?, bb)?;
+/// Analyse, write `reproduction.json` and `section51.json` (section 5.1 by the data draw, computed
+/// from `kpk readings`' runs), and render the report.
+fn analyse_and_render(out: &Path, trials: &[Trial], others: OtherRuns, bb: &Bitbase) -> Result<PathBuf> {
+    let r = analyse(&Inputs::read(out, trials, others)?, bb)?;
     write_json(out, &r)?;
+    crate::output::write_file(
+        &out.join(SECTION51_JSON),
+        crate::template::results_json(&r.section51)?.as_bytes(),
+    )?;
     write_report(out, &r)
 }

@@ -1,267 +1,401 @@
-//! Section 5.1's comments on the results, each checked against our replicates: the claim as the
-//! paper states it, the two groups of runs it compares, their means with 95% intervals, and
-//! whether our runs confirm it.
+//! Section 5.1's comments on the results, checked against our replicated runs of the small-set
+//! trials 1-37 by the data draw.
+//!
+//! The runs are `reports/readings/replicates.csv` under each trial's own reading of the stopping
+//! rule (the configs': the same runs as Table 5 over replicates). Each small-set trial has 10
+//! weight seeds × 5 draws; draw d is one data seed (`data_seed + d`) that draws T1/S1 and T2/S2
+//! alike, and every trial shares it. So a comparison pooling hundreds of runs rests on 5 draws:
+//! its interval is a cluster bootstrap over the draws ([`compare::cluster_bootstrap`], seeded),
+//! and every interval's unit is the draw. The claim rows' prose lives in the template; this module
+//! computes the numbers and the verdicts.
 
+use super::section51_remarks::{self, Remarks, TrainRun};
+use crate::chess::bitbase::Bitbase;
+use crate::error::Result;
 use crate::experiment::Trial;
-use crate::experiment::readings::trial_number;
-use crate::experiment::replicate::ReplicateRun;
-use crate::stats::{self, Interval};
+use crate::experiment::readings::{Reading, ReplicateOutcome, trial_number};
+use crate::experiment::replicate;
+use crate::paper::tables::Scope as TrialScope;
+use crate::stats::compare::{self, Contrast, Method};
 use serde::{Deserialize, Serialize};
-use std::fmt::Write;
+use std::collections::HashMap;
 
-/// One of section 5.1's claims against our runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Claim {
-    /// The paper's words.
-    pub paper: String,
-    /// What is compared, e.g. "training accuracy %, wtm: E1 trials 1-13 vs E2 trials 21-28".
-    pub measure: String,
-    pub a_label: String,
-    pub a_mean: f64,
-    pub a_lo: f64,
-    pub a_hi: f64,
-    pub a_runs: usize,
-    pub b_label: String,
-    pub b_mean: f64,
-    pub b_lo: f64,
-    pub b_hi: f64,
-    pub b_runs: usize,
-    /// Difference a − b with its 95% interval (Welch's t with the Welch–Satterthwaite degrees of freedom).
-    pub diff_mean: f64,
-    pub diff_lo: f64,
-    pub diff_hi: f64,
-    /// "confirmed", "contradicted" or "not shown" (the interval of the difference holds 0, or for
-    /// a claim of no conspicuous gain, the threshold).
-    pub verdict: String,
-    /// For a claim that A is "not conspicuously" better than B: the smallest gain, in points, that
-    /// counts as conspicuous ([`CONSPICUOUS_POINTS`]).
-    #[serde(default)]
-    pub conspicuous: Option<f64>,
-}
-
+/// Confidence level of every interval of the section.
+pub const LEVEL: f64 = 0.95;
+/// Bootstrap resamples of the draws.
+pub const RESAMPLES: usize = 10_000;
+/// The bootstrap's seed (our choice: the section's number).
+pub const SEED: u64 = 51;
 /// The smallest gain in accuracy that is conspicuous, in points: Table 5 prints the small-set
 /// trials' accuracies as whole percentages, so a smaller gain does not show in it (section 5.1
 /// judges "conspicuously more effective" from that table).
 pub const CONSPICUOUS_POINTS: f64 = 1.0;
 
-/// The per-run values of `value` for the runs of the listed trials.
-fn values(
-    trials: &[Trial],
-    runs: &[ReplicateRun],
-    numbers: &[u8],
-    value: &dyn Fn(&ReplicateRun) -> Option<f64>,
-) -> Vec<f64> {
-    runs.iter()
-        .filter(|r| trial_number(trials[r.trial].name()).is_some_and(|t| numbers.contains(&t)))
-        .filter_map(value)
-        .collect()
+/// Section 5.1 against our runs (`reports/section51.json`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Section51 {
+    /// How every interval was computed (`cluster_bootstrap`).
+    pub method: Option<Method>,
+    /// The unit the intervals resample (`data draw`).
+    pub unit: String,
+    pub level: f64,
+    pub resamples: usize,
+    pub seed: u64,
+    /// Draws of the small sets behind the intervals.
+    pub draws: usize,
+    pub claims: Vec<Claim>,
+    pub remarks: Remarks,
+}
+
+/// One run of a small-set trial under its config's reading.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    pub trial: u8,
+    pub draw: usize,
+    /// Training and testing accuracy of the kept state, m = 0, %.
+    pub train: f64,
+    pub test: Option<f64>,
+    /// The share of wins in the run's training and testing sets (its draw), %.
+    pub train_wins: f64,
+    pub test_wins: f64,
+}
+
+/// What a group's value is, per run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    Train,
+    Test,
+    /// Training accuracy minus the training set's share of wins (section 5.1's "% of wins").
+    TrainOverWins,
+    TestOverWins,
+}
+
+impl Measure {
+    fn of(self, r: &Run) -> Option<f64> {
+        match self {
+            Measure::Train => Some(r.train),
+            Measure::Test => r.test,
+            Measure::TrainOverWins => Some(r.train - r.train_wins),
+            Measure::TestOverWins => r.test.map(|t| t - r.test_wins),
+        }
+    }
+}
+
+/// A group of runs: their mean with its interval by the draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    /// The trials, as ranges: "1-13, 21-28".
+    pub trials: String,
+    pub measure: Measure,
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub runs: usize,
+    pub draws: usize,
+}
+
+/// The verdict on a claim, from the interval alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Supported,
+    Contradicted,
+    NotShown,
+    /// The claim concerned the paper's own hand-picked sets (lost), and our random draws do not
+    /// support it: they cannot contradict a statement about sets they are not.
+    NotReplicatedOnRandomSets,
+}
+
+impl Verdict {
+    /// The verdict as the report words it: its serde name with spaces, "not shown".
+    pub fn words(self) -> String {
+        let name = serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned));
+        name.unwrap_or_default().replace('_', " ")
+    }
+}
+
+/// One of section 5.1's claims against our runs: A − B by the draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The comment of section 5.1 (the template quotes it).
+    pub claim: String,
+    /// The row (the template names what it compares).
+    pub row: String,
+    pub a: Group,
+    pub b: Group,
+    /// A − B: estimate, interval, p-value, draws, method.
+    pub diff: Contrast,
+    pub verdict: Verdict,
+    /// For a claim that A is "not conspicuously" better than B: the smallest gain, in points,
+    /// that counts as conspicuous ([`CONSPICUOUS_POINTS`]).
+    pub conspicuous: Option<f64>,
 }
 
 /// What the paper claims of group A against group B.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
-    /// A is better.
+    /// A is greater.
     Greater,
-    /// A is not conspicuously better: any gain is below this many points.
+    /// A is not conspicuously greater: any gain is below this many points.
     NotConspicuouslyGreater(f64),
 }
 
-/// The verdict on a claim from the 95% interval [lo, hi] of A − B.
-fn verdict(expect: Expect, lo: f64, hi: f64) -> &'static str {
-    match expect {
-        Expect::Greater if lo > 0.0 => "confirmed",
-        Expect::Greater if hi < 0.0 => "contradicted",
-        Expect::Greater => "not shown",
-        // Confirmed when the interval excludes a conspicuous gain; contradicted only when it
-        // shows one; an interval across the threshold settles neither.
-        Expect::NotConspicuouslyGreater(t) if hi < t => "confirmed",
-        Expect::NotConspicuouslyGreater(t) if lo >= t => "contradicted",
-        Expect::NotConspicuouslyGreater(_) => "not shown",
+/// Whose sets a claim is about.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Scope {
+    /// A property of the method (error function, size of net, training vs testing).
+    Method,
+    /// A property of the paper's own hand-picked sets.
+    PapersSets,
+}
+
+/// The verdict from the interval [lo, hi] of A − B: [`compare::Verdict::of`] on the claim.
+fn verdict(expect: Expect, scope: Scope, lo: f64, hi: f64) -> Verdict {
+    let v = match expect {
+        Expect::Greater => compare::Verdict::of(lo, hi),
+        // The claim is t − (A − B) > 0.
+        Expect::NotConspicuouslyGreater(t) => compare::Verdict::of(t - hi, t - lo),
+    };
+    match (v, scope) {
+        (compare::Verdict::Supported, _) => Verdict::Supported,
+        (_, Scope::PapersSets) => Verdict::NotReplicatedOnRandomSets,
+        (compare::Verdict::Contradicted, Scope::Method) => Verdict::Contradicted,
+        (compare::Verdict::NotShown, Scope::Method) => Verdict::NotShown,
     }
 }
 
-/// Compare two groups of accuracies (%) against the paper's claim.
-fn compare(
-    paper: &str,
-    measure: &str,
-    a: (&str, &[f64]),
-    b: (&str, &[f64]),
+/// One row of the section's table: the claim, the row, groups A and B (trials and measure).
+struct Spec {
+    claim: &'static str,
+    row: &'static str,
+    a: (&'static [u8], Measure),
+    b: (&'static [u8], Measure),
     expect: Expect,
-) -> Option<Claim> {
-    let ia = Interval::of_mean_pct(a.1)?;
-    let ib = Interval::of_mean_pct(b.1)?;
-    // The difference of the means with Welch's interval (unequal variances).
-    let d = stats::difference(a.1, b.1)?;
-    let (lo, hi) = (d.lo, d.hi);
+    scope: Scope,
+}
+
+const WTM_E1: &[u8] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const WTM_E2: &[u8] = &[21, 22, 23, 24, 25, 26, 27, 28];
+const BTM_E1: &[u8] = &[14, 15, 16, 17, 18, 19, 20];
+const BTM_E2: &[u8] = &[29, 30, 31, 32, 33, 34, 35, 36, 37];
+const WTM: &[u8] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 22, 23, 24, 25, 26, 27, 28];
+const BTM: &[u8] = &[14, 15, 16, 17, 18, 19, 20, 29, 30, 31, 32, 33, 34, 35, 36, 37];
+const SMALL: &[u8] = &[
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+    29, 30, 31, 32, 33, 34, 35, 36, 37,
+];
+
+/// Section 5.1's claims, in the order the table shows them. Within side to move where sides
+/// differ: wtm and btm test differently, and groups holding unequal shares of each side would
+/// credit the setting with part of the side's difference.
+const SPECS: [Spec; 10] = {
+    use Measure::*;
+    let (more, method) = (Expect::Greater, Scope::Method);
+    let flat = Expect::NotConspicuouslyGreater(CONSPICUOUS_POINTS);
+    [
+        Spec { claim: "e2", row: "wtm", a: (WTM_E2, Train), b: (WTM_E1, Train), expect: more, scope: method },
+        Spec { claim: "e2", row: "btm", a: (BTM_E2, Train), b: (BTM_E1, Train), expect: more, scope: method },
+        Spec {
+            claim: "target",
+            row: "wtm",
+            a: (&[3, 4, 5, 6, 7, 9, 10, 12, 13], Train),
+            b: (&[1, 2, 8, 11], Train),
+            expect: more,
+            scope: method,
+        },
+        Spec {
+            claim: "target",
+            row: "btm",
+            a: (&[15, 16, 17, 19, 20], Train),
+            b: (&[14, 18], Train),
+            expect: more,
+            scope: method,
+        },
+        Spec {
+            claim: "over_wins",
+            row: "train",
+            a: (BTM, TrainOverWins),
+            b: (WTM, TrainOverWins),
+            expect: more,
+            scope: method,
+        },
+        Spec {
+            claim: "over_wins",
+            row: "test",
+            a: (BTM, TestOverWins),
+            b: (WTM, TestOverWins),
+            expect: more,
+            scope: method,
+        },
+        Spec {
+            claim: "test_lower",
+            row: "all",
+            a: (SMALL, Train),
+            b: (SMALL, Test),
+            expect: more,
+            scope: method,
+        },
+        Spec {
+            claim: "btm_better",
+            row: "test",
+            a: (BTM, Test),
+            b: (WTM, Test),
+            expect: more,
+            scope: Scope::PapersSets,
+        },
+        Spec {
+            claim: "compression",
+            row: "wtm",
+            a: (&[24, 25, 26, 27, 28], Test),
+            b: (&[21, 22, 23], Test),
+            expect: flat,
+            scope: method,
+        },
+        Spec {
+            claim: "compression",
+            row: "btm",
+            a: (&[33, 34, 35, 36, 37], Test),
+            b: (&[29, 30, 31, 32], Test),
+            expect: flat,
+            scope: method,
+        },
+    ]
+};
+
+/// `(draw, value)` of every run of `trials` with a value of `measure`.
+fn values(runs: &[Run], trials: &[u8], measure: Measure) -> Vec<(u64, f64)> {
+    runs.iter()
+        .filter(|r| trials.contains(&r.trial))
+        .filter_map(|r| measure.of(r).map(|v| (r.draw as u64, v)))
+        .collect()
+}
+
+/// The mean of one group with its interval by the draw: the cluster bootstrap of the group
+/// against zero at each of its draws.
+fn group_mean(xs: &[(u64, f64)]) -> Option<Contrast> {
+    let zero: Vec<(u64, f64)> = xs.iter().map(|&(d, _)| (d, 0.0)).collect();
+    compare::cluster_bootstrap(xs, &zero, LEVEL, RESAMPLES, SEED)
+}
+
+fn group(runs: &[Run], (trials, measure): (&[u8], Measure)) -> Option<(Group, Vec<(u64, f64)>)> {
+    let xs = values(runs, trials, measure);
+    let m = group_mean(&xs)?;
+    let g = Group {
+        trials: ranges(trials),
+        measure,
+        mean: m.estimate,
+        lo: m.lo,
+        hi: m.hi,
+        runs: xs.len(),
+        draws: m.units,
+    };
+    Some((g, xs))
+}
+
+fn claim(runs: &[Run], s: &Spec) -> Option<Claim> {
+    let (a, xa) = group(runs, s.a)?;
+    let (b, xb) = group(runs, s.b)?;
+    let diff = compare::cluster_bootstrap(&xa, &xb, LEVEL, RESAMPLES, SEED)?;
     Some(Claim {
-        paper: paper.into(),
-        measure: measure.into(),
-        a_label: a.0.into(),
-        a_mean: ia.mean,
-        a_lo: ia.lo,
-        a_hi: ia.hi,
-        a_runs: a.1.len(),
-        b_label: b.0.into(),
-        b_mean: ib.mean,
-        b_lo: ib.lo,
-        b_hi: ib.hi,
-        b_runs: b.1.len(),
-        diff_mean: d.mean,
-        diff_lo: lo,
-        diff_hi: hi,
-        verdict: verdict(expect, lo, hi).into(),
-        conspicuous: match expect {
+        claim: s.claim.into(),
+        row: s.row.into(),
+        a,
+        b,
+        verdict: verdict(s.expect, s.scope, diff.lo, diff.hi),
+        diff,
+        conspicuous: match s.expect {
             Expect::NotConspicuouslyGreater(t) => Some(t),
-            _ => None,
+            Expect::Greater => None,
         },
     })
 }
 
-const WTM_E1: [u8; 13] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
-const WTM_E2: [u8; 8] = [21, 22, 23, 24, 25, 26, 27, 28];
-const BTM_E1: [u8; 7] = [14, 15, 16, 17, 18, 19, 20];
-const BTM_E2: [u8; 9] = [29, 30, 31, 32, 33, 34, 35, 36, 37];
+/// Trial numbers as ranges: [1, 2, 3, 5] -> "1-3, 5".
+pub fn ranges(trials: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < trials.len() {
+        let mut j = i;
+        while j + 1 < trials.len() && trials[j + 1] == trials[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i { format!("{}-{}", trials[i], trials[j]) } else { trials[i].to_string() });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
 
-/// Section 5.1's claims about the small-set trials 1-37, checked on the replicates.
-pub fn claims(trials: &[Trial], runs: &[ReplicateRun]) -> Vec<Claim> {
-    let train = |r: &ReplicateRun| Some(r.run.summary.train_accuracy_pct);
-    let test = |r: &ReplicateRun| r.run.summary.test_accuracy_pct;
-    let v = |n: &[u8], f: &dyn Fn(&ReplicateRun) -> Option<f64>| values(trials, runs, n, f);
-    let wtm: Vec<u8> = WTM_E1.iter().chain(&WTM_E2).copied().collect();
-    let btm: Vec<u8> = BTM_E1.iter().chain(&BTM_E2).copied().collect();
-    let e2_paper = "The use of the more rigorous error function E2 significantly improved the NNs' accuracy in \
-                    classifying the positions of the training set";
+/// The small-set runs of `replicates` under their trial's own reading, with the share of wins of
+/// each draw's sets. `configs` are Table 5's trials.
+pub fn runs(configs: &[Trial], replicates: &[ReplicateOutcome], bb: &Bitbase) -> Result<Vec<Run>> {
+    let mut wins: HashMap<(String, u64), f64> = HashMap::new();
+    let mut share = |set: String, seed: u64| -> Result<f64> {
+        if let Some(&w) = wins.get(&(set.clone(), seed)) {
+            return Ok(w);
+        }
+        let w = replicate::wins_pct(&set, seed, bb)?;
+        wins.insert((set, seed), w);
+        Ok(w)
+    };
     let mut out = Vec::new();
-    out.extend(compare(
-        e2_paper,
-        "training accuracy %, wtm (T1)",
-        ("E2: trials 21-28", &v(&WTM_E2, &train)),
-        ("E1: trials 1-13", &v(&WTM_E1, &train)),
-        Expect::Greater,
-    ));
-    out.extend(compare(
-        e2_paper,
-        "training accuracy %, btm (T2)",
-        ("E2: trials 29-37", &v(&BTM_E2, &train)),
-        ("E1: trials 14-20", &v(&BTM_E1, &train)),
-        Expect::Greater,
-    ));
-    out.extend(compare(
-        "The slightly better performance on btm-positions is interesting and unexplained",
-        "testing accuracy %",
-        ("btm: trials 14-20, 29-37 (S2)", &v(&btm, &test)),
-        ("wtm: trials 1-13, 21-28 (S1)", &v(&wtm, &test)),
-        Expect::Greater,
-    ));
-    out.extend(compare(
-        "The success rate on the 'new' testing-set positions was predictably lower than on the training-set positions",
-        "accuracy %, trials 1-37",
-        ("training", &v(&[wtm.clone(), btm.clone()].concat(), &train)),
-        ("testing", &v(&[wtm.clone(), btm.clone()].concat(), &test)),
-        Expect::Greater,
-    ));
-    // Within side to move: wtm and btm test differently (the claim above), and the comp < 1 group
-    // holds 5 wtm and 5 btm trials against the comp > 1 group's 3 and 4, so pooling them would
-    // credit compression with part of the side's difference.
-    let comp =
-        "The NNs with a compression factor of less than one did not prove conspicuously more effective";
-    let not_conspicuous = Expect::NotConspicuouslyGreater(CONSPICUOUS_POINTS);
-    out.extend(compare(
-        comp,
-        "testing accuracy %, wtm E2 trials (S1)",
-        ("comp < 1 (NN4, NN5): trials 24-28", &v(&[24, 25, 26, 27, 28], &test)),
-        ("comp > 1 (NN3): trials 21-23", &v(&[21, 22, 23], &test)),
-        not_conspicuous,
-    ));
-    out.extend(compare(
-        comp,
-        "testing accuracy %, btm E2 trials (S2)",
-        ("comp < 1 (NN4, NN5): trials 33-37", &v(&[33, 34, 35, 36, 37], &test)),
-        ("comp > 1 (NN3): trials 29-32", &v(&[29, 30, 31, 32], &test)),
-        not_conspicuous,
-    ));
-    out
+    for t in configs.iter().filter(|t| t.scope() == TrialScope::Small) {
+        let (Some(n), Some(test)) = (trial_number(t.name()), t.config.testing_set) else { continue };
+        let reading = Reading::of(&t.config);
+        for r in replicates.iter().filter(|r| r.trial == n && is_reading(r, &reading)) {
+            let seed = t.config.data_seed.wrapping_add(r.draw_index as u64);
+            out.push(Run {
+                trial: n,
+                draw: r.draw_index,
+                train: r.train_pct,
+                test: r.test_pct,
+                train_wins: share(t.config.training_set.name().to_string(), seed)?,
+                test_wins: share(test.name().to_string(), seed)?,
+            });
+        }
+    }
+    Ok(out)
 }
 
-/// A claim's verdict with what it rests on.
-fn verdict_cell(c: &Claim) -> String {
-    match (c.conspicuous, c.verdict.as_str()) {
-        (Some(t), "confirmed") => format!("confirmed (any gain is under {t} point)"),
-        (Some(t), "contradicted") => format!("contradicted (a gain of at least {t} point)"),
-        (Some(t), _) => format!("not shown (the interval spans {t} point)"),
-        (None, v) if c.diff_mean.abs() < 1.0 && v != "not shown" => format!("{v} (by under a point)"),
-        (None, v) => v.to_string(),
-    }
+fn is_reading(r: &ReplicateOutcome, reading: &Reading) -> bool {
+    r.stop == reading.stop.name()
+        && r.window == reading.window
+        && r.patience == reading.patience
+        && r.keep == reading.keep.name()
 }
 
-/// The claims as a Markdown table.
-pub fn markdown(claims: &[Claim]) -> String {
-    let mut w = String::new();
-    let _ = writeln!(
-        w,
-        "| the paper (section 5.1) | measure | group A: mean [95% CI] (runs) | group B: mean [95% CI] (runs) | A − B [95% CI] | our runs |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|---|---|");
-    for c in claims {
-        let _ = writeln!(
-            w,
-            "| {} | {} | {}: {:.1} [{:.1}, {:.1}] ({}) | {}: {:.1} [{:.1}, {:.1}] ({}) | {:+.1} [{:+.1}, {:+.1}] | {} |",
-            c.paper,
-            c.measure,
-            c.a_label,
-            c.a_mean,
-            c.a_lo,
-            c.a_hi,
-            c.a_runs,
-            c.b_label,
-            c.b_mean,
-            c.b_lo,
-            c.b_hi,
-            c.b_runs,
-            c.diff_mean,
-            c.diff_lo,
-            c.diff_hi,
-            verdict_cell(c)
-        );
-    }
-    w
+/// Section 5.1 checked on the runs: `configs` are Table 5's trials, `replicates` every run under
+/// every reading (`reports/readings/replicates.csv`).
+pub fn analyse(configs: &[Trial], replicates: &[ReplicateOutcome], bb: &Bitbase) -> Result<Section51> {
+    let runs = runs(configs, replicates, bb)?;
+    let claims: Vec<Claim> = SPECS.iter().filter_map(|s| claim(&runs, s)).collect();
+    let train: Vec<TrainRun> =
+        runs.iter().map(|r| TrainRun { trial: r.trial, draw: r.draw, train: r.train }).collect();
+    let by_draw =
+        |a: &[(u64, f64)], b: &[(u64, f64)]| compare::cluster_bootstrap(a, b, LEVEL, RESAMPLES, SEED);
+    let mut draws: Vec<usize> = runs.iter().map(|r| r.draw).collect();
+    draws.sort_unstable();
+    draws.dedup();
+    Ok(Section51 {
+        method: Some(Method::ClusterBootstrap),
+        unit: "data draw".into(),
+        level: LEVEL,
+        resamples: RESAMPLES,
+        seed: SEED,
+        draws: draws.len(),
+        remarks: section51_remarks::analyse(configs, replicates, &train, &by_draw, bb)?,
+        claims,
+    })
+}
+
+/// The template's data: the section as analysed, with the claims whose intervals were computed.
+pub fn context(s: &Section51) -> serde_json::Value {
+    serde_json::json!({
+        "s": s,
+        "conspicuous": s.claims.iter().find_map(|c| c.conspicuous),
+    })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_difference_whose_interval_holds_zero_is_not_shown() {
-        let (near, far) = ([1.5, 2.5, 2.0], [10.0, 11.0, 12.0]);
-        let low = [1.0, 2.0, 3.0];
-        assert_eq!(
-            compare("p", "m", ("a", &low), ("b", &near), Expect::Greater).unwrap().verdict,
-            "not shown"
-        );
-        let c = compare("p", "m", ("a", &far), ("b", &low), Expect::Greater).unwrap();
-        assert_eq!(c.verdict, "confirmed");
-        assert!(c.diff_lo > 0.0 && (c.diff_mean - 9.0).abs() < 1e-12);
-        assert_eq!(
-            compare("p", "m", ("a", &low), ("b", &far), Expect::Greater).unwrap().verdict,
-            "contradicted"
-        );
-    }
-
-    /// "Not conspicuously more effective" is contradicted only by a gain of at least the
-    /// threshold, not by a small one whose interval lies above 0.
-    #[test]
-    fn a_small_gain_does_not_contradict_not_conspicuously_better() {
-        let e = Expect::NotConspicuouslyGreater(1.0);
-        assert_eq!(verdict(e, 0.0, 0.7), "confirmed");
-        assert_eq!(verdict(e, 0.1, 0.7), "confirmed");
-        assert_eq!(verdict(e, -2.0, -0.5), "confirmed");
-        assert_eq!(verdict(e, 0.4, 1.6), "not shown");
-        assert_eq!(verdict(e, 1.0, 2.0), "contradicted");
-        let (a, b) = ([90.0, 91.0, 92.0, 91.0], [90.5, 90.0, 91.5, 90.0]);
-        let c = compare("p", "m", ("a", &a), ("b", &b), e).unwrap();
-        assert_eq!(c.conspicuous, Some(1.0));
-        assert_eq!(c.verdict, "not shown", "{c:?}");
-        assert!(markdown(std::slice::from_ref(&c)).contains("| not shown (the interval spans 1 point) |"));
-    }
-}
+#[path = "section51_tests.rs"]
+mod tests;

@@ -25,6 +25,8 @@ struct Texts {
     whole: Text,
     table6: Text,
     matched: Text,
+    e2: Text,
+    test_lower: Text,
     continued: Text,
 }
 
@@ -56,6 +58,7 @@ pub fn findings(r: &Reproduction) -> Vec<Finding> {
         );
     }
     out.extend(matched(r));
+    out.extend(section51(r));
     if let Some(errors) = r.continued.as_ref().and_then(|c| c.errors_at_6285) {
         out.push(finding(&TEXTS.continued).value("errors", errors));
     }
@@ -110,4 +113,23 @@ fn matched(r: &Reproduction) -> Option<Finding> {
         i.hi,
         format!("95% CI over {} runs", runs.len()),
     ))
+}
+
+/// Section 5.1's two headline comparisons, by the data draw: E2 against E1 in training accuracy
+/// (wtm), and testing against training accuracy on the small sets.
+fn section51(r: &Reproduction) -> Vec<Finding> {
+    let find = |claim: &str, row: &str| r.section51.claims.iter().find(|c| c.claim == claim && c.row == row);
+    let mut out = Vec::new();
+    for (claim, row, text) in [("e2", "wtm", &TEXTS.e2), ("test_lower", "all", &TEXTS.test_lower)] {
+        if let Some(c) = find(claim, row) {
+            out.push(
+                finding(text).value("estimate", c.diff.estimate).word("verdict", c.verdict.words()).interval(
+                    c.diff.lo,
+                    c.diff.hi,
+                    format!("95% cluster bootstrap over {} data draws", c.diff.units),
+                ),
+            );
+        }
+    }
+    out
 }

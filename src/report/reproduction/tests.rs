@@ -149,7 +149,7 @@ fn report(trials: Vec<Summary>, best_misclassified: Vec<MisclassifiedRow>) -> Re
         best_misclassified,
         curves: vec![],
         replicated: vec![],
-        claims: vec![],
+        section51: Default::default(),
         readings: Readings::default(),
         continued: None,
         matched: None,

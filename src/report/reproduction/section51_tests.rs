@@ -1,0 +1,91 @@
+use super::*;
+
+fn run(trial: u8, draw: usize, train: f64, test: f64) -> Run {
+    Run { trial, draw, train, test: Some(test), train_wins: 75.0, test_wins: 70.0 }
+}
+
+/// Runs of `a` and `b` on 5 draws, 10 each, with a difference `gap` that moves with the draw by
+/// `swing` (a draw effect shared by every run of the draw) and per-run noise.
+fn runs(a: u8, b: u8, gap: f64, swing: f64) -> Vec<Run> {
+    let mut out = Vec::new();
+    for d in 0..5 {
+        let draw_effect = swing * (d as f64 - 2.0);
+        for k in 0..10 {
+            let noise = 0.01 * (k as f64 - 4.5);
+            out.push(run(a, d, 90.0 + gap + draw_effect + noise, 80.0));
+            out.push(run(b, d, 90.0 - draw_effect + noise, 80.0));
+        }
+    }
+    out
+}
+
+#[test]
+fn verdicts_follow_the_interval_and_the_claims_scope() {
+    let g = Expect::Greater;
+    assert_eq!(verdict(g, Scope::Method, 0.1, 2.0), Verdict::Supported);
+    assert_eq!(verdict(g, Scope::Method, -2.0, -0.1), Verdict::Contradicted);
+    assert_eq!(verdict(g, Scope::Method, -0.1, 2.0), Verdict::NotShown);
+    assert_eq!(verdict(g, Scope::PapersSets, 0.1, 2.0), Verdict::Supported);
+    assert_eq!(verdict(g, Scope::PapersSets, -2.0, -0.1), Verdict::NotReplicatedOnRandomSets);
+    assert_eq!(verdict(g, Scope::PapersSets, -0.1, 2.0), Verdict::NotReplicatedOnRandomSets);
+    // "Not conspicuously greater": supported only when the whole interval lies below the
+    // threshold, contradicted when it lies above it.
+    let flat = Expect::NotConspicuouslyGreater(1.0);
+    assert_eq!(verdict(flat, Scope::Method, -2.0, 0.7), Verdict::Supported);
+    assert_eq!(verdict(flat, Scope::Method, 0.4, 1.6), Verdict::NotShown);
+    assert_eq!(verdict(flat, Scope::Method, 1.1, 2.0), Verdict::Contradicted);
+    assert_eq!(Verdict::NotShown.words(), "not shown");
+}
+
+/// Hundreds of runs on 5 draws: a draw effect that the runs share widens the interval to what the
+/// draws allow, where an interval over runs would call the gap certain.
+#[test]
+fn the_interval_is_by_the_draw_not_by_the_run() {
+    let spec = Spec {
+        claim: "c",
+        row: "r",
+        a: (&[1], Measure::Train),
+        b: (&[2], Measure::Train),
+        expect: Expect::Greater,
+        scope: Scope::Method,
+    };
+    let steady = claim(&runs(1, 2, 0.5, 0.0), &spec).unwrap();
+    assert_eq!((steady.a.runs, steady.a.draws, steady.diff.units), (50, 5, 5));
+    assert!((steady.diff.estimate - 0.5).abs() < 1e-9);
+    assert_eq!(steady.verdict, Verdict::Supported);
+    assert_eq!(steady.diff.method, Method::ClusterBootstrap);
+    // The same mean gap, with draws that swing it by ±2 points: not shown by 5 draws.
+    let swinging = claim(&runs(1, 2, 0.5, 1.0), &spec).unwrap();
+    assert!((swinging.diff.estimate - 0.5).abs() < 1e-9);
+    assert!(swinging.diff.lo < 0.0 && swinging.diff.hi > 1.0, "{:?}", swinging.diff);
+    assert_eq!(swinging.verdict, Verdict::NotShown);
+    let welch = crate::stats::difference(
+        &values(&runs(1, 2, 0.5, 1.0), &[1], Measure::Train).iter().map(|v| v.1).collect::<Vec<_>>(),
+        &values(&runs(1, 2, 0.5, 1.0), &[2], Measure::Train).iter().map(|v| v.1).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(welch.hi - welch.lo < swinging.diff.hi - swinging.diff.lo);
+}
+
+#[test]
+fn measures_over_wins_subtract_the_draws_share() {
+    let r = run(1, 0, 98.0, 90.0);
+    assert_eq!(Measure::TrainOverWins.of(&r), Some(23.0));
+    assert_eq!(Measure::TestOverWins.of(&r), Some(20.0));
+    assert_eq!(Measure::Test.of(&Run { test: None, ..r }), None);
+    assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+}
+
+/// The section renders every claim's row with its unit and verdict, and records its method.
+#[test]
+fn the_section_renders_and_heads_the_summary() {
+    let mut rs = runs(21, 1, 2.0, 0.0);
+    rs.iter_mut().filter(|r| r.trial == 1).for_each(|r| r.test = Some(79.0));
+    let claims: Vec<Claim> = SPECS.iter().filter_map(|s| claim(&rs, s)).collect();
+    assert_eq!(claims.len(), 2, "two claims: e2, test_lower");
+    let s = Section51 { method: Some(Method::ClusterBootstrap), draws: 5, claims, ..Default::default() };
+    let e = crate::report::reproduction::templates::engine().unwrap();
+    let md = crate::report::reproduction::templates::render(&e, "section51", &context(&s)).unwrap();
+    assert!(md.contains("| +2.0 [+2.0, +2.0] (5) | supported |"), "{md}");
+    assert!(md.contains("\"method\": \"cluster_bootstrap\""));
+}
