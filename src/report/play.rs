@@ -39,9 +39,14 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-/// A mean over seeds with its interval, `39.80 (38.12–41.48)`; the mean alone for one seed.
+/// A mean over seeds with its interval, `39.80 (38.12–41.48)`, or `-1.61 (-2.62 to -0.59)` where
+/// a bound is negative; the mean alone for one seed.
 fn interval(i: &Interval, digits: usize) -> String {
-    if i.n > 1 { i.show(digits) } else { format!("{:.digits$}", i.mean) }
+    match i.n {
+        0 | 1 => format!("{:.digits$}", i.mean),
+        _ if i.lo < 0.0 => format!("{:.d$} ({:.d$} to {:.d$})", i.mean, i.lo, i.hi, d = digits),
+        _ => i.show(digits),
+    }
 }
 
 /// The report's text.
