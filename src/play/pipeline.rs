@@ -1,6 +1,6 @@
 //! The match's pipeline: train the evaluators over several seeds, play every player against
 //! perfect play ([`super::matches`]), and reduce the records to
-//! [`MatchResults`](super::results::MatchResults) ([`super::analysis`]).
+//! [`MatchResults`] ([`super::analysis`]).
 
 use super::PlayModel;
 use super::analysis::{Played, analyse};
