@@ -231,9 +231,15 @@ pub struct MatchArgs {
     /// The deepest search below the move, in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=4))]
     max_q: u32,
+    /// Seeds (replicates) of every net the match trains and of the random mover.
+    #[arg(long, default_value_t = kpk::play::pipeline::SEEDS as u32, value_parser = clap::value_parser!(u32).range(1..=20))]
+    seeds: u32,
     /// Where to write the report (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = "reports/PLAY.md")]
     out: PathBuf,
+    /// Where to write wins won and draws held with their intervals over seeds (CSV).
+    #[arg(long, value_name = "FILE", default_value = "reports/play/results.csv")]
+    csv: PathBuf,
     /// Where the report's figures go (PNG and SVG).
     #[arg(long, value_name = "DIR", default_value = "reports/figures")]
     figures: PathBuf,
@@ -248,6 +254,7 @@ pub struct MatchArgs {
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     use kpk::report::play::{FIGURE_SIZE, FIGURES};
     let out = FileOut::check(&args.out)?;
+    let csv = FileOut::check(&args.csv)?;
     let mut figures = Vec::new();
     for stem in FIGURES {
         for ext in ["png", "svg"] {
@@ -263,15 +270,21 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let model = PlayModel::load(&args.model)?;
         let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
         let bb = Bitbase::generate();
-        let results = kpk::play::results::run_match(&model, &trial, args.max_q, &bb, &|s| errln!("{s}"))?;
+        let setup = kpk::play::pipeline::MatchSetup {
+            seeds: args.seeds as usize,
+            ..kpk::play::pipeline::MatchSetup::full(args.max_q)
+        };
+        let results = kpk::play::pipeline::run_match(&model, &trial, &setup, &bb, &|s| errln!("{s}"))?;
         json.write(kpk::template::results_json(&results)?.as_bytes())?;
         results
     };
     let text = kpk::report::play::render(&results)?;
-    let charts = kpk::report::play::figures(&results);
+    let table = kpk::report::play::results_csv(&results)?;
+    let charts = kpk::report::play::figures(&results)?;
     for (k, (fig, format)) in figures.iter().enumerate() {
         charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
     }
+    csv.write(table.as_bytes())?;
     out.write(text.as_bytes())?;
     errln!(
         "the match took {:.1} s on this machine; wrote {}",

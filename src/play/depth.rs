@@ -19,7 +19,9 @@ use crate::paper::features::features;
 use crate::train::{Optimiser, fit_values};
 use ndarray::Array2;
 
-/// The depth nets' topology (NN5's size, 3,433 weights), epochs, seed and learning rate (ours).
+/// The depth nets' topology (NN5's size, 3,433 weights), epochs, first seed and learning rate
+/// (ours). Replicate r of the match trains with seed `SEED + r · SEED_STRIDE`, as Table 5's
+/// replicates do ([`crate::experiment::replicate`]).
 pub const TOPOLOGY: [usize; 4] = [32, 64, 20, 1];
 pub const EPOCHS: usize = 100;
 pub const SEED: u64 = 6;
@@ -91,12 +93,13 @@ fn side_data(bb: &Bitbase, side: Color, target: DepthTarget) -> (Array2<f64>, Ve
 }
 
 impl DepthNets {
-    /// Train both sides' nets for `target` (at once), as the constants above say.
-    pub fn train(bb: &Bitbase, target: DepthTarget) -> Result<DepthNets> {
+    /// Train both sides' nets for `target` (at once) with `seed` for `epochs` epochs ([`SEED`] and
+    /// [`EPOCHS`] in the match's first replicate).
+    pub fn train(bb: &Bitbase, target: DepthTarget, seed: u64, epochs: usize) -> Result<DepthNets> {
         let fit = |side: Color| -> Result<Mlp> {
             let (inputs, targets) = side_data(bb, side, target);
-            let net = Mlp::new(&TOPOLOGY, 1.0, SEED)?;
-            Ok(fit_values(net, inputs.view(), &targets, optimiser(), EPOCHS, SEED)?.0)
+            let net = Mlp::new(&TOPOLOGY, 1.0, seed)?;
+            Ok(fit_values(net, inputs.view(), &targets, optimiser(), epochs, seed)?.0)
         };
         let (wtm, btm) = rayon::join(|| fit(Color::White), || fit(Color::Black));
         Ok(DepthNets { target, wtm: wtm?, btm: btm? })

@@ -64,9 +64,12 @@ fn net_value(net: &Mlp, coding: InputCoding, p: &KpkPosition) -> f64 {
     if y.len() == 2 { (y[0] - y[1] + 1.0) / 2.0 } else { y[0] }
 }
 
+/// The NN6 evaluator's name in the report.
+pub const NN6_NAME: &str = "NN6";
+
 /// The NN6 evaluator: each side's net on its side's positions.
 pub fn nn6(nets: &SideNets) -> Result<Values> {
-    Values::new("NN6", |p| {
+    Values::new(NN6_NAME, |p| {
         let net = if p.side() == Color::White { &nets.wtm } else { &nets.btm };
         net_value(net, nets.coding, p)
     })
@@ -89,29 +92,41 @@ pub fn hybrid_exact(hybrid: &Hybrid) -> Result<Values> {
     })
 }
 
-/// Each evaluator with 0, 1, …, `max_q` plies of search below the move: NN6, the hybrid's net,
-/// the hybrid and each depth net.
-pub fn ladders(
-    nets: &SideNets,
-    hybrid: &Hybrid,
-    depth: &[DepthNets],
-    max_q: u32,
-) -> Result<Vec<Vec<Values>>> {
-    let mut evaluators = vec![nn6(nets)?, hybrid_net(hybrid)?, hybrid_exact(hybrid)?];
+/// Section 2's agent for Cp, which knows the won positions of DTC ≤ `k` and their depth and
+/// nothing else: such a position is worth 1 − DTC/100, every other (a longer win or a draw) 0.
+/// Its one-ply player wins all of C(k + 1) by construction; with q plies of search below the move
+/// the claim is that it wins all of C(k + 1 + q).
+pub fn cp_oracle(bb: &Bitbase, k: u8) -> Result<Values> {
+    Values::new(format!("Cp oracle, k = {k}"), |p| match bb.dtc(p) {
+        Some(d) if d.0 <= k => 1.0 - f64::from(d.0) / 100.0,
+        _ => 0.0,
+    })
+}
+
+/// `v` with 0, 1, …, `max_q` plies of search below the move.
+pub fn ladder(v: Values, max_q: u32) -> Vec<Values> {
+    let mut ladder = vec![v];
+    for _ in 0..max_q {
+        let deeper = ladder.last().expect("not empty").deepened();
+        ladder.push(deeper);
+    }
+    ladder
+}
+
+/// The evaluators trained in one replicate, each with 0, 1, …, `max_q` plies of search below the
+/// move: NN6 and each depth net.
+pub fn trained_ladders(nets: &SideNets, depth: &[DepthNets], max_q: u32) -> Result<Vec<Vec<Values>>> {
+    let mut evaluators = vec![nn6(nets)?];
     for d in depth {
         evaluators.push(d.values()?);
     }
-    evaluators
-        .into_iter()
-        .map(|v| {
-            let mut ladder = vec![v];
-            for _ in 0..max_q {
-                let deeper = ladder.last().expect("not empty").deepened();
-                ladder.push(deeper);
-            }
-            Ok(ladder)
-        })
-        .collect()
+    Ok(evaluators.into_iter().map(|v| ladder(v, max_q)).collect())
+}
+
+/// The evaluators of the committed hybrid (one file, trained by `kpk compress`, not by the
+/// match): its net alone and the exact hybrid, each with 0, 1, …, `max_q` plies of search.
+pub fn hybrid_ladders(hybrid: &Hybrid, max_q: u32) -> Result<Vec<Vec<Values>>> {
+    Ok(vec![ladder(hybrid_net(hybrid)?, max_q), ladder(hybrid_exact(hybrid)?, max_q)])
 }
 
 #[cfg(test)]

@@ -20,6 +20,10 @@ pub struct PawnSide {
     /// Sum and maximum of plies beyond DTC over the converted games.
     pub excess_sum: usize,
     pub excess_max: usize,
+    /// Each won position's game, in the order of [`KpkPosition::all`]: its plies beyond DTC where
+    /// the player converted, `None` where not (for comparisons over the games two players both
+    /// converted).
+    pub games: Vec<Option<u8>>,
 }
 
 impl PawnSide {
@@ -58,7 +62,13 @@ pub fn pawn_side<'a>(bb: &'a Bitbase, make: &(dyn Fn(u64) -> Player<'a> + Sync))
         })
         .collect();
     let n = usize::from(MAX_DTC) + 1;
-    let mut s = PawnSide { positions: vec![0; n], converted: vec![0; n], excess_sum: 0, excess_max: 0 };
+    let mut s = PawnSide {
+        positions: vec![0; n],
+        converted: vec![0; n],
+        excess_sum: 0,
+        excess_max: 0,
+        games: Vec::with_capacity(results.len()),
+    };
     for (d, excess) in results {
         s.positions[usize::from(d)] += 1;
         if let Some(e) = excess {
@@ -66,6 +76,8 @@ pub fn pawn_side<'a>(bb: &'a Bitbase, make: &(dyn Fn(u64) -> Player<'a> + Sync))
             s.excess_sum += e;
             s.excess_max = s.excess_max.max(e);
         }
+        // A game lasts at most MAX_PLIES (100) plies, so its excess fits a byte.
+        s.games.push(excess.map(|e| u8::try_from(e).expect("at most MAX_PLIES plies")));
     }
     s
 }
@@ -92,6 +104,8 @@ pub struct Record {
     pub name: String,
     /// Plies of search below the move, for players that search.
     pub q: Option<u32>,
+    /// The replicate (training seed) of a trained evaluator or of the random mover; 0 otherwise.
+    pub replicate: usize,
     pub pawn: PawnSide,
     /// Drawn positions with a legal move, and how many the player held as the lone king.
     pub drawn: usize,
@@ -102,10 +116,10 @@ pub struct Record {
 pub fn record<'a>(
     bb: &'a Bitbase,
     name: &str,
-    q: Option<u32>,
+    (q, replicate): (Option<u32>, usize),
     make: &(dyn Fn(u64) -> Player<'a> + Sync),
 ) -> Record {
     let pawn = pawn_side(bb, make);
     let (drawn, held) = lone_king(bb, make);
-    Record { name: name.to_string(), q, pawn, drawn, held }
+    Record { name: name.to_string(), q, replicate, pawn, drawn, held }
 }

@@ -6,12 +6,14 @@
 //! promotion where DTC is 1); the lone king in a lost position delays as long as possible; a side
 //! in a drawn position keeps the draw.
 
+pub mod analysis;
 pub mod depth;
 pub mod evaluators;
 pub mod game;
 pub mod matches;
 pub mod model;
 pub mod pgn;
+pub mod pipeline;
 pub mod propose;
 pub mod results;
 /// The search over evaluator values lives in the chess core, below the hybrid's frontier.
