@@ -102,7 +102,9 @@ fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
     assert_eq!(back, results);
     let text = studies::render(&back).unwrap();
     assert!(text.contains(&format!("## {}\n", s.title)), "{text}");
-    assert!(text.contains("**Answer.** On "), "{text}");
+    assert!(text.contains("**Answer.** *Primary* (declared in the config before the run"), "{text}");
+    assert!(text.contains("\n\n*Exploratory* ("), "{text}");
+    assert!(text.contains("## Summary\n"), "{text}");
     let rows = text.lines().filter(|l| l.starts_with("| ") && l.ends_with(" of 2 |")).count();
     assert_eq!(rows, s.settings.len(), "{text}");
     assert!(!text.contains("{{") && !text.contains("{%"), "{text}");

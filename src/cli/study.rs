@@ -81,6 +81,7 @@ fn render_only(args: &StudyArgs) -> anyhow::Result<ExitCode> {
     let text = studies::render(&results)?;
     for (s, dest) in results.studies.iter().zip(&dests) {
         studies::draw(s, dest)?;
+        dest.contrasts.write(studies::contrasts_csv(s).as_bytes())?;
     }
     report.write(text.as_bytes())?;
     outln!("wrote {}", report.display())?;
@@ -125,6 +126,10 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some((report, json)) = outputs {
         let results = studies::collect(results);
+        // `collect` puts the studies in STUDIES.md's order: each finds its own folder.
+        for s in &results.studies {
+            Destinations::check(&args.out, &s.name)?.contrasts.write(studies::contrasts_csv(s).as_bytes())?;
+        }
         json.write(kpk::template::results_json(&results)?.as_bytes())?;
         report.write(studies::render(&results)?.as_bytes())?;
         outln!("wrote {}", Path::new(&report.display()).display())?;

@@ -24,12 +24,15 @@ pub enum Vary {
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// The kept net's accuracy on the testing set at m = 0, %.
+    #[serde(alias = "test_pct")]
     Test,
     /// The kept net's accuracy on the training set at m = 0, %.
+    #[serde(alias = "train_pct")]
     Train,
     /// Epochs run until the stopping rule (or the budget) ended training.
     Epochs,
     /// The epoch of the state the setting reports (see [`State`]).
+    #[serde(alias = "state_epoch")]
     Epoch,
 }
 
@@ -45,6 +48,11 @@ pub enum State {
     PeakTest,
     /// The last epoch run.
     Last,
+    /// The epoch with the highest accuracy on the setting's validation set (the first such):
+    /// early stopping as a practitioner without the testing set would do it.
+    PeakValidation,
+    /// A fixed epoch, declared before the run (or the last, if training ended before it).
+    Epoch(usize),
 }
 
 /// How a study's figure is drawn.
@@ -91,6 +99,9 @@ pub struct SettingKeys {
     /// other topologies.
     #[serde(default)]
     pub skip: bool,
+    /// A validation set of this many positions of the side, drawn per replicate (from its data
+    /// seed) outside the training and testing sets: what `state = "peak_validation"` reads.
+    pub validation: Option<usize>,
     /// Section 2's curriculum: train on Cp ∪ draws for each p in turn, `stage_epochs` each.
     pub curriculum: Option<Vec<u8>>,
     pub stage_epochs: Option<usize>,
@@ -133,6 +144,7 @@ impl SettingKeys {
             || self.skip
             || self.curriculum.is_some()
             || self.prune.is_some()
+            || self.validation.is_some()
     }
 }
 
@@ -157,6 +169,25 @@ impl SettingKeys {
         if self.prune.is_some_and(|f| !(0.0..=1.0).contains(&f)) {
             return Err(Error::config("prune", "a fraction in [0, 1]"));
         }
+        let validating = self.state == State::PeakValidation;
+        if validating != self.validation.is_some() {
+            return Err(Error::config(
+                "validation",
+                "a validation set goes with state = \"peak_validation\"",
+            ));
+        }
+        if self.validation.is_some_and(|n| !(1..=MAX_VALIDATION).contains(&n)) {
+            return Err(Error::config("validation", format!("needs 1..={MAX_VALIDATION} positions")));
+        }
+        if validating && (self.draws_data() || trial.config.testing_set.is_none()) {
+            let reason = "a validation set needs the trial's own training and testing sets";
+            return Err(Error::config("validation", reason));
+        }
+        if let State::Epoch(e) = self.state
+            && !(1..=trial.config.max_epochs).contains(&e)
+        {
+            return Err(Error::config("state", format!("epoch {e} is outside 1..=max_epochs")));
+        }
         Ok(())
     }
 }
@@ -170,6 +201,7 @@ pub const SETTING_KEYS: &[&str] = &[
     "held_out",
     "train_size",
     "test_files",
+    "validation",
     "inputs",
     "skip",
     "curriculum",
@@ -187,6 +219,16 @@ impl Measure {
             Measure::Train => "training accuracy",
             Measure::Epochs => "epochs",
             Measure::Epoch => "epoch of the state",
+        }
+    }
+
+    /// Its column in `replicates.csv` (what a contrast names as its measure).
+    pub fn column(self) -> &'static str {
+        match self {
+            Measure::Test => "test_pct",
+            Measure::Train => "train_pct",
+            Measure::Epochs => "epochs",
+            Measure::Epoch => "state_epoch",
         }
     }
 
@@ -212,19 +254,51 @@ impl Measure {
     }
 }
 
-/// A claim of the paper the study tests: setting `better` beats setting `than` on `measure`. With
-/// `hypothesis = true` it is a reading of one of the paper's questions instead, reported as a
-/// hypothesis rather than as the paper's claim.
+/// A contrast as a study config declares it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Claim {
-    pub better: String,
-    pub than: String,
+pub struct ContrastSpec {
+    /// Its name in `contrasts.csv` (letters, digits and '_').
+    pub name: String,
+    /// Setting numbers from 1, as in `results.csv`: the contrast is a − b.
+    pub a: usize,
+    pub b: usize,
+    /// A column of `replicates.csv`: `test_pct`, `train_pct`, `epochs` or `state_epoch`.
+    pub measure: Measure,
+    /// Whether the contrast answers the study's question (Holm-adjusted, with a verdict).
+    #[serde(default)]
+    pub primary: bool,
+    /// What a primary contrast tests, in words: that a beats b (higher accuracy, fewer epochs).
+    pub claim: Option<String>,
+    /// Where the paper says so, or which of its questions a hypothesis reads.
+    pub source: Option<String>,
+    /// The claim is our reading of one of the paper's questions, not the paper's own claim.
     #[serde(default)]
     pub hypothesis: bool,
-    pub measure: Measure,
-    /// Where the paper says so, e.g. "section 5.1".
-    pub source: String,
+    /// The paper's claim concerned its own hand-prepared sets T1/S1 and T2/S2 (section 4.5),
+    /// which are lost: failing on random draws does not contradict it.
+    #[serde(default)]
+    pub own_sets: bool,
+}
+
+impl ContrastSpec {
+    pub(super) fn check(&self, settings: usize) -> Result<()> {
+        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(Error::config("name", format!("'{}' must be letters, digits and '_'", self.name)));
+        }
+        for (key, n) in [("a", self.a), ("b", self.b)] {
+            if !(1..=settings).contains(&n) {
+                return Err(Error::config(key, format!("setting {n} is outside 1..={settings}")));
+            }
+        }
+        if self.a == self.b {
+            return Err(Error::config("b", "a contrast compares two different settings"));
+        }
+        if self.primary && (self.claim.is_none() || self.source.is_none()) {
+            return Err(Error::config("claim", "a primary contrast states its claim and its source"));
+        }
+        Ok(())
+    }
 }
 
 /// One point of the grid: a label and the trial keys it overrides.
@@ -252,13 +326,10 @@ pub struct StudyConfig {
     pub vary: Vary,
     /// The measures the table and figure show, the first one answering the question.
     pub measures: Vec<Measure>,
-    /// The paper's claim under test, if the study tests one.
-    #[serde(default)]
-    pub claim: Option<Claim>,
-    /// Pairs of settings whose difference on the first measure the answer states: `[a, b]`
-    /// gives a − b with Welch's 95% interval.
-    #[serde(default)]
-    pub compare: Vec<[String; 2]>,
+    /// The contrasts declared before the run: the primary ones answer the paper's question (Holm
+    /// over every study's primaries), the others are exploratory.
+    #[serde(default, rename = "contrast")]
+    pub contrasts: Vec<ContrastSpec>,
     /// How the figure is drawn (default: settings along the x axis).
     #[serde(default)]
     pub figure: Figure,
@@ -288,6 +359,8 @@ pub const MAX_REPLICATES: usize = 1000;
 pub const MAX_SETTINGS: usize = 100;
 /// The most stages a curriculum may list.
 pub const MAX_CURRICULUM: usize = 64;
+/// The most positions a validation set may hold.
+pub const MAX_VALIDATION: usize = 10_000;
 
 fn invalid(path: &Path, message: impl std::fmt::Display) -> Error {
     Error::Format { path: path.display().to_string(), message: message.to_string() }
@@ -371,11 +444,10 @@ impl StudyConfig {
                 }
             }
         }
-        let claimed = self.claim.iter().flat_map(|c| [("claim", &c.better), ("claim", &c.than)]);
-        let compared = self.compare.iter().flatten().map(|l| ("compare", l));
-        for (key, label) in claimed.chain(compared) {
-            if !self.settings.iter().any(|s| &s.label == label) {
-                return bad(key, format!("'{label}' is not a setting of the study"));
+        for (i, c) in self.contrasts.iter().enumerate() {
+            c.check(self.settings.len()).map_err(|e| e.context(format!("contrast {}", i + 1)))?;
+            if self.contrasts[..i].iter().any(|d| d.name == c.name) {
+                return bad("contrast", format!("'{}' appears twice", c.name));
             }
         }
         Ok(())

@@ -55,7 +55,7 @@ fn file_number(f: char) -> Result<u8> {
 }
 
 /// The positions of the trial's side, on the given pawn files (all if `None`), in index order.
-fn pool(trial: &Trial, files: Option<&str>) -> Result<Vec<KpkPosition>> {
+pub(super) fn pool(trial: &Trial, files: Option<&str>) -> Result<Vec<KpkPosition>> {
     let side = colour(trial.config.side)?;
     let files: Option<Vec<u8>> = files.map(|f| f.chars().map(file_number).collect()).transpose()?;
     Ok(KpkPosition::all()

@@ -4,10 +4,12 @@
 //! mean and 95% interval ([`crate::report::studies`] writes it).
 
 mod config;
+pub mod contrasts;
 mod custom;
 mod replicate;
 pub mod results;
 mod run;
+mod validation;
 
 pub use config::*;
 pub use custom::initial_net;

@@ -37,25 +37,25 @@ impl Replicate {
             curve,
         };
         let epoch = match keys.state {
-            State::Kept => None,
+            // The validation run chooses the epoch (`super::custom`).
+            State::Kept | State::PeakValidation => None,
             State::Last => Some(r.curve.len()),
+            State::Epoch(e) => Some(e.min(r.curve.len())),
             // The first epoch of the highest testing accuracy.
-            State::PeakTest => r
-                .curve
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| c.1.map(|t| (i + 1, t)))
-                .fold(None, |best: Option<(usize, f64)>, (e, t)| match best {
-                    Some((_, b)) if b >= t => best,
-                    _ => Some((e, t)),
-                })
-                .map(|(e, _)| e),
+            State::PeakTest => first_peak(r.curve.iter().map(|c| c.1)),
         };
-        if let Some(e) = epoch.filter(|&e| e >= 1) {
-            (r.train_accuracy_pct, r.test_accuracy_pct) = r.curve[e - 1];
-            r.state_epoch = e;
+        if let Some(e) = epoch {
+            r.read_at(e);
         }
         r
+    }
+
+    /// Report the state at the end of epoch `e` (from 1; ignored outside the curve).
+    pub fn read_at(&mut self, e: usize) {
+        if let Some(&(train, test)) = e.checked_sub(1).and_then(|i| self.curve.get(i)) {
+            (self.train_accuracy_pct, self.test_accuracy_pct) = (train, test);
+            self.state_epoch = e;
+        }
     }
 
     /// The replicate's value of `measure`; `None` for test accuracy without a testing set.
@@ -67,6 +67,19 @@ impl Replicate {
             Measure::Epoch => Some(self.state_epoch as f64),
         }
     }
+}
+
+/// The first epoch (from 1) of the highest value, epochs without a value skipped.
+pub fn first_peak(values: impl IntoIterator<Item = Option<f64>>) -> Option<usize> {
+    values
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i + 1, v)))
+        .fold(None, |best: Option<(usize, f64)>, (e, v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((e, v)),
+        })
+        .map(|(e, _)| e)
 }
 
 /// A setting's replicates and their summary.

@@ -2,22 +2,63 @@
 //! computed from the run ([`StudyResult`]; all studies together committed as
 //! `reports/studies.json`). [`crate::report::studies`] renders it and computes nothing.
 //!
-//! The answer is data: the best setting on the answering measure against the runner-up (Welch's
-//! 95% interval of the difference), what the best trades on the other measures against the
-//! reference (the first setting), the differences the config asks for, and the paper's claim if
-//! the study tests one, each with its verdict as a [`Verdict`].
+//! The answer is data: the primary contrasts the config declares (Holm over every study's, by
+//! [`family`], each with its verdict), then the exploratory ones: the best setting on the
+//! answering measure against the runner-up, what the best trades on the other measures against
+//! the reference (the first setting), and the config's other contrasts. Each contrast is paired
+//! or Welch as the design allows ([`contrasts`]).
 
 use super::config::{Figure, Measure, State, Vary};
+use super::contrasts::{self, ContrastResult, ContrastVerdict};
 use super::replicate::SettingResult;
 use super::run::StudyRun;
-use crate::stats::{self, Interval};
+use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 /// Every study's results, in the order STUDIES.md lists them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudiesResults {
+    /// The primary contrasts of every study: one family for Holm's adjustment.
+    pub family: usize,
+    /// The primaries grouped by verdict, for the summary.
+    pub summary: Vec<Finding>,
     pub studies: Vec<StudyResult>,
+}
+
+/// The primary contrasts that share a verdict, each with its study's title.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub verdict: ContrastVerdict,
+    pub contrasts: Vec<(String, ContrastResult)>,
+}
+
+/// The studies' results as one report: the primaries of all `studies` (in the order given)
+/// adjusted by Holm as one family, and grouped by verdict for the summary (supported, then
+/// contradicted, not replicated on random sets, not shown).
+pub fn family(mut studies: Vec<StudyResult>) -> StudiesResults {
+    let mut primaries: Vec<&mut ContrastResult> =
+        studies.iter_mut().flat_map(|s| s.answer.primaries.iter_mut()).collect();
+    contrasts::adjust_family(&mut primaries);
+    let family = primaries.len();
+    let order = [
+        ContrastVerdict::Supported,
+        ContrastVerdict::Contradicted,
+        ContrastVerdict::NotReplicatedOnRandomSets,
+        ContrastVerdict::NotShown,
+    ];
+    let summary = order
+        .into_iter()
+        .map(|verdict| Finding {
+            verdict,
+            contrasts: studies
+                .iter()
+                .flat_map(|s| s.answer.primaries.iter().map(move |c| (s.title.clone(), c.clone())))
+                .filter(|(_, c)| c.verdict == verdict)
+                .collect(),
+        })
+        .filter(|f| !f.contrasts.is_empty())
+        .collect();
+    StudiesResults { family, summary, studies }
 }
 
 /// One study's results.
@@ -81,17 +122,6 @@ pub struct EpochCurves {
     pub testing: Vec<(f64, Interval)>,
 }
 
-/// Where a difference between settings falls, on the side the measure prefers: `Better` when
-/// its 95% interval lies wholly on the good side of 0, `Worse` wholly on the bad side, `Same`
-/// when it includes 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Better,
-    Same,
-    Worse,
-}
-
 /// A setting's label and its interval on a measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ranked {
@@ -99,104 +129,63 @@ pub struct Ranked {
     pub value: Interval,
 }
 
-/// The best two settings on the answering measure, and the first minus the second.
+/// The best two settings on the answering measure, and the first minus the second
+/// (exploratory: the pair is chosen after the run).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ranking {
     pub best: Ranked,
     pub second: Option<Ranked>,
-    pub difference: Option<Interval>,
-    pub verdict: Option<Verdict>,
+    pub difference: Option<ContrastResult>,
 }
 
-/// A difference on one measure and its verdict.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Gap {
-    pub measure: Measure,
-    pub difference: Interval,
-    pub verdict: Verdict,
-}
-
-/// What the best setting gains or costs on the other measures against the reference.
+/// What the best setting gains or costs on the other measures against the reference
+/// (exploratory).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TradeOff {
     pub reference: String,
     pub best: String,
-    pub gaps: Vec<Gap>,
+    pub gaps: Vec<ContrastResult>,
 }
 
-/// A difference the config asks for: `a − b` on the answering measure.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    pub a: String,
-    pub b: String,
-    pub difference: Interval,
-    pub verdict: Verdict,
-}
-
-/// The paper's claim (or a hypothesis) that `better` beats `than`, and the difference found;
-/// `gap` is `None` with fewer than 2 replicates a setting.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ClaimTest {
-    pub hypothesis: bool,
-    pub source: String,
-    pub better: String,
-    pub than: String,
-    pub measure: Measure,
-    pub gap: Option<Gap>,
-}
-
-/// The study's answer.
+/// The study's answer: the primary contrasts its config declared (their verdicts set by
+/// [`family`]), then everything exploratory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub measure: Measure,
+    pub primaries: Vec<ContrastResult>,
     /// `None` when no setting has a value of the measure.
     pub ranking: Option<Ranking>,
     pub trade_off: Option<TradeOff>,
-    pub comparisons: Vec<Comparison>,
-    pub claim: Option<ClaimTest>,
+    /// The config's contrasts that are not primary.
+    pub exploratory: Vec<ContrastResult>,
 }
 
-/// `a − b` on `m` (Welch's interval) and its verdict for `a`.
-fn gap(m: Measure, a: &SettingResult, b: &SettingResult) -> Option<Gap> {
-    let d = stats::difference(&a.values(m), &b.values(m))?;
-    let sign = if m.higher_is_better() { d.sign() } else { d.sign().reverse() };
-    let verdict = match sign {
-        Ordering::Greater => Verdict::Better,
-        Ordering::Equal => Verdict::Same,
-        Ordering::Less => Verdict::Worse,
-    };
-    Some(Gap { measure: m, difference: d, verdict })
+impl StudyResult {
+    /// Every contrast the section shows, in `contrasts.csv`'s order: the primaries, the config's
+    /// other contrasts, the best against the runner-up, the trade-offs.
+    pub fn contrasts(&self) -> impl Iterator<Item = &ContrastResult> {
+        let a = &self.answer;
+        a.primaries
+            .iter()
+            .chain(&a.exploratory)
+            .chain(a.ranking.iter().filter_map(|r| r.difference.as_ref()))
+            .chain(a.trade_off.iter().flat_map(|t| &t.gaps))
+    }
 }
 
 fn ranking(run: &StudyRun, m: Measure) -> Option<Ranking> {
-    let mut ranked: Vec<(&SettingResult, Interval)> =
-        run.settings.iter().filter_map(|s| s.interval(m).map(|i| (s, i))).collect();
-    ranked.sort_by(|a, b| {
-        let o = a.1.mean.total_cmp(&b.1.mean);
-        if m.higher_is_better() { o.reverse() } else { o }
-    });
+    let mut ranked: Vec<(usize, Interval)> =
+        run.settings.iter().enumerate().filter_map(|(i, s)| s.interval(m).map(|v| (i, v))).collect();
+    ranked.sort_by(|a, b| contrasts::preferred(m, a.1.mean, b.1.mean));
     let &(best, bi) = ranked.first()?;
     let second = ranked.get(1);
-    let g = second.and_then(|&(s, _)| gap(m, best, s));
+    let label = |i: usize| run.settings[i].label.clone();
     Some(Ranking {
-        best: Ranked { label: best.label.clone(), value: bi },
-        second: second.map(|&(s, i)| Ranked { label: s.label.clone(), value: i }),
-        difference: g.as_ref().map(|g| g.difference),
-        verdict: g.map(|g| g.verdict),
-    })
-}
-
-fn claim(run: &StudyRun) -> Option<ClaimTest> {
-    let c = run.study.config.claim.as_ref()?;
-    let find = |label: &str| run.settings.iter().find(|s| s.label == label);
-    let (better, than) = (find(&c.better)?, find(&c.than)?);
-    Some(ClaimTest {
-        hypothesis: c.hypothesis,
-        source: c.source.clone(),
-        better: c.better.clone(),
-        than: c.than.clone(),
-        measure: c.measure,
-        gap: gap(c.measure, better, than),
+        best: Ranked { label: label(best), value: bi },
+        second: second.map(|&(s, v)| Ranked { label: label(s), value: v }),
+        difference: second.and_then(|&(s, _)| {
+            contrasts::contrast(&run.study, &run.settings, "best_vs_runner_up", (best, s), m)
+        }),
     })
 }
 
@@ -204,39 +193,29 @@ fn claim(run: &StudyRun) -> Option<ClaimTest> {
 /// (the reference: the paper's where the study has one). `None` when the best is the reference
 /// or there is nothing else to compare.
 fn trade_off(run: &StudyRun, m: Measure) -> Option<TradeOff> {
-    let reference = run.settings.first()?;
-    let best = run.settings.iter().filter(|s| s.interval(m).is_some()).max_by(|a, b| {
-        let (x, y) = (a.interval(m).map_or(0.0, |i| i.mean), b.interval(m).map_or(0.0, |i| i.mean));
-        if m.higher_is_better() { x.total_cmp(&y) } else { y.total_cmp(&x) }
-    })?;
-    if std::ptr::eq(best, reference) {
+    let mut ranked: Vec<(usize, f64)> =
+        run.settings.iter().enumerate().filter_map(|(i, s)| s.interval(m).map(|v| (i, v.mean))).collect();
+    // The last of equals, as `max_by` would pick.
+    ranked.reverse();
+    ranked.sort_by(|a, b| contrasts::preferred(m, a.1, b.1));
+    let &(best, _) = ranked.first()?;
+    if best == 0 {
         return None;
     }
     // The epoch of a reported state is not a cost: it is where the state lies.
-    let gaps: Vec<Gap> = run.study.config.measures[1..]
+    let gaps: Vec<ContrastResult> = run.study.config.measures[1..]
         .iter()
         .filter(|&&o| o != Measure::Epoch)
-        .filter_map(|&o| gap(o, best, reference))
+        .filter_map(|&o| {
+            let name = format!("trade_off_{}", o.column());
+            contrasts::contrast(&run.study, &run.settings, &name, (best, 0), o)
+        })
         .collect();
     (!gaps.is_empty()).then(|| TradeOff {
-        reference: reference.label.clone(),
-        best: best.label.clone(),
+        reference: run.settings[0].label.clone(),
+        best: run.settings[best].label.clone(),
         gaps,
     })
-}
-
-/// The differences the config asks for, on the first measure.
-fn comparisons(run: &StudyRun, m: Measure) -> Vec<Comparison> {
-    let find = |label: &str| run.settings.iter().find(|s| s.label == label);
-    run.study
-        .config
-        .compare
-        .iter()
-        .filter_map(|[a, b]| {
-            let g = gap(m, find(a)?, find(b)?)?;
-            Some(Comparison { a: a.clone(), b: b.clone(), difference: g.difference, verdict: g.verdict })
-        })
-        .collect()
 }
 
 /// Per epoch, the mean and interval of the replicates that ran that long.
@@ -305,12 +284,16 @@ pub fn analyse(run: &StudyRun) -> StudyResult {
         figure: c.figure.clone(),
         state_column: run.study.keys.iter().any(|k| k.state != State::Kept),
         settings,
-        answer: Answer {
-            measure: m,
-            ranking: ranking(run, m),
-            trade_off: trade_off(run, m),
-            comparisons: comparisons(run, m),
-            claim: claim(run),
+        answer: {
+            let (primaries, exploratory) =
+                contrasts::declared(&run.study, &run.settings).into_iter().partition(|c| c.primary);
+            Answer {
+                measure: m,
+                primaries,
+                ranking: ranking(run, m),
+                trade_off: trade_off(run, m),
+                exploratory,
+            }
         },
         curves: curves(run),
     }

@@ -4,6 +4,7 @@
 use super::config::Study;
 use super::custom::run_custom;
 use super::replicate::{Replicate, SettingResult};
+use super::validation::run_validated;
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
 use crate::experiment::{Trial, run_trial};
@@ -28,7 +29,9 @@ pub fn run_study(study: &Study, bb: &Bitbase, on_done: &(dyn Fn(&Trial) + Sync))
         .map(|&i| {
             let trial = &study.trials[i];
             let keys = &study.keys[i / study.replicates()];
-            let replicate = if keys.is_custom() {
+            let replicate = if keys.validation.is_some() {
+                run_validated(trial, keys, bb)
+            } else if keys.is_custom() {
                 run_custom(trial, keys, bb)
             } else {
                 run_trial(trial, bb, &mut |_| {}).map(|run| Replicate::new(&run, keys))

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
 use crate::stats::Interval;
+use crate::study::contrasts::Method;
 use crate::study::results::{StudiesResults, StudyResult};
 use crate::study::{Figure, Measure, StudyRun};
 use crate::template::{Engine, Typed};
@@ -42,6 +43,7 @@ const PROSE: &[(&str, &str)] = &[
 /// The files a study's folder holds.
 pub const RESULTS_CSV: &str = "results.csv";
 pub const REPLICATES_CSV: &str = "replicates.csv";
+pub const CONTRASTS_CSV: &str = "contrasts.csv";
 
 /// Check that a study has a report section (its question's prose), or name the ones that do.
 pub fn check_name(name: &str) -> Result<()> {
@@ -60,6 +62,9 @@ pub fn order(name: &str) -> usize {
 pub struct Destinations {
     pub results: FileOut,
     pub replicates: FileOut,
+    /// Written with the family (`kpk study --all`, `--render-only`): its adjusted intervals
+    /// depend on every study's primaries.
+    pub contrasts: FileOut,
     pub png: FileOut,
     pub svg: FileOut,
 }
@@ -70,6 +75,7 @@ impl Destinations {
         Ok(Destinations {
             results: FileOut::check_in_own_folder(&folder.join(RESULTS_CSV))?,
             replicates: FileOut::check_in_own_folder(&folder.join(REPLICATES_CSV))?,
+            contrasts: FileOut::check_in_own_folder(&folder.join(CONTRASTS_CSV))?,
             png: FileOut::check_in_own_folder(&folder.join(format!("{name}.png")))?,
             svg: FileOut::check_in_own_folder(&folder.join(format!("{name}.svg")))?,
         })
@@ -135,6 +141,35 @@ pub fn replicates_csv(run: &StudyRun) -> String {
     s
 }
 
+/// `contrasts.csv`: every contrast the study's section shows, a − b on a column of
+/// `replicates.csv`, with its interval (Holm's level for a primary, 95% otherwise), its method,
+/// its adjusted p-value (primaries only) and its verdict.
+pub fn contrasts_csv(result: &StudyResult) -> String {
+    let mut s = String::from("contrast,measure,a,b,primary,estimate,lo,hi,method,p_adjusted,verdict\n");
+    for c in result.contrasts() {
+        let method = match c.method {
+            Method::Paired => "paired",
+            Method::ClusterBootstrap => "cluster_bootstrap",
+            Method::Welch => "welch",
+        };
+        let p = c.p_adjusted.map_or_else(String::new, |p| format!("{p:.6}"));
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{:.4},{:.4},{:.4},{method},{p},{}",
+            c.name,
+            c.measure.column(),
+            c.a,
+            c.b,
+            c.primary,
+            c.estimate,
+            c.lo,
+            c.hi,
+            c.verdict.words()
+        );
+    }
+    s
+}
+
 /// Write a study's folder: the two CSV files from the run, and the figure from its analysis.
 pub fn write_study(run: &StudyRun, result: &StudyResult, dest: &Destinations) -> Result<()> {
     dest.results.write(results_csv(run).as_bytes())?;
@@ -157,10 +192,11 @@ pub fn draw(result: &StudyResult, dest: &Destinations) -> Result<()> {
     }
 }
 
-/// Every study's results in STUDIES.md's order (section 6's, then by name).
+/// Every study's results in STUDIES.md's order (section 6's, then by name), their primary
+/// contrasts adjusted as one family ([`crate::study::results::family`]).
 pub fn collect(mut studies: Vec<StudyResult>) -> StudiesResults {
     studies.sort_by_key(|r| (order(&r.name), r.name.clone()));
-    StudiesResults { studies }
+    crate::study::results::family(studies)
 }
 
 fn engine() -> std::result::Result<Engine, crate::template::TemplateError> {
