@@ -73,6 +73,8 @@ pub struct Inputs {
     /// Section 5.1's claims (`section51.json`).
     pub claims: Vec<Claim>,
     pub others: OtherRuns,
+    /// What the gap studies and trial 38's full run measured ([`super::gap::analyse`]).
+    pub gap: super::gap::Gap,
 }
 
 impl Inputs {
@@ -84,6 +86,7 @@ impl Inputs {
             replicated: table5::read_csv(&required(&out.join(TABLE5_CSV), "kpk reproduce")?)?,
             claims: json(&required(&out.join(SECTION51_JSON), "kpk reproduce")?)?,
             others,
+            gap: super::gap::Gap::default(),
         })
     }
 }
@@ -153,6 +156,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         continued: Some(continued(&o.continued, t40.map_or(&[], |t| &t.misclassified), &paper6)?),
         table6_groups: Some(table6_groups::analyse(&o.matched, &paper6, bb)),
         matched: Some(o.matched.clone()),
+        gap: inputs.gap.clone(),
         paper,
         paper_table6: paper6,
     })

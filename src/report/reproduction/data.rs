@@ -47,6 +47,9 @@ pub struct Reproduction {
     pub matched: Option<Matched>,
     /// The paper's groups of its 51 and the a2 classes against the runs at matched accuracy.
     pub table6_groups: Option<Table6Groups>,
+    /// What explains the gap to the paper's Table 5: the gap studies' paired effects.
+    #[serde(default)]
+    pub gap: crate::report::reproduction::gap::Gap,
 }
 
 impl Reproduction {

@@ -51,7 +51,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
         crate::template::results_json(&claims)?.as_bytes(),
     )?;
     // The report reads the folders just written, as a later analysis of them would.
-    let report = analyse_and_render(&o.out, &names, others, &bb)?;
+    let report = analyse_and_render(&o.configs, &o.out, &names, others, &bb)?;
     Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
 }
 
@@ -62,11 +62,21 @@ pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
     let names: Vec<String> = pipeline::load_dir(configs)?.iter().map(|t| t.name().to_string()).collect();
     check_destinations(out)?;
     let others = OtherRuns::read(out)?;
-    analyse_and_render(out, &names, others, &Bitbase::generate())
+    analyse_and_render(configs, out, &names, others, &Bitbase::generate())
 }
 
-fn analyse_and_render(out: &Path, names: &[String], others: OtherRuns, bb: &Bitbase) -> Result<PathBuf> {
-    let r = analyse(&Inputs::read(out, names, others)?, bb)?;
+fn analyse_and_render(
+    configs: &Path,
+    out: &Path,
+    names: &[String],
+    others: OtherRuns,
+    bb: &Bitbase,
+) -> Result<PathBuf> {
+    let mut inputs = Inputs::read(out, names, others)?;
+    // The gap studies' configs sit beside Table 5's (experiments/studies/ by experiments/table5/).
+    let studies = configs.parent().unwrap_or(Path::new(".")).join("studies");
+    inputs.gap = super::gap::analyse(&studies, out, &tables::table5())?;
+    let r = analyse(&inputs, bb)?;
     write_json(out, &r)?;
     write_report(out, &r)
 }

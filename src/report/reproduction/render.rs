@@ -38,7 +38,8 @@ pub fn render(r: &Reproduction) -> Result<String> {
         "matched": matched_section(&e, r)?,
         "continued": findings::continued(&e, r)?,
         "section51": findings::section51(&e, r)?,
-        "discussion": super::discussion::markdown(r),
+        // The gap studies' measurements follow the discussion whose hypotheses they test.
+        "discussion": super::discussion::markdown(r) + &super::gap::markdown(&e, &r.gap, &r.paper)?,
     });
     templates::render(&e, "report", &context)
 }

@@ -6,7 +6,7 @@ use crate::report::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.
-const TEMPLATES: [(&str, &str); 12] = [
+const TEMPLATES: [(&str, &str); 13] = [
     ("domain", include_str!("templates/domain.md.j2")),
     ("robustness", include_str!("templates/robustness.md.j2")),
     ("groups", include_str!("templates/groups.md.j2")),
@@ -19,6 +19,7 @@ const TEMPLATES: [(&str, &str); 12] = [
     ("readings", include_str!("templates/readings.md.j2")),
     ("sweep", include_str!("templates/sweep.md.j2")),
     ("continued", include_str!("templates/continued.md.j2")),
+    ("gap", include_str!("templates/gap.md.j2")),
 ];
 
 /// The report's engine: its templates, the shared filters and

@@ -161,6 +161,7 @@ fn report(trials: Vec<Summary>, best_misclassified: Vec<MisclassifiedRow>) -> Re
         continued: None,
         matched: None,
         table6_groups: None,
+        gap: Default::default(),
     }
 }
 
