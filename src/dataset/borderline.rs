@@ -143,3 +143,23 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod config_tests {
+    use crate::experiment::TrialConfig;
+
+    /// The config key: a share in [0, 1], and only where the sets are drawn.
+    #[test]
+    fn borderline_is_a_share_of_the_drawn_sets_only() {
+        let small = include_str!("../../experiments/table5/trial21.toml");
+        let whole = include_str!("../../experiments/table5/trial38.toml");
+        let with =
+            |text: &str, share: &str| TrialConfig::parse(&format!("{text}\nborderline = {share}\n"))?.check();
+        assert_eq!(with(small, "0.5").unwrap().config.borderline, 0.5);
+        let err = |text: &str, share: &str| with(text, share).unwrap_err().to_string();
+        assert!(err(small, "1.5").contains("outside [0, 1]"), "{}", err(small, "1.5"));
+        assert!(err(whole, "0.5").contains("T3 is a whole set"), "{}", err(whole, "0.5"));
+        // The default writes nothing, so the trial folders' resolved configs keep their bytes.
+        assert!(!TrialConfig::parse(small).unwrap().to_toml().contains("borderline"));
+    }
+}

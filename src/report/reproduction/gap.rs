@@ -282,3 +282,47 @@ pub fn markdown(e: &crate::report::template::Engine, gap: &Gap, paper: &[Table5R
     });
     Ok(super::templates::render(e, "gap", &context)?.trim_end().to_string() + "\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trials 3 and 4 share a configuration, trial 5 has its own: the paired effect over trials
+    /// 3-5 weighs the first configuration twice, replicate by replicate.
+    #[test]
+    fn effects_pair_replicates_and_weigh_trials_as_table_5() {
+        let paper: Vec<Table5Row> =
+            crate::paper::tables::table5().into_iter().filter(|p| (3..=5).contains(&p.trial)).collect();
+        let setting = |x: f64, series: &str| SettingJson {
+            label: String::new(),
+            x: Some(x),
+            series: Some(series.into()),
+        };
+        let study = StudyJson {
+            name: "gap_test".into(),
+            settings: vec![setting(3.0, "a"), setting(3.0, "b"), setting(5.0, "a"), setting(5.0, "b")],
+        };
+        // test % by setting (1-4) and replicate (1-2).
+        let values = [[90.0, 80.0], [88.0, 79.0], [70.0, 60.0], [65.0, 60.0]];
+        let rows: Vec<ReplicateRow> = (0..4)
+            .flat_map(|s| {
+                (0..2).map(move |r| ReplicateRow {
+                    setting: s + 1,
+                    replicate: r + 1,
+                    train_pct: 100.0,
+                    test_pct: Some(values[s][r]),
+                    epochs: 10.0,
+                })
+            })
+            .collect();
+        let e = effects(&study, &rows, &paper, "a", "b");
+        let test = e.iter().find(|f| f.measure == "test" && f.trials == "1-37").unwrap();
+        // Replicate 1: (2·88 + 65)/3 − (2·90 + 70)/3 = −3; replicate 2: (2·79 + 60)/3 − (2·80 + 60)/3 = −2/3.
+        assert!((test.difference - (-3.0 - 2.0 / 3.0) / 2.0).abs() < 1e-12, "{test:?}");
+        assert!(test.lo < test.difference && test.difference < test.hi);
+        assert_eq!(test.units, 2);
+        assert!((test.paper - (82.0 + 79.0 + 76.0) / 3.0).abs() < 1e-12, "the paper's trials 3, 4, 5");
+        let train = e.iter().find(|f| f.measure == "train" && f.trials == "1-37").unwrap();
+        assert_eq!((train.difference, train.verdict.as_str()), (0.0, "not shown"));
+    }
+}
