@@ -36,6 +36,9 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+mod borderline;
+pub use borderline::{draw_borderline, is_borderline, is_critical};
+
 /// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.
 pub const DEFAULT_SEED: u64 = 1998;
 
@@ -314,11 +317,22 @@ impl Dataset {
 
     /// A named set's positions; `seed` matters only for the drawn sets T1, S1, T2, S2.
     pub fn of(set: SetName, seed: u64, bb: &Bitbase) -> Dataset {
+        Dataset::of_draw(set, seed, 0.0, bb)
+    }
+
+    /// A named set's positions, the drawn sets with a share `borderline` (in [0, 1]) of their
+    /// positions taken from the side's [critical](is_critical) ones (see [`draw_borderline`]);
+    /// 0 is [`Dataset::of`]'s random draw. The whole sets ignore both `seed` and `borderline`.
+    pub fn of_draw(set: SetName, seed: u64, borderline: f64, bb: &Bitbase) -> Dataset {
         match set.selection() {
             Selection::Drawn { side, second } => {
                 let n = SMALL_SET_SIZE[usize::from(side == Color::Black)];
                 let pool: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == side).collect();
-                let drawn = draw(pool, 2 * n, seed);
+                let drawn = if borderline > 0.0 {
+                    draw_borderline(pool, n, borderline, seed, bb)
+                } else {
+                    draw(pool, 2 * n, seed)
+                };
                 let half = if second { drawn[n..].to_vec() } else { drawn[..n].to_vec() };
                 Dataset::from_positions(set.name(), half, bb)
             }
@@ -406,8 +420,12 @@ impl Dataset {
 }
 
 /// The first `k` of `pool` after a partial Fisher–Yates shuffle seeded with `seed`.
-fn draw(mut pool: Vec<KpkPosition>, k: usize, seed: u64) -> Vec<KpkPosition> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+fn draw(pool: Vec<KpkPosition>, k: usize, seed: u64) -> Vec<KpkPosition> {
+    draw_with(&mut ChaCha8Rng::seed_from_u64(seed), pool, k)
+}
+
+/// The first `k` of `pool` after a partial Fisher–Yates shuffle drawing from `rng`.
+fn draw_with(rng: &mut ChaCha8Rng, mut pool: Vec<KpkPosition>, k: usize) -> Vec<KpkPosition> {
     let k = k.min(pool.len());
     for i in 0..k {
         let j = rng.random_range(i..pool.len());

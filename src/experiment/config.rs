@@ -43,6 +43,10 @@ fn default_patience() -> usize {
     DEFAULT_PATIENCE
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 fn is_constant(a: &Anneal) -> bool {
     *a == Anneal::None
 }
@@ -67,6 +71,11 @@ pub struct TrialConfig {
     pub testing_set: Option<SetName>,
     /// Seed of the random draws that make the small sets T1/S1 and T2/S2.
     pub data_seed: u64,
+    /// Share of the drawn small sets' positions taken from section 5.1's critical ones: the
+    /// "harder sets" reading of section 4.5's hand-prepared T1/S1, T2/S2
+    /// ([`crate::dataset::draw_borderline`]). 0, the default, is a plain random draw.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub borderline: f64,
     /// Layer widths, input first: "32-10-10-1".
     pub topology: Topology,
     pub input_coding: InputCoding,
@@ -205,6 +214,13 @@ impl TrialConfig {
                     c.side, c.training_set, training_side
                 ),
             ));
+        }
+        if !(0.0..=1.0).contains(&c.borderline) {
+            return Err(bad("borderline", format!("{} is outside [0, 1], a share of the set", c.borderline)));
+        }
+        if c.borderline > 0.0 && !c.training_set.is_drawn() {
+            let set = c.training_set;
+            return Err(bad("borderline", format!("{set} is a whole set; only T1/S1 and T2/S2 are drawn")));
         }
         if let Some(test) = c.testing_set {
             let side = test.side();

@@ -35,7 +35,7 @@ struct Prepared {
 
 impl Prepared {
     fn new(name: SetName, trial: &Trial, bb: &Bitbase) -> Prepared {
-        let set = Dataset::of(name, trial.config.data_seed, bb);
+        let set = Dataset::of_draw(name, trial.config.data_seed, trial.config.borderline, bb);
         let inputs = set.inputs(trial.config.input_coding);
         let wins = set.wins();
         Prepared { set, inputs, wins }

@@ -36,7 +36,9 @@ fn summary_lines(markdown: &str) -> Vec<&str> {
 fn pick(report: &str, markdown: &str, phrase: &str) -> Result<String> {
     let found: Vec<&str> = summary_lines(markdown).into_iter().filter(|l| l.contains(phrase)).collect();
     match found.as_slice() {
-        [line] => Ok(line.replace("](#", &format!("]({report}#"))),
+        // A line without a section link links to its report.
+        [line] if line.contains("](#") => Ok(line.replace("](#", &format!("]({report}#"))),
+        [line] => Ok(format!("{line} ([{report}]({report}))")),
         _ => Err(Error::Format {
             path: report.into(),
             message: format!("{} summary lines hold {phrase:?}, not one", found.len()),
@@ -44,8 +46,9 @@ fn pick(report: &str, markdown: &str, phrase: &str) -> Result<String> {
     }
 }
 
-/// reports/README.md from the reports in `dir` (their rendered `## Summary` sections).
-pub fn render(dir: &Path) -> Result<String> {
+/// reports/README.md from the reports in `dir` (their rendered `## Summary` sections) and the
+/// shipped model's size in bytes (`model_bytes`, the length of `models/kpk.hybrid`).
+pub fn render(dir: &Path, model_bytes: u64) -> Result<String> {
     let index: Index = toml::from_str(include_str!("index.toml"))
         .map_err(|e| Error::Internal(format!("index.toml: {e}")))?;
     let mut lines = Vec::new();
@@ -57,7 +60,7 @@ pub fn render(dir: &Path) -> Result<String> {
     }
     Engine::new()
         .template("index", include_str!("index.md.j2"))
-        .and_then(|e| e.render("index", &json!({ "findings": lines })))
+        .and_then(|e| e.render("index", &json!({ "findings": lines, "model_bytes": model_bytes })))
         .map_err(|e| Error::Internal(e.to_string()))
 }
 
@@ -70,6 +73,7 @@ mod tests {
     #[test]
     fn a_pick_takes_one_summary_line_and_points_its_link_into_the_report() {
         assert_eq!(pick("R.md", REPORT, "One").unwrap(), "One: 1 % [0, 2]. ([A](R.md#a))");
+        assert_eq!(pick("R.md", "## Summary\n\n- Three.\n", "Three").unwrap(), "Three. ([R.md](R.md))");
         assert!(pick("R.md", REPORT, "not summary").is_err());
         assert!(pick("R.md", REPORT, ": ").is_err());
     }
@@ -79,7 +83,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
         let index: Index = toml::from_str(include_str!("index.toml")).unwrap();
         assert!(index.finding.len() >= 5);
-        let readme = render(&dir).unwrap();
+        let model = std::fs::metadata(dir.join("../models/kpk.hybrid")).unwrap().len();
+        let readme = render(&dir, model).unwrap();
         assert_eq!(readme, String::from_utf8(std::fs::read(dir.join("README.md")).unwrap()).unwrap());
     }
 }

@@ -68,8 +68,11 @@ pub(super) fn pool(trial: &Trial, files: Option<&str>) -> Result<Vec<KpkPosition
 fn sets(trial: &Trial, keys: &SettingKeys, bb: &Bitbase) -> Result<(Dataset, Option<Dataset>)> {
     let c = &trial.config;
     if !keys.draws_data() {
-        let test = c.testing_set.map(|t| Dataset::of(t, c.data_seed, bb));
-        return Ok((Dataset::of(c.training_set, c.data_seed, bb), test));
+        let test = c.testing_set.map(|t| Dataset::of_draw(t, c.data_seed, c.borderline, bb));
+        return Ok((Dataset::of_draw(c.training_set, c.data_seed, c.borderline, bb), test));
+    }
+    if c.borderline > 0.0 {
+        return Err(Error::config("borderline", "draws T1/S1, T2/S2; this setting draws its own sets"));
     }
     let mut positions = pool(trial, keys.pool_file.as_deref())?;
     // The held-out set: the first `held_out` of a shuffle with a fixed seed.

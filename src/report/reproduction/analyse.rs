@@ -75,6 +75,8 @@ pub struct Inputs {
     /// Table 5's trial configs (section 5.1 rebuilds each replicate's untrained net from them).
     pub configs: Vec<Trial>,
     pub others: OtherRuns,
+    /// What the gap studies and trial 38's full run measured ([`super::gap::analyse`]).
+    pub gap: super::gap::Gap,
 }
 
 impl Inputs {
@@ -86,6 +88,7 @@ impl Inputs {
             replicated: table5::read_csv(&required(&out.join(TABLE5_CSV), "kpk reproduce")?)?,
             configs: configs.to_vec(),
             others,
+            gap: super::gap::Gap::default(),
         })
     }
 }
@@ -155,6 +158,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         continued: Some(continued(&o.continued, t40.map_or(&[], |t| &t.misclassified), &paper6)?),
         table6_groups: Some(table6_groups::analyse(&o.matched, &paper6, bb)),
         matched: Some(o.matched.clone()),
+        gap: inputs.gap.clone(),
         paper,
         paper_table6: paper6,
         summary: Vec::new(),

@@ -51,6 +51,9 @@ pub struct Reproduction {
     /// The main findings that open the report, most important first.
     #[serde(default)]
     pub summary: Vec<Finding>,
+    /// What explains the gap to the paper's Table 5: the gap studies' paired effects.
+    #[serde(default)]
+    pub gap: crate::report::reproduction::gap::Gap,
 }
 
 impl Reproduction {

@@ -22,6 +22,7 @@ pub mod domain;
 pub mod domain_notes;
 mod figures;
 pub mod findings;
+pub mod gap;
 mod pipeline;
 pub mod readings_robustness;
 mod render;

@@ -45,7 +45,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
     }
     table5::write_csv(&o.out.join(TABLE5_CSV), &table5::summarise(&trials, &runs, &tables::table5(), &bb)?)?;
     // The report reads the folders just written, as a later analysis of them would.
-    let report = analyse_and_render(&o.out, &trials, others, &bb)?;
+    let report = analyse_and_render(&o.configs, &o.out, &trials, others, &bb)?;
     Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
 }
 
@@ -56,13 +56,23 @@ pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
     let trials = pipeline::load_dir(configs)?;
     check_destinations(out)?;
     let others = OtherRuns::read(out)?;
-    analyse_and_render(out, &trials, others, &Bitbase::generate())
+    analyse_and_render(configs, out, &trials, others, &Bitbase::generate())
 }
 
 /// Analyse, write `reproduction.json` and `section51.json` (section 5.1 by the data draw, computed
 /// from `kpk readings`' runs), and render the report.
-fn analyse_and_render(out: &Path, trials: &[Trial], others: OtherRuns, bb: &Bitbase) -> Result<PathBuf> {
-    let r = analyse(&Inputs::read(out, trials, others)?, bb)?;
+fn analyse_and_render(
+    configs: &Path,
+    out: &Path,
+    trials: &[Trial],
+    others: OtherRuns,
+    bb: &Bitbase,
+) -> Result<PathBuf> {
+    let mut inputs = Inputs::read(out, trials, others)?;
+    // The gap studies' configs sit beside Table 5's (experiments/studies/ by experiments/table5/).
+    let studies = configs.parent().unwrap_or(Path::new(".")).join("studies");
+    inputs.gap = super::gap::analyse(&studies, out, &tables::table5())?;
+    let r = analyse(&inputs, bb)?;
     write_json(out, &r)?;
     crate::output::write_file(
         &out.join(SECTION51_JSON),

@@ -36,7 +36,8 @@ pub fn render(r: &Reproduction) -> Result<String> {
         "matched": matched_section(&e, r)?,
         "continued": findings::continued(&e, r)?,
         "section51": findings::section51(&e, r)?,
-        "discussion": super::discussion::markdown(&e, r)?,
+        // The gap studies' measurements follow the discussion whose hypotheses they test.
+        "discussion": super::discussion::markdown(&e, r)? + &super::gap::markdown(&e, &r.gap, &r.paper)?,
     });
     let md = templates::render(&e, "report", &context)?;
     crate::report::summary::check_sections(&r.summary, &md)?;

@@ -173,8 +173,24 @@ fn yes(b: bool) -> &'static str {
     if b { "yes" } else { "**no**" }
 }
 
-/// The replicated Table 5 as a Markdown table.
-pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
+/// The mark of a trial whose budget (`max_epochs`) lies below the paper's epoch count, and of
+/// one whose runs reached a budget equal to the paper's count: the footnote under the table
+/// (templates/replicated.md.j2) explains both.
+pub const BELOW_THE_PAPERS: &str = "‡";
+pub const AT_THE_PAPERS: &str = "†";
+
+/// The mark of trial `r` (see [`BELOW_THE_PAPERS`]), from its config's budget in `trials`.
+pub fn cap_mark(r: &Table5Stat, trials: &[crate::experiment::Summary]) -> &'static str {
+    let budget = trials.iter().find(|s| trial_number(&s.name) == Some(r.trial)).map(|s| s.max_epochs);
+    match budget {
+        Some(b) if b < r.paper_epochs => BELOW_THE_PAPERS,
+        _ if r.capped > 0 => AT_THE_PAPERS,
+        _ => "",
+    }
+}
+
+/// The replicated Table 5 as a Markdown table, capped trials marked ([`cap_mark`]).
+pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row], trials: &[crate::experiment::Summary]) -> String {
     let mut w = String::new();
     let _ = writeln!(
         w,
@@ -194,8 +210,9 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row]) -> String {
         };
         let _ = writeln!(
             w,
-            "| {} | {}{} | {} | {:.2} | {} | {} | {:.0} ({:.0}–{:.0}){} | {:.0} | {} | {:.d$} [{:.d$}, {:.d$}] ({:.d$}–{:.d$}) | {} | {} | {} | {} | {:.1} / {} |",
+            "| {}{} | {}{} | {} | {:.2} | {} | {} | {:.0} ({:.0}–{:.0}){} | {:.0} | {} | {:.d$} [{:.d$}, {:.d$}] ({:.d$}–{:.d$}) | {} | {} | {} | {} | {:.1} / {} |",
             r.trial,
+            cap_mark(r, trials),
             p.train_set,
             p.train_set.testing_set().map_or_else(String::new, |s| format!("/{s}")),
             p.error_fn,

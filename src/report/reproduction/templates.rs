@@ -6,7 +6,7 @@ use crate::template::Engine;
 use serde::Serialize;
 
 /// (name, source) of every template of the report.
-const TEMPLATES: [(&str, &str); 14] = [
+const TEMPLATES: [(&str, &str); 15] = [
     ("domain", include_str!("templates/domain.md.j2")),
     ("robustness", include_str!("templates/robustness.md.j2")),
     ("groups", include_str!("templates/groups.md.j2")),
@@ -21,6 +21,7 @@ const TEMPLATES: [(&str, &str); 14] = [
     ("continued", include_str!("templates/continued.md.j2")),
     ("standing", include_str!("templates/standing.md.j2")),
     ("discussion", include_str!("templates/discussion.md.j2")),
+    ("gap", include_str!("templates/gap.md.j2")),
 ];
 
 /// The report's engine: its templates, the shared filters and

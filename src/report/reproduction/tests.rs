@@ -155,6 +155,7 @@ fn report(trials: Vec<Summary>, best_misclassified: Vec<MisclassifiedRow>) -> Re
         matched: None,
         table6_groups: None,
         summary: vec![],
+        gap: Default::default(),
     }
 }
 

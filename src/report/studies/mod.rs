@@ -38,6 +38,9 @@ const PROSE: &[(&str, &str)] = &[
     ("characterisation", include_str!("characterisation.md")),
     ("transfer", include_str!("transfer.md")),
     ("curriculum", include_str!("curriculum.md")),
+    ("gap_eta", include_str!("gap_eta.md")),
+    ("gap_patience", include_str!("gap_patience.md")),
+    ("gap_borderline", include_str!("gap_borderline.md")),
 ];
 
 /// The files a study's folder holds.
