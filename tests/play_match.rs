@@ -18,9 +18,8 @@ fn root(path: &str) -> std::path::PathBuf {
 fn a_reduced_match_pools_seeds_pairs_excess_and_tests_the_cp_claim() {
     let bb = Bitbase::generate();
     let model = PlayModel::load(&root("models/kpk-play.hybrid")).unwrap();
-    let mut config = TrialConfig::load(&root(kpk::play::evaluators::NN6_TRIAL)).unwrap().config;
-    (config.max_epochs, config.window, config.patience) = (2, 1, 1);
-    let trial = config.check().unwrap();
+    let nn6 = TrialConfig::load(&root(kpk::play::evaluators::NN6_TRIAL)).unwrap();
+    let trial = nn6.with(|c| (c.max_epochs, c.window, c.patience) = (2, 1, 1)).unwrap();
     let setup = MatchSetup { seeds: 2, max_q: 1, depth_epochs: 1 };
     let r = run_match(&model, &trial, &setup, &bb, &|_| {}).unwrap();
     assert_eq!((r.won, r.drawn, r.seeds), (111_282, 54_383, 2));
