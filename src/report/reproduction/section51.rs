@@ -16,6 +16,7 @@ use crate::experiment::Trial;
 use crate::experiment::readings::{Reading, ReplicateOutcome, trial_number};
 use crate::experiment::replicate;
 use crate::paper::tables::Scope as TrialScope;
+use crate::report::reproduction::readings_robustness::ranges;
 use crate::stats::compare::{self, Contrast, Method};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -309,21 +310,6 @@ fn claim(runs: &[Run], s: &Spec) -> Option<Claim> {
             Expect::Greater => None,
         },
     })
-}
-
-/// Trial numbers as ranges: [1, 2, 3, 5] -> "1-3, 5".
-pub fn ranges(trials: &[u8]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < trials.len() {
-        let mut j = i;
-        while j + 1 < trials.len() && trials[j + 1] == trials[j] + 1 {
-            j += 1;
-        }
-        parts.push(if j > i { format!("{}-{}", trials[i], trials[j]) } else { trials[i].to_string() });
-        i = j + 1;
-    }
-    parts.join(", ")
 }
 
 /// The small-set runs of `replicates` under their trial's own reading, with the share of wins of

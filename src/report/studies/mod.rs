@@ -11,6 +11,7 @@ mod lines;
 use crate::error::{Error, Result};
 use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
+use crate::report::summary::anchor;
 use crate::stats::Interval;
 use crate::study::contrasts::Method;
 use crate::study::results::{StudiesResults, StudyResult};
@@ -222,17 +223,4 @@ pub fn render(results: &StudiesResults) -> Result<String> {
     engine()
         .and_then(|e| e.render("studies.md", results))
         .map_err(|e| Error::Format { path: e.name, message: e.message })
-}
-
-/// GitHub's heading anchor: lower case, spaces to '-', other punctuation dropped.
-fn anchor(title: &str) -> String {
-    title
-        .to_lowercase()
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-            _ => None,
-        })
-        .collect()
 }
