@@ -61,6 +61,11 @@ impl Reading {
     }
 }
 
+/// The examined reading whose [`Reading::label`] is `label` (a row of `trials.csv`), if any.
+pub fn from_label(label: &str) -> Option<Reading> {
+    examined().into_iter().find(|r| r.label() == label)
+}
+
 /// The readings examined: the stopping conditions alone, either, both, longer patience; each with
 /// the paper's kept state (least E1/E2) and ours (most correct).
 pub fn examined() -> Vec<Reading> {

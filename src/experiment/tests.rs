@@ -125,3 +125,12 @@ fn a_wrapped_error_keeps_its_kind() {
         "trial39 (seed 39): training diverged at epoch 7: weights are no longer finite"
     );
 }
+
+/// Each examined reading's label (a row of trials.csv) names it alone: `from_label` gives it back.
+#[test]
+fn every_examined_reading_is_found_by_its_label() {
+    for r in crate::experiment::readings::examined() {
+        assert_eq!(crate::experiment::readings::from_label(&r.label()), Some(r));
+    }
+    assert_eq!(crate::experiment::readings::from_label("either (target 20, patience 20)"), None);
+}

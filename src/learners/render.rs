@@ -3,6 +3,7 @@
 //! accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`). Nothing here trains or measures.
 
 use super::analyse::{LearnersReport, Row};
+use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
@@ -174,7 +175,11 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
             .rows
             .iter()
             .chain(&report.variants)
-            .filter(|r| r.learner == *name && r.train_set == "T3" && r.inputs == super::InputSet::All)
+            .filter(|r| {
+                r.learner == *name
+                    && r.train_set.parse::<SetName>().ok() == Some(SetName::T3)
+                    && r.inputs == super::InputSet::All
+            })
             .filter_map(|r| Some((r.exact_bytes?, r.train.mean)))
             .collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));

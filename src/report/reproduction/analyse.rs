@@ -5,7 +5,7 @@ use super::*;
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::SetName;
 use crate::experiment::Trial;
-use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
+use crate::experiment::readings::{self, ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
@@ -14,7 +14,7 @@ use crate::paper::tables::Table6Row;
 use crate::report::reproduction::table5::{self, Table5Stat};
 use crate::report::reproduction::{domain, readings_robustness, section51, table6_groups};
 use crate::stats;
-use crate::train::EpochMetrics;
+use crate::train::{BestState, EpochMetrics};
 use std::collections::HashSet;
 
 /// One trial's results as its folder holds them.
@@ -229,7 +229,10 @@ fn continued(c: &TrialResult, t40_wrong: &[MisclassifiedRow], paper6: &[Table6Ro
 fn least_error_kept(trials: &[TrialUnderReading]) -> Option<(f64, f64)> {
     let kept: Vec<f64> = trials
         .iter()
-        .filter(|t| NN6_TRIALS.contains(&t.trial) && t.reading.ends_with("keep least error"))
+        .filter(|t| {
+            NN6_TRIALS.contains(&t.trial)
+                && readings::from_label(&t.reading).is_some_and(|r| r.keep == BestState::LeastError)
+        })
         .map(|t| t.kept_epoch_median)
         .collect();
     (!kept.is_empty()).then(|| kept.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &k| (a.min(k), b.max(k))))
