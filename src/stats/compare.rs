@@ -58,6 +58,41 @@ impl Verdict {
     }
 }
 
+/// The verdict a report gives a claim (issue 26's one rule): [`Verdict::of`]'s, except that a
+/// claim about the paper's own hand-picked sets (lost, section 4.5) that our random draws do not
+/// support is "not replicated on random sets": draws cannot contradict a statement about sets
+/// they are not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimVerdict {
+    Supported,
+    Contradicted,
+    NotShown,
+    NotReplicatedOnRandomSets,
+}
+
+impl ClaimVerdict {
+    /// The rule applied to `v`, for a claim about the paper's own sets where `own_sets`.
+    pub fn of(v: Verdict, own_sets: bool) -> ClaimVerdict {
+        match (v, own_sets) {
+            (Verdict::Supported, _) => ClaimVerdict::Supported,
+            (_, true) => ClaimVerdict::NotReplicatedOnRandomSets,
+            (Verdict::Contradicted, false) => ClaimVerdict::Contradicted,
+            (Verdict::NotShown, false) => ClaimVerdict::NotShown,
+        }
+    }
+
+    /// The verdict in the reports' words.
+    pub fn words(self) -> &'static str {
+        match self {
+            ClaimVerdict::Supported => "supported",
+            ClaimVerdict::Contradicted => "contradicted",
+            ClaimVerdict::NotShown => "not shown",
+            ClaimVerdict::NotReplicatedOnRandomSets => "not replicated on random sets",
+        }
+    }
+}
+
 /// Paired contrast of a − b over replicates (`a[r]` and `b[r]` share seed and draw r): the mean
 /// difference with its t-interval at `level` and the paired t-test's p-value. Needs two pairs.
 pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Contrast> {

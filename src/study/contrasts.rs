@@ -48,14 +48,27 @@ pub enum ContrastVerdict {
     Exploratory,
 }
 
+impl From<compare::ClaimVerdict> for ContrastVerdict {
+    fn from(v: compare::ClaimVerdict) -> ContrastVerdict {
+        match v {
+            compare::ClaimVerdict::Supported => ContrastVerdict::Supported,
+            compare::ClaimVerdict::Contradicted => ContrastVerdict::Contradicted,
+            compare::ClaimVerdict::NotShown => ContrastVerdict::NotShown,
+            compare::ClaimVerdict::NotReplicatedOnRandomSets => ContrastVerdict::NotReplicatedOnRandomSets,
+        }
+    }
+}
+
 impl ContrastVerdict {
-    /// The words `contrasts.csv` writes.
+    /// The words `contrasts.csv` writes: a primary's verdict in the reports' words.
     pub fn words(self) -> &'static str {
         match self {
-            ContrastVerdict::Supported => "supported",
-            ContrastVerdict::Contradicted => "contradicted",
-            ContrastVerdict::NotShown => "not shown",
-            ContrastVerdict::NotReplicatedOnRandomSets => "not replicated on random sets",
+            ContrastVerdict::Supported => compare::ClaimVerdict::Supported.words(),
+            ContrastVerdict::Contradicted => compare::ClaimVerdict::Contradicted.words(),
+            ContrastVerdict::NotShown => compare::ClaimVerdict::NotShown.words(),
+            ContrastVerdict::NotReplicatedOnRandomSets => {
+                compare::ClaimVerdict::NotReplicatedOnRandomSets.words()
+            }
             ContrastVerdict::Exploratory => "exploratory",
         }
     }
@@ -234,17 +247,8 @@ pub fn adjust_family(family: &mut [&mut ContrastResult]) {
         c.p_adjusted = Some(pa);
         // Holm stops at the first primary it cannot reject: past it, no verdict.
         let (lo, hi) = c.oriented();
-        let verdict = match compare::Verdict::of(lo, hi) {
-            _ if pa >= 1.0 - LEVEL => ContrastVerdict::NotShown,
-            compare::Verdict::Supported => ContrastVerdict::Supported,
-            compare::Verdict::Contradicted => ContrastVerdict::Contradicted,
-            compare::Verdict::NotShown => ContrastVerdict::NotShown,
-        };
-        c.verdict = match verdict {
-            ContrastVerdict::Supported => verdict,
-            _ if c.own_sets => ContrastVerdict::NotReplicatedOnRandomSets,
-            _ => verdict,
-        };
+        let v = if pa >= 1.0 - LEVEL { compare::Verdict::NotShown } else { compare::Verdict::of(lo, hi) };
+        c.verdict = compare::ClaimVerdict::of(v, c.own_sets).into();
     }
 }
 

@@ -96,25 +96,8 @@ pub struct Group {
     pub draws: usize,
 }
 
-/// The verdict on a claim, from the interval alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Supported,
-    Contradicted,
-    NotShown,
-    /// The claim concerned the paper's own hand-picked sets (lost), and our random draws do not
-    /// support it: they cannot contradict a statement about sets they are not.
-    NotReplicatedOnRandomSets,
-}
-
-impl Verdict {
-    /// The verdict as the report words it: its serde name with spaces, "not shown".
-    pub fn words(self) -> String {
-        let name = serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned));
-        name.unwrap_or_default().replace('_', " ")
-    }
-}
+/// The verdict on a claim, by the reports' one rule.
+pub type Verdict = compare::ClaimVerdict;
 
 /// One of section 5.1's claims against our runs: A − B by the draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,12 +141,7 @@ fn verdict(expect: Expect, scope: Scope, lo: f64, hi: f64) -> Verdict {
         // The claim is t − (A − B) > 0.
         Expect::NotConspicuouslyGreater(t) => compare::Verdict::of(t - hi, t - lo),
     };
-    match (v, scope) {
-        (compare::Verdict::Supported, _) => Verdict::Supported,
-        (_, Scope::PapersSets) => Verdict::NotReplicatedOnRandomSets,
-        (compare::Verdict::Contradicted, Scope::Method) => Verdict::Contradicted,
-        (compare::Verdict::NotShown, Scope::Method) => Verdict::NotShown,
-    }
+    Verdict::of(v, scope == Scope::PapersSets)
 }
 
 /// One row of the section's table: the claim, the row, groups A and B (trials and measure).
