@@ -354,7 +354,8 @@ pub fn runs(configs: &[Trial], replicates: &[ReplicateOutcome], bb: &Bitbase) ->
     Ok(out)
 }
 
-fn is_reading(r: &ReplicateOutcome, reading: &Reading) -> bool {
+/// Whether `r` ran under `reading`.
+pub fn is_reading(r: &ReplicateOutcome, reading: &Reading) -> bool {
     r.stop == reading.stop.name()
         && r.window == reading.window
         && r.patience == reading.patience
