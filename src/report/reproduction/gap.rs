@@ -1,8 +1,9 @@
 //! What explains the gap between our Table 5 and the paper's (issue 26, part 5): the studies
 //! `gap_*` (experiments/studies/) trained Table 5's small-set trials under the configs' value and
 //! an alternative reading of the paper from the same seeds and draws; here their committed
-//! replicates become paired effects beside the paper's figures. Trial 38's full budget is one run
-//! (experiments/gap/trial38_full.toml) beside Table 5's trial 38.
+//! replicates become paired effects beside the paper's figures. Trial 38's full budget is five
+//! replicates (experiments/gap/trial38_full*.toml) beside Table 5's 400-epoch replicates of the
+//! same weight seeds, paired by seed ([`full_budget`]).
 //!
 //! The small-set studies give one setting per distinct configuration of trials 1-37 and
 //! alternative, its `x` the configuration's first trial and its `series` the alternative. A
@@ -13,9 +14,13 @@
 //! ([`compare::paired`]).
 
 use crate::error::{Error, Result};
-use crate::experiment::Summary;
+use crate::experiment::readings::{Reading, ReplicateOutcome};
+use crate::experiment::replicate::SEED_STRIDE;
+use crate::experiment::{Summary, Trial};
 use crate::paper::tables::Table5Row;
-use crate::stats::{self, compare};
+use crate::stats::compare::Method;
+use crate::stats::{self, Interval, compare};
+use crate::train::StopReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,15 +29,75 @@ use std::path::Path;
 /// configs' value.
 pub const GAP_STUDIES: [&str; 3] = ["gap_eta", "gap_patience", "gap_borderline"];
 
-/// Where `kpk run experiments/gap/trial38_full.toml --out reports/studies/gap_trial38` writes.
-pub const TRIAL38_FULL: &str = "studies/gap_trial38/trial38_full";
+/// Where `kpk run --out reports/studies/gap_trial38 experiments/gap/trial38_full*.toml` writes
+/// one folder per replicate.
+pub const TRIAL38_FULL: &str = "studies/gap_trial38";
 
 /// Everything the section shows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Gap {
     pub studies: Vec<GapStudy>,
-    /// Table 5's trial 38 (`trial38/`) and the same seed run to the paper's 1,000 epochs.
-    pub trial38: Option<(Summary, Summary)>,
+    /// Trial 38's replicates at the paper's 1,000 epochs beside Table 5's at 400.
+    pub trial38: Option<FullBudget>,
+}
+
+/// One run of trial 38 at the full budget, with Table 5's run of the same weight seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FullRun {
+    pub seed: u64,
+    pub epochs: usize,
+    pub best_epoch: usize,
+    pub stop_reason: StopReason,
+    /// The kept net's training accuracy at m = 0, %.
+    pub train_pct: f64,
+    /// The same of Table 5's replicate with this seed (400 epochs), where there is one.
+    pub capped_train_pct: Option<f64>,
+}
+
+/// Trial 38 at the paper's budget over replicates against Table 5's budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FullBudget {
+    /// Table 5's `max_epochs` for trial 38, and the full runs'.
+    pub capped_epochs: usize,
+    pub full_epochs: usize,
+    pub runs: Vec<FullRun>,
+    /// Training accuracy (m = 0, %) of the full runs, and of Table 5's runs of the same seeds
+    /// (all of Table 5's replicates where the seeds do not match): means with 95% t-intervals.
+    pub full: Interval,
+    pub capped: Option<Interval>,
+    /// Full − capped: paired by seed where every full run has Table 5's run of its seed
+    /// (`method` paired), else the two groups unpaired (`welch`).
+    pub diff: Option<Interval>,
+    pub method: Option<Method>,
+}
+
+/// Full − capped over `runs`, paired by seed where every run has its capped run, else Welch over
+/// the runs and `capped_all` (Table 5's runs, every seed).
+pub fn full_budget(
+    runs: Vec<FullRun>,
+    capped_all: &[f64],
+    capped_epochs: usize,
+    full_epochs: usize,
+) -> Option<FullBudget> {
+    let full: Vec<f64> = runs.iter().map(|r| r.train_pct).collect();
+    let pairs: Option<Vec<f64>> = runs.iter().map(|r| r.capped_train_pct).collect();
+    let (capped, diff, method) = match pairs {
+        Some(capped) if capped.len() >= 2 => {
+            let c = compare::paired(&full, &capped, 0.95)?;
+            let d = Interval { mean: c.estimate, lo: c.lo, hi: c.hi, n: c.units };
+            (Interval::of_mean_pct(&capped), Some(d), Some(Method::Paired))
+        }
+        _ => (Interval::of_mean_pct(capped_all), stats::difference(&full, capped_all), Some(Method::Welch)),
+    };
+    Some(FullBudget {
+        capped_epochs,
+        full_epochs,
+        full: Interval::of_mean_pct(&full)?,
+        capped,
+        diff,
+        method,
+        runs,
+    })
 }
 
 /// One alternative's effect on one measure over a group of trials.
@@ -96,8 +161,15 @@ struct ReplicateRow {
 }
 
 /// The gap studies' effects, from their configs in `studies` and `out/studies/<name>/replicates.csv`,
-/// and trial 38 beside its full run; a study or run not yet made is left out.
-pub fn analyse(studies: &Path, out: &Path, paper: &[Table5Row]) -> Result<Gap> {
+/// and trial 38's full runs beside Table 5's replicates of it (`trial38`, its config, and
+/// `replicates`, every run of `kpk readings`); a study or run not yet made is left out.
+pub fn analyse(
+    studies: &Path,
+    out: &Path,
+    paper: &[Table5Row],
+    trial38: Option<&Trial>,
+    replicates: &[ReplicateOutcome],
+) -> Result<Gap> {
     let bad = |p: &Path, m: String| Error::Format { path: p.display().to_string(), message: m };
     let mut gap = Gap::default();
     for name in GAP_STUDIES {
@@ -114,15 +186,47 @@ pub fn analyse(studies: &Path, out: &Path, paper: &[Table5Row]) -> Result<Gap> {
             .map_err(|e| bad(&csv_path, e.to_string()))?;
         gap.studies.extend(study_effects(&study, &rows, paper));
     }
-    let summary = |dir: &Path| -> Result<Summary> {
-        let path = dir.join(crate::experiment::SUMMARY_JSON);
-        serde_json::from_slice(&crate::io::read(&path)?).map_err(|e| bad(&path, e.to_string()))
-    };
-    let full = out.join(TRIAL38_FULL);
-    if full.join(crate::experiment::SUMMARY_JSON).exists() {
-        gap.trial38 = Some((summary(&out.join("trial38"))?, summary(&full)?));
+    if let Some(t) = trial38 {
+        gap.trial38 = trial38_full(&out.join(TRIAL38_FULL), t, replicates)?;
     }
     Ok(gap)
+}
+
+/// The full runs in `dir` (each folder with a `summary.json`, by name) against Table 5's runs of
+/// `t` under its config's reading: replicate r has weight seed `seed + r·SEED_STRIDE`
+/// ([`crate::experiment::replicate`]).
+fn trial38_full(dir: &Path, t: &Trial, replicates: &[ReplicateOutcome]) -> Result<Option<FullBudget>> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(None) };
+    let mut folders: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join(crate::experiment::SUMMARY_JSON).exists())
+        .collect();
+    folders.sort();
+    let reading = Reading::of(&t.config);
+    let capped: Vec<(u64, f64)> = replicates
+        .iter()
+        .filter(|r| Some(r.trial) == crate::experiment::readings::trial_number(t.name()))
+        .filter(|r| super::section51::is_reading(r, &reading))
+        .map(|r| (t.config.seed.wrapping_add(r.seed_index as u64 * SEED_STRIDE), r.train_pct))
+        .collect();
+    let mut runs = Vec::with_capacity(folders.len());
+    let mut full_epochs = 0;
+    for folder in &folders {
+        let path = folder.join(crate::experiment::SUMMARY_JSON);
+        let s: Summary = serde_json::from_slice(&crate::io::read(&path)?)
+            .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
+        full_epochs = full_epochs.max(s.max_epochs);
+        runs.push(FullRun {
+            seed: s.seed,
+            epochs: s.epochs,
+            best_epoch: s.best_epoch,
+            stop_reason: s.stop_reason,
+            train_pct: s.train_accuracy_pct,
+            capped_train_pct: capped.iter().find(|c| c.0 == s.seed).map(|c| c.1),
+        });
+    }
+    let all: Vec<f64> = capped.iter().map(|c| c.1).collect();
+    Ok(full_budget(runs, &all, t.config.max_epochs, full_epochs))
 }
 
 /// Each setting's runs by replicate: `runs[setting][replicate]`.
@@ -277,7 +381,7 @@ pub fn markdown(e: &crate::template::Engine, gap: &Gap, paper: &[Table5Row]) -> 
     let p38 = paper.iter().find(|p| p.trial == 38);
     let context = serde_json::json!({
         "studies": gap.studies,
-        "trial38": gap.trial38.as_ref().map(|(a, b)| serde_json::json!({"configs": a, "full": b})),
+        "trial38": gap.trial38,
         "paper38": p38.map(|p| serde_json::json!({"epochs": p.epochs, "train": p.train_acc_pct})),
     });
     Ok(super::templates::render(e, "gap", &context)?.trim_end().to_string() + "\n")
@@ -286,6 +390,40 @@ pub fn markdown(e: &crate::template::Engine, gap: &Gap, paper: &[Table5Row]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn full_run(seed: u64, train_pct: f64, capped: Option<f64>) -> FullRun {
+        FullRun {
+            seed,
+            epochs: 1000,
+            best_epoch: 900,
+            stop_reason: StopReason::MaxEpochs,
+            train_pct,
+            capped_train_pct: capped,
+        }
+    }
+
+    /// Runs that all have Table 5's run of their seed are compared seed by seed; one without
+    /// makes the comparison unpaired, against every capped run.
+    #[test]
+    fn the_full_budget_pairs_by_seed_or_says_it_does_not() {
+        let runs = vec![
+            full_run(38, 99.9, Some(99.8)),
+            full_run(1038, 99.7, Some(99.7)),
+            full_run(2038, 99.8, Some(99.6)),
+        ];
+        let b = full_budget(runs.clone(), &[99.8, 99.7, 99.6, 99.0], 400, 1000).unwrap();
+        assert_eq!(b.method, Some(Method::Paired));
+        let d = b.diff.unwrap();
+        assert_eq!(d.n, 3);
+        assert!((d.mean - 0.1).abs() < 1e-9 && d.lo < d.mean && d.mean < d.hi, "{d:?}");
+        assert!((b.capped.unwrap().mean - 99.7).abs() < 1e-9, "the same seeds' capped runs only");
+        let mut unpaired = runs;
+        unpaired[2].capped_train_pct = None;
+        let u = full_budget(unpaired, &[99.8, 99.7, 99.6, 99.0], 400, 1000).unwrap();
+        assert_eq!(u.method, Some(Method::Welch));
+        assert!((u.capped.unwrap().mean - 99.525).abs() < 1e-9, "every capped run");
+        assert!((u.diff.unwrap().mean - (99.8 - 99.525)).abs() < 1e-9);
+    }
 
     /// Trials 3 and 4 share a configuration, trial 5 has its own: the paired effect over trials
     /// 3-5 weighs the first configuration twice, replicate by replicate.

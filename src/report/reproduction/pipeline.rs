@@ -71,7 +71,8 @@ fn analyse_and_render(
     let mut inputs = Inputs::read(out, trials, others)?;
     // The gap studies' configs sit beside Table 5's (experiments/studies/ by experiments/table5/).
     let studies = configs.parent().unwrap_or(Path::new(".")).join("studies");
-    inputs.gap = super::gap::analyse(&studies, out, &tables::table5())?;
+    let trial38 = trials.iter().find(|t| crate::experiment::readings::trial_number(t.name()) == Some(38));
+    inputs.gap = super::gap::analyse(&studies, out, &tables::table5(), trial38, &inputs.others.replicates)?;
     let r = analyse(&inputs, bb)?;
     write_json(out, &r)?;
     crate::output::write_file(

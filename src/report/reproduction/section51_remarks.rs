@@ -90,7 +90,7 @@ pub struct SetSizes {
 /// The paper's floor of training accuracy over trials 1-37, %.
 const FLOOR_PCT: f64 = 92.0;
 
-/// A difference of means a − b with its interval by the data draw (section 5.1's bootstrap).
+/// A difference of means a − b with its interval by the data draw (section 5.1's mixed model).
 pub type ByDraw<'a> = &'a dyn Fn(&[(u64, f64)], &[(u64, f64)]) -> Option<Contrast>;
 
 /// One small-set run: its trial, its draw and its training accuracy, %.

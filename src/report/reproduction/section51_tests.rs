@@ -53,7 +53,8 @@ fn the_interval_is_by_the_draw_not_by_the_run() {
     assert_eq!((steady.a.runs, steady.a.draws, steady.diff.units), (50, 5, 5));
     assert!((steady.diff.estimate - 0.5).abs() < 1e-9);
     assert_eq!(steady.verdict, Verdict::Supported);
-    assert_eq!(steady.diff.method, Method::ClusterBootstrap);
+    assert_eq!(steady.diff.method, Method::MixedModel);
+    assert_eq!(steady.bootstrap.map(|b| b.method), Some(Method::ClusterBootstrap));
     // The same mean gap, with draws that swing it by ±2 points: not shown by 5 draws.
     let swinging = claim(&runs(1, 2, 0.5, 1.0), &spec).unwrap();
     assert!((swinging.diff.estimate - 0.5).abs() < 1e-9);
@@ -83,9 +84,16 @@ fn the_section_renders_and_heads_the_summary() {
     rs.iter_mut().filter(|r| r.trial == 1).for_each(|r| r.test = Some(79.0));
     let claims: Vec<Claim> = SPECS.iter().filter_map(|s| claim(&rs, s)).collect();
     assert_eq!(claims.len(), 2, "two claims: e2, test_lower");
-    let s = Section51 { method: Some(Method::ClusterBootstrap), draws: 5, claims, ..Default::default() };
+    let s = Section51 {
+        method: Some(Method::MixedModel),
+        secondary_method: Some(Method::ClusterBootstrap),
+        draws: 5,
+        claims,
+        ..Default::default()
+    };
     let e = crate::report::reproduction::templates::engine().unwrap();
     let md = crate::report::reproduction::templates::render(&e, "section51", &context(&s)).unwrap();
-    assert!(md.contains("| +2.0 [+2.0, +2.0] (5) | supported |"), "{md}");
-    assert!(md.contains("\"method\": \"cluster_bootstrap\""));
+    assert!(md.contains("| +2.0 [+2.0, +2.0] (5) | [+2.0, +2.0] (5) | supported |"), "{md}");
+    assert!(md.contains("\"method\": \"mixed_model\""));
+    assert!(md.contains("t with 4 degrees of freedom"), "{md}");
 }

@@ -128,7 +128,7 @@ fn section51(r: &Reproduction) -> Vec<Finding> {
                 finding(text).value("estimate", c.diff.estimate).word("verdict", c.verdict.words()).interval(
                     c.diff.lo,
                     c.diff.hi,
-                    format!("95% cluster bootstrap over {} data draws", c.diff.units),
+                    format!("95% mixed-model t-interval over {} data draws", c.diff.units),
                 ),
             );
         }

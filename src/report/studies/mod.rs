@@ -154,6 +154,7 @@ pub fn contrasts_csv(result: &StudyResult) -> String {
         let method = match c.method {
             Method::Paired => "paired",
             Method::ClusterBootstrap => "cluster_bootstrap",
+            Method::MixedModel => "mixed_model",
             Method::Welch => "welch",
         };
         let p = c.p_adjusted.map_or_else(String::new, |p| format!("{p:.6}"));
