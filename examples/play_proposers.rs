@@ -7,9 +7,10 @@
 //!
 //! The proposers: version 1's eleven features with its search (steps ±1..±3 from its start); the
 //! same features with version 2's search (steps up to ±16 from version 1's fitted weights × 4);
-//! version 2's fifteen features (the shipped proposer); and those fifteen with seventeen more
-//! king-and-pawn terms (key squares, opposition on a file or rank, kings' distance, …), which the
-//! search left at weight 0 but four of.
+//! version 2's fifteen features; those fifteen with seventeen more king-and-pawn terms (key
+//! squares, opposition on a file or rank, kings' distance, …); and the fifteen in each of the six
+//! regimes of `kpk::play::propose::regime` (a depth-two tree over the pawn, a linear score at each
+//! leaf: the shipped proposer), each regime fitted from the fifteen's weights.
 
 use kpk::Bitbase;
 use kpk::chess::board::{Color, Square};
@@ -18,7 +19,7 @@ use kpk::chess::position::{After, KpkPosition, Outcome};
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::bits::best_rice;
 use kpk::hybrid::exceptions::gaps;
-use kpk::play::propose::{N_FEATURES, features};
+use kpk::play::propose::{N_FEATURES, N_REGIMES, features, regime};
 use rayon::prelude::*;
 
 /// Every candidate feature: version 2's fifteen, then seventeen more.
@@ -73,8 +74,9 @@ fn all_features(s: &KpkPosition) -> [i32; ALL] {
     x
 }
 
-/// A choice position: its index, and each winning move's features and whether it is optimal.
-type Choice = (u32, Vec<(bool, [i32; ALL])>);
+/// A choice position: its index, each winning move's features and whether it is optimal, and its
+/// regime.
+type Choice = (u32, Vec<(bool, [i32; ALL])>, usize);
 
 fn choices(bb: &Bitbase) -> Vec<Choice> {
     let white: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
@@ -92,7 +94,7 @@ fn choices(bb: &Bitbase) -> Vec<Choice> {
                     _ => {}
                 }
             }
-            (v.len() >= 2).then(|| (KpkIndex::of(p).value() as u32, v))
+            (v.len() >= 2).then(|| (KpkIndex::of(p).value() as u32, v, regime(p)))
         })
         .collect();
     found.sort_unstable_by_key(|c| c.0);
@@ -129,11 +131,12 @@ fn fit(cases: &[Choice], n: usize, start: [i8; ALL], steps: &[i8]) -> ([i8; ALL]
     (w, best)
 }
 
-/// Exception bits coded as version 1 and as version 2.
-fn coded_bits(cases: &[Choice], w: &[i8; ALL]) -> (u64, u64) {
+/// The exceptions, and their bits coded as version 1 and as version 2, of the proposer with weights
+/// `w` per regime (one set: every regime).
+fn coded_bits(cases: &[Choice], w: &[[i8; ALL]]) -> (usize, u64, u64) {
     let (mut index, mut place, mut all, mut stored) = (vec![], vec![], vec![], vec![]);
-    for (at, (i, moves)) in cases.iter().enumerate() {
-        let o = ordinal(moves, w) as u64;
+    for (at, (i, moves, r)) in cases.iter().enumerate() {
+        let o = ordinal(moves, &w[r % w.len()]) as u64;
         if o > 0 {
             index.push(*i);
             place.push(at as u32);
@@ -144,7 +147,7 @@ fn coded_bits(cases: &[Choice], w: &[i8; ALL]) -> (u64, u64) {
         }
     }
     let bits = |v: &[u64]| best_rice(v.iter().copied()).1;
-    (best_rice(gaps(&index)).1 + bits(&all), best_rice(gaps(&place)).1 + bits(&stored))
+    (index.len(), best_rice(gaps(&index)).1 + bits(&all), best_rice(gaps(&place)).1 + bits(&stored))
 }
 
 fn main() -> anyhow::Result<()> {
@@ -160,21 +163,29 @@ fn main() -> anyhow::Result<()> {
     let (v1, _) = fit(&cases, 11, times(1, v1_start), &[-3, -2, -1, 1, 2, 3]);
     let mut v1_fitted = [0i8; 11];
     v1_fitted.copy_from_slice(&v1[..11]);
+    let fifteen = fit(&cases, N_FEATURES, times(4, v1_fitted), &fine).0;
+    let regimes: Vec<[i8; ALL]> = (0..N_REGIMES)
+        .map(|r| {
+            let own: Vec<Choice> = cases.iter().filter(|c| c.2 == r).cloned().collect();
+            fit(&own, N_FEATURES, fifteen, &fine).0
+        })
+        .collect();
     let proposers = [
-        ("11 features, version 1's search", 11, v1),
-        ("11 features, finer search", 11, fit(&cases, 11, times(4, v1_fitted), &fine).0),
-        ("15 features (shipped)", N_FEATURES, fit(&cases, N_FEATURES, times(4, v1_fitted), &fine).0),
-        ("32 features", ALL, fit(&cases, ALL, times(4, v1_fitted), &fine).0),
+        ("11 features, version 1's search", 11, vec![v1]),
+        ("11 features, finer search", 11, vec![fit(&cases, 11, times(4, v1_fitted), &fine).0]),
+        ("15 features", N_FEATURES, vec![fifteen]),
+        ("32 features", ALL, vec![fit(&cases, ALL, times(4, v1_fitted), &fine).0]),
+        ("15 features in 6 regimes (shipped)", N_FEATURES, regimes),
     ];
     println!("{} choice positions; the embedded tree is {tree} B", cases.len());
     println!("| proposer | weights | move exceptions | bytes, version-1 coding | bytes, version-2 coding |");
     println!("|---|---:|---:|---:|---:|");
     for (name, n, w) in proposers {
-        let misses = cases.iter().filter(|c| ordinal(&c.1, &w) > 0).count();
-        let (b1, b2) = coded_bits(&cases, &w);
+        let (misses, b1, b2) = coded_bits(&cases, &w);
+        let weights = n * w.len();
         // magic, version, length, hybrid length, tree, weight count, weights, E, kg, ko, bits, CRC
-        let bytes = |bits: u64| 11 + tree + 1 + n + 5 + bits.div_ceil(8) as usize + 4;
-        println!("| {name} | {n} | {misses} | {} | {} |", bytes(b1), bytes(b2));
+        let bytes = |bits: u64| 11 + tree + 1 + weights + 5 + bits.div_ceil(8) as usize + 4;
+        println!("| {name} | {weights} | {misses} | {} | {} |", bytes(b1), bytes(b2));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ mod support;
 
 use kpk::chess::position::{After, Move, Transform};
 use kpk::play::PlayModel;
-use kpk::play::propose::N_FEATURES;
+use kpk::play::propose::{N_FEATURES, N_REGIMES};
 use kpk::{Bitbase, Color, KpkPosition, Oriented, Outcome};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -127,7 +127,7 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
 fn a_well_sealed_file_with_a_bad_field_is_refused() {
     let bytes = std::fs::read(MODEL).unwrap();
     let w = 11 + usize::from(u16::from_le_bytes([bytes[9], bytes[10]])); // the weight count
-    let e = w + 1 + N_FEATURES; // the exception count, then the two Rice parameters
+    let e = w + 1 + N_REGIMES * N_FEATURES; // the exception count, then the two Rice parameters
     let edit = |at: usize, value: u8| {
         let mut b = bytes.clone();
         b[at] = value;
@@ -140,6 +140,7 @@ fn a_well_sealed_file_with_a_bad_field_is_refused() {
         ("version 3", edit(4, 3)),
         ("version 0", edit(4, 0)),
         ("11 weights in a version-2 file", edit(w, 11)),
+        ("15 weights in a version-2 file", edit(w, N_FEATURES as u8)),
         ("one exception more than the bits hold", resealed(more)),
         ("gap Rice parameter 25", edit(e + 3, 25)),
         ("ordinal Rice parameter 9", edit(e + 4, 9)),

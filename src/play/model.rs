@@ -16,7 +16,7 @@
 //! first winning move fail to be optimal, and the reader finds them from the model itself. Where
 //! such a position has two winning moves the ordinal is 1 and is not stored.
 
-use super::propose::{N_FEATURES, Proposer, V1_FEATURES};
+use super::propose::{N_FEATURES, N_REGIMES, Proposer, V1_FEATURES};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
@@ -119,10 +119,11 @@ impl PlayModel {
             Candidate { key: 0, n: 0, mv: Move { from: p.wk(), to: p.wk(), promotion: None }, to: None };
         let mut keyed = [none; MAX_MOVES];
         let mut len = 0;
+        let regime = super::propose::regime(p);
         for (n, mv) in p.moves().into_iter().enumerate() {
             keyed[len] = match p.play(mv) {
                 After::Promoted { outcome: Outcome::Win, .. } => Candidate { key: i32::MIN, n, mv, to: None },
-                After::Position(s) => Candidate { key: self.proposer.score(&s), n, mv, to: Some(s) },
+                After::Position(s) => Candidate { key: self.proposer.score(regime, &s), n, mv, to: Some(s) },
                 _ => continue,
             };
             len += 1;
@@ -231,8 +232,8 @@ impl PlayModel {
         bytes.extend_from_slice(&[0; 4]); // length, filled in below
         bytes.extend_from_slice(&(hybrid.len() as u16).to_le_bytes());
         bytes.extend_from_slice(&hybrid);
-        bytes.push(N_FEATURES as u8);
-        bytes.extend(self.proposer.weights.iter().map(|&w| w as u8));
+        bytes.push((N_REGIMES * N_FEATURES) as u8);
+        bytes.extend(self.proposer.weights.iter().flatten().map(|&w| w as u8));
         bytes.extend_from_slice(&(places.len() as u32).to_le_bytes()[..3]);
         let (kg, _) = best_rice(gaps(&places));
         let (ko, _) = best_rice(stored.iter().copied());
@@ -281,14 +282,18 @@ impl PlayModel {
         let n = usize::from(u16::from_le_bytes([body[9], body[10]]));
         let rest = body.get(11 + n..).ok_or_else(|| bad("the embedded hybrid runs past the end".into()))?;
         let hybrid = Hybrid::from_bytes(&body[11..11 + n], path)?;
-        let n_weights = if version == 1 { V1_FEATURES } else { N_FEATURES };
+        let n_weights = if version == 1 { V1_FEATURES } else { N_REGIMES * N_FEATURES };
         if rest.len() < 1 + n_weights + 5 || usize::from(rest[0]) != n_weights {
             return Err(bad(format!("expected {n_weights} proposer weights")));
         }
-        let mut weights = [0i8; N_FEATURES];
-        for (w, &b) in weights.iter_mut().zip(&rest[1..=n_weights]) {
-            *w = b as i8;
-        }
+        let stored = &rest[1..=n_weights];
+        let weights: [[i8; N_FEATURES]; N_REGIMES] = std::array::from_fn(|r| {
+            // Version 1: one regime's first eleven weights, for every regime.
+            let at = if version == 1 { 0 } else { r * N_FEATURES };
+            std::array::from_fn(|j| {
+                stored.get(at + j).filter(|_| version > 1 || j < V1_FEATURES).map_or(0, |&b| b as i8)
+            })
+        });
         let h = &rest[1 + n_weights..];
         let count = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
         let (kg, ko) = (u32::from(h[3]), u32::from(h[4]));
@@ -343,60 +348,6 @@ impl PlayModel {
             return Err(bad("bytes after the exception table".into()));
         }
         Ok((places.iter().map(|&at| choices[at].0).collect(), ordinals))
-    }
-}
-
-/// Choose the proposer's weights by coordinate descent (steps of ±1, ±2, ±3, ±4, ±8 and ±16 on
-/// one weight at a time, saturating at the range of a signed byte, first improvement kept, until
-/// none improves) to minimise the number of positions whose
-/// top-ranked winning move is not DTC-optimal. Deterministic: no random choice.
-pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
-    // Per won position with the pawn side to move and no winning promotion: each winning move's
-    // features and whether it is optimal. Positions where every winning move is optimal are left out.
-    let cases: Vec<Vec<(bool, [i32; N_FEATURES])>> = KpkPosition::all()
-        .filter(|p| p.side() == Color::White)
-        .filter_map(|p| {
-            let d = bb.dtc(&p)?.0;
-            let mut v = Vec::new();
-            for mv in p.moves() {
-                match p.play(mv) {
-                    After::Promoted { outcome: Outcome::Win, .. } => return None,
-                    After::Position(s) if bb.outcome(&s) == Outcome::Win => {
-                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), super::propose::features(&s)));
-                    }
-                    _ => {}
-                }
-            }
-            (!v.iter().all(|x| x.0)).then_some(v)
-        })
-        .collect();
-    let misses = |w: &[i8; N_FEATURES]| -> usize {
-        let score = |f: &[i32; N_FEATURES]| f.iter().zip(w).map(|(&a, &b)| a * i32::from(b)).sum::<i32>();
-        cases
-            .par_iter()
-            .filter(|v| {
-                // min_by_key keeps the first of equal scores: generation order, as ranked_wins.
-                !v.iter().min_by_key(|x| score(&x.1)).is_some_and(|x| x.0)
-            })
-            .count()
-    };
-    let mut w = start.weights;
-    let mut best = misses(&w);
-    loop {
-        let mut improved = false;
-        for j in 0..N_FEATURES {
-            for delta in [-16i8, -8, -4, -3, -2, -1, 1, 2, 3, 4, 8, 16] {
-                let mut t = w;
-                t[j] = t[j].saturating_add(delta);
-                let n = misses(&t);
-                if n < best {
-                    (best, w, improved) = (n, t, true);
-                }
-            }
-        }
-        if !improved {
-            return (Proposer { weights: w }, best);
-        }
     }
 }
 
