@@ -10,7 +10,8 @@
 //! version 2's fifteen features; those fifteen with seventeen more king-and-pawn terms (key
 //! squares, opposition on a file or rank, kings' distance, …); and the fifteen in each of the six
 //! regimes of `kpk::play::propose::regime` (a depth-two tree over the pawn, a linear score at each
-//! leaf: the shipped proposer), each regime fitted from the fifteen's weights.
+//! leaf: the shipped proposer) and in the regimes of six other trees over the pawn's file and
+//! rank, each regime fitted from the fifteen's weights.
 
 use kpk::Bitbase;
 use kpk::chess::board::{Color, Square};
@@ -19,7 +20,7 @@ use kpk::chess::position::{After, KpkPosition, Outcome};
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::bits::best_rice;
 use kpk::hybrid::exceptions::gaps;
-use kpk::play::propose::{N_FEATURES, N_REGIMES, features, regime};
+use kpk::play::propose::{N_FEATURES, features, regime};
 use rayon::prelude::*;
 
 /// Every candidate feature: version 2's fifteen, then seventeen more.
@@ -74,9 +75,9 @@ fn all_features(s: &KpkPosition) -> [i32; ALL] {
     x
 }
 
-/// A choice position: its index, each winning move's features and whether it is optimal, and its
-/// regime.
-type Choice = (u32, Vec<(bool, [i32; ALL])>, usize);
+/// A choice position: its index, each winning move's features and whether it is optimal, and the
+/// pawn's file and rank.
+type Choice = (u32, Vec<(bool, [i32; ALL])>, (u8, u8));
 
 fn choices(bb: &Bitbase) -> Vec<Choice> {
     let white: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
@@ -94,7 +95,9 @@ fn choices(bb: &Bitbase) -> Vec<Choice> {
                     _ => {}
                 }
             }
-            (v.len() >= 2).then(|| (KpkIndex::of(p).value() as u32, v, regime(p)))
+            let pawn = (p.wp().file(), p.wp().rank());
+            assert_eq!(TREES[1].1(pawn), regime(p), "the shipped regime tree is kpk::play::propose::regime");
+            (v.len() >= 2).then(|| (KpkIndex::of(p).value() as u32, v, pawn))
         })
         .collect();
     found.sort_unstable_by_key(|c| c.0);
@@ -133,10 +136,10 @@ fn fit(cases: &[Choice], n: usize, start: [i8; ALL], steps: &[i8]) -> ([i8; ALL]
 
 /// The exceptions, and their bits coded as version 1 and as version 2, of the proposer with weights
 /// `w` per regime (one set: every regime).
-fn coded_bits(cases: &[Choice], w: &[[i8; ALL]]) -> (usize, u64, u64) {
+fn coded_bits(cases: &[Choice], w: &[[i8; ALL]], tree: Regimes) -> (usize, u64, u64) {
     let (mut index, mut place, mut all, mut stored) = (vec![], vec![], vec![], vec![]);
-    for (at, (i, moves, r)) in cases.iter().enumerate() {
-        let o = ordinal(moves, &w[r % w.len()]) as u64;
+    for (at, (i, moves, pawn)) in cases.iter().enumerate() {
+        let o = ordinal(moves, &w[tree(*pawn)]) as u64;
         if o > 0 {
             index.push(*i);
             place.push(at as u32);
@@ -149,6 +152,27 @@ fn coded_bits(cases: &[Choice], w: &[[i8; ALL]]) -> (usize, u64, u64) {
     let bits = |v: &[u64]| best_rice(v.iter().copied()).1;
     (index.len(), best_rice(gaps(&index)).1 + bits(&all), best_rice(gaps(&place)).1 + bits(&stored))
 }
+
+/// A regime tree: the regime of a position from its pawn's file and rank.
+type Regimes = fn((u8, u8)) -> usize;
+
+/// The regime trees compared: none, the shipped one (`kpk::play::propose::regime`), and others.
+const TREES: [(&str, Regimes); 8] = [
+    ("one regime", |_| 0),
+    ("6 regimes: rook's pawn, ranks 2–3/4–5/6–7 (shipped)", |(f, r)| {
+        3 * usize::from(f == 0 || f == 7) + usize::from(r >= 3) + usize::from(r >= 5)
+    }),
+    ("2 regimes: rook's pawn", |(f, _)| usize::from(f == 0 || f == 7)),
+    ("3 regimes: ranks 2–3/4–5/6–7", |(_, r)| usize::from(r >= 3) + usize::from(r >= 5)),
+    ("6 regimes: each rank", |(_, r)| usize::from(r) - 1),
+    ("12 regimes: rook's pawn, each rank", |(f, r)| 6 * usize::from(f == 0 || f == 7) + usize::from(r) - 1),
+    ("12 regimes: each file (a–d), ranks 2–3/4–5/6–7", |(f, r)| {
+        3 * usize::from(f.min(7 - f)) + usize::from(r >= 3) + usize::from(r >= 5)
+    }),
+    ("8 regimes: rook's pawn, ranks 2/3/4–5/6–7", |(f, r)| {
+        4 * usize::from(f == 0 || f == 7) + usize::from(r >= 2) + usize::from(r >= 3) + usize::from(r >= 5)
+    }),
+];
 
 fn main() -> anyhow::Result<()> {
     let bb = Bitbase::generate();
@@ -164,24 +188,30 @@ fn main() -> anyhow::Result<()> {
     let mut v1_fitted = [0i8; 11];
     v1_fitted.copy_from_slice(&v1[..11]);
     let fifteen = fit(&cases, N_FEATURES, times(4, v1_fitted), &fine).0;
-    let regimes: Vec<[i8; ALL]> = (0..N_REGIMES)
-        .map(|r| {
-            let own: Vec<Choice> = cases.iter().filter(|c| c.2 == r).cloned().collect();
-            fit(&own, N_FEATURES, fifteen, &fine).0
-        })
-        .collect();
-    let proposers = [
-        ("11 features, version 1's search", 11, vec![v1]),
-        ("11 features, finer search", 11, vec![fit(&cases, 11, times(4, v1_fitted), &fine).0]),
-        ("15 features", N_FEATURES, vec![fifteen]),
-        ("32 features", ALL, vec![fit(&cases, ALL, times(4, v1_fitted), &fine).0]),
-        ("15 features in 6 regimes (shipped)", N_FEATURES, regimes),
+    let per_regime = |tree: Regimes| -> Vec<[i8; ALL]> {
+        let n = cases.iter().map(|c| tree(c.2)).max().expect("choice positions") + 1;
+        (0..n)
+            .map(|r| {
+                let own: Vec<Choice> = cases.iter().filter(|c| tree(c.2) == r).cloned().collect();
+                fit(&own, N_FEATURES, fifteen, &fine).0
+            })
+            .collect()
+    };
+    let one = TREES[0].1;
+    let mut proposers = vec![
+        ("11 features, version 1's search".to_string(), 11, vec![v1], one),
+        ("11 features, finer search".into(), 11, vec![fit(&cases, 11, times(4, v1_fitted), &fine).0], one),
+        ("15 features".into(), N_FEATURES, vec![fifteen], one),
+        ("32 features".into(), ALL, vec![fit(&cases, ALL, times(4, v1_fitted), &fine).0], one),
     ];
+    for (name, tree) in &TREES[1..] {
+        proposers.push((format!("15 features in {name}"), N_FEATURES, per_regime(*tree), *tree));
+    }
     println!("{} choice positions; the embedded tree is {tree} B", cases.len());
     println!("| proposer | weights | move exceptions | bytes, version-1 coding | bytes, version-2 coding |");
     println!("|---|---:|---:|---:|---:|");
-    for (name, n, w) in proposers {
-        let (misses, b1, b2) = coded_bits(&cases, &w);
+    for (name, n, w, regimes) in proposers {
+        let (misses, b1, b2) = coded_bits(&cases, &w, regimes);
         let weights = n * w.len();
         // magic, version, length, hybrid length, tree, weight count, weights, E, kg, ko, bits, CRC
         let bytes = |bits: u64| 11 + tree + 1 + weights + 5 + bits.div_ceil(8) as usize + 4;
