@@ -9,6 +9,8 @@
 mod support;
 
 use kpk::chess::position::{After, Move, Transform};
+use kpk::play::PlayModel;
+use kpk::play::propose::{N_FEATURES, N_REGIMES};
 use kpk::{Bitbase, Color, KpkPosition, Oriented, Outcome};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -101,20 +103,82 @@ fn best_move_is_legal_everywhere_and_perfect_where_specified() {
 #[test]
 fn the_model_file_round_trips_and_rejects_corruption() {
     let bytes = std::fs::read(MODEL).unwrap();
-    let m = kpk::play::PlayModel::from_bytes(&bytes, "model").unwrap();
+    assert_eq!(bytes[4], kpk::play::model::PLAY_VERSION);
+    let m = PlayModel::from_bytes(&bytes, "model").unwrap();
     assert_eq!(m.to_bytes(), bytes);
-    assert!(bytes.len() < 4_176, "{} bytes: not smaller than Syzygy's KPvK.rtbz", bytes.len());
+    assert!(bytes.len() < 2_658, "{} bytes: not smaller than the version-1 play model", bytes.len());
     let at = [0, 4, 7, 12, bytes.len() / 2, bytes.len() - 1];
     for (what, b) in kpk::scratch::corruptions(&bytes, &at, &[0x10]) {
-        assert!(kpk::play::PlayModel::from_bytes(&b, "damaged").is_err(), "{what} accepted");
+        assert!(PlayModel::from_bytes(&b, "damaged").is_err(), "{what} accepted");
     }
+}
+
+/// `bytes` with the header's length and the CRC made to fit again.
+fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.truncate(bytes.len() - 4);
+    let total = (bytes.len() + 4) as u32;
+    bytes[5..9].copy_from_slice(&total.to_le_bytes());
+    let crc = kpk::io::crc32(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_well_sealed_file_with_a_bad_field_is_refused() {
+    let bytes = std::fs::read(MODEL).unwrap();
+    let w = 11 + usize::from(u16::from_le_bytes([bytes[9], bytes[10]])); // the weight count
+    let e = w + 1 + N_REGIMES * N_FEATURES; // the exception count, then the two Rice parameters
+    let edit = |at: usize, value: u8| {
+        let mut b = bytes.clone();
+        b[at] = value;
+        resealed(b)
+    };
+    let one_more = (u32::from_le_bytes([bytes[e], bytes[e + 1], bytes[e + 2], 0]) + 1).to_le_bytes();
+    let mut more = bytes.clone();
+    more[e..e + 3].copy_from_slice(&one_more[..3]);
+    let cases = [
+        ("version 3", edit(4, 3)),
+        ("version 0", edit(4, 0)),
+        ("11 weights in a version-2 file", edit(w, 11)),
+        ("15 weights in a version-2 file", edit(w, N_FEATURES as u8)),
+        ("one exception more than the bits hold", resealed(more)),
+        ("gap Rice parameter 25", edit(e + 3, 25)),
+        ("ordinal Rice parameter 9", edit(e + 4, 9)),
+        ("a byte after the exception table", resealed([&bytes[..], &[0]].concat())),
+    ];
+    assert_eq!(PlayModel::from_bytes(&resealed(bytes.clone()), "resealed").unwrap().to_bytes(), bytes);
+    for (what, b) in cases {
+        assert!(PlayModel::from_bytes(&b, "bad field").is_err(), "{what} accepted");
+    }
+}
+
+/// A version-1 file (the 2,658 B play model over the net hybrid, 11 proposer weights, exceptions
+/// by position index) still loads and plays perfectly where it claims to, and rewrites as
+/// version 2 with the same moves.
+#[test]
+fn a_version_1_file_still_loads_and_plays_perfectly() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/kpk-play-v1.hybrid")).unwrap();
+    assert_eq!((bytes.len(), bytes[4]), (2_658, 1));
+    let m = PlayModel::from_bytes(&bytes, "v1").unwrap();
+    assert_eq!(m.exception_count(), 1_905);
+    let v2 = PlayModel::from_bytes(&m.to_bytes(), "v2").unwrap();
+    assert_eq!(v2, m);
+    let bb = Bitbase::generate();
+    let wrong = KpkPosition::all()
+        .filter(|p| match p.side() {
+            Color::White => bb.dtc(p).is_some(),
+            Color::Black => bb.dtc(p).is_none() && !p.moves().is_empty(),
+        })
+        .filter(|p| !m.best_move(p).is_some_and(|mv| kpk::play::is_perfect(&bb, p, mv)))
+        .count();
+    assert_eq!(wrong, 0);
 }
 
 #[test]
 fn compress_play_rebuilds_the_committed_file_byte_for_byte() {
     let dir = support::Scratch::new("compress-play");
     let out = dir.join("play.hybrid");
-    let hybrid = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-net.hybrid");
+    let hybrid = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid");
     let run =
         support::kpk_in(dir.path(), &["compress-play", "--hybrid", hybrid, "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

@@ -137,10 +137,15 @@ fn games(bb: &Bitbase) -> Vec<Game> {
         "/models/kpk-play.hybrid"
     )))
     .unwrap();
-    // Evaluator players too, so that comments with values are parsed: the hybrid one ply deep,
+    // Evaluator players too, so that comments with values are parsed: the net hybrid one ply deep,
     // its net alone two plies deep.
-    let hybrid = kpk::play::evaluators::hybrid_exact(model.hybrid()).unwrap().deepened();
-    let net = kpk::play::evaluators::hybrid_net(model.hybrid()).unwrap().deepened().deepened();
+    let net_hybrid = kpk::hybrid::Hybrid::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/kpk-net.hybrid"
+    )))
+    .unwrap();
+    let hybrid = kpk::play::evaluators::hybrid_exact(&net_hybrid).unwrap().deepened();
+    let net = kpk::play::evaluators::hybrid_net(&net_hybrid).unwrap().deepened().deepened();
     let mut out = Vec::new();
     let ts = [(false, false), (false, true), (true, false), (true, true)]
         .map(|(flip_colours, mirror_files)| Transform { flip_colours, mirror_files });

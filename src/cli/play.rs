@@ -5,8 +5,8 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::output::FileOut;
-use kpk::play::model::{DEFAULT_PLAY_MODEL, fit_proposer};
-use kpk::play::propose::Proposer;
+use kpk::play::model::DEFAULT_PLAY_MODEL;
+use kpk::play::propose::{Proposer, fit_proposer};
 use kpk::play::{PlayModel, is_perfect};
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
@@ -15,8 +15,9 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct CompressPlayArgs {
-    /// The exact win/draw hybrid to embed (the net hybrid written by `kpk compress`).
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::NET_MODEL)]
+    /// The exact win/draw model to embed: the shipped tree (`kpk learners --ship`), or any exact
+    /// hybrid such as the net hybrid written by `kpk compress`.
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
     hybrid: PathBuf,
     /// Where to write the play model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
@@ -139,6 +140,14 @@ pub fn bench_best_move(path: &std::path::Path, runs: usize) -> anyhow::Result<()
     Ok(())
 }
 
+/// The net hybrid of the `hybrid` and `hybrid-net` players: a hybrid that holds a net (a tree's
+/// ±1 has no confidence to search with).
+fn load_net_hybrid(path: &Path) -> anyhow::Result<Hybrid> {
+    let hybrid = Hybrid::load(path).context("loading the net hybrid (write one with `kpk compress`)")?;
+    hybrid.net().with_context(|| format!("{}: the hybrid players need a net hybrid", path.display()))?;
+    Ok(hybrid)
+}
+
 /// Who plays a side in `kpk play`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PlayerName {
@@ -148,10 +157,10 @@ pub enum PlayerName {
     Model,
     /// A random move that keeps the side's result (`--seed`).
     Random,
-    /// The exact hybrid (the play model's) with its net's confidence as tie-break, searching
-    /// `--q` plies below the move.
+    /// The exact net hybrid (`--hybrid`) with its net's confidence as tie-break, searching `--q`
+    /// plies below the move.
     Hybrid,
-    /// The hybrid's net alone, searching `--q` plies below the move.
+    /// The net hybrid's net alone (`--hybrid`), searching `--q` plies below the move.
     HybridNet,
 }
 
@@ -170,6 +179,9 @@ pub struct PlayArgs {
     /// The play model for `model` players.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
     model: PathBuf,
+    /// The net hybrid of `hybrid` and `hybrid-net` players.
+    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::NET_MODEL)]
+    hybrid: PathBuf,
     /// Seed of `random` players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -186,10 +198,11 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let start = kpk::Oriented::from_fen(&args.fen)?;
     let bb = Bitbase::generate();
     let sides = [args.white, args.black];
-    let needs_model = sides.iter().any(|n| !matches!(n, PlayerName::Perfect | PlayerName::Random));
-    let model = if needs_model { Some(PlayModel::load(&args.model)?) } else { None };
+    let model = if sides.contains(&PlayerName::Model) { Some(PlayModel::load(&args.model)?) } else { None };
+    let needs_net = sides.iter().any(|n| matches!(n, PlayerName::Hybrid | PlayerName::HybridNet));
+    let net = if needs_net { Some(load_net_hybrid(&args.hybrid)?) } else { None };
     let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::play::search::Values>> {
-        let hybrid = || model.as_ref().expect("loaded above").hybrid();
+        let hybrid = || net.as_ref().expect("loaded above");
         let mut values = match name {
             PlayerName::Hybrid => kpk::play::evaluators::hybrid_exact(hybrid())?,
             PlayerName::HybridNet => kpk::play::evaluators::hybrid_net(hybrid())?,

@@ -2,27 +2,21 @@
 //! the positions where the proposer's move is not DTC-optimal, so that the file alone plays
 //! perfectly (the hybrid idea of section 5.1 applied to moves).
 //!
-//! | offset | bytes | field |
-//! |---|---|---|
-//! | 0 | 4 | magic `KPKP` |
-//! | 4 | 1 | format version, 1 |
-//! | 5 | 4 | file length in bytes (little-endian) |
-//! | 9 | 2 | length `n` of the embedded hybrid model (little-endian) |
-//! | 11 | n | the hybrid model file (`KPKH`, with its own checksum; see `hybrid::format`) |
-//! | 11 + n | 1 | number of proposer weights, 11 (`N_FEATURES`) |
-//! | 12 + n | 11 | the proposer's weights, signed bytes in its features' order (see `play::propose`) |
-//! | 23 + n | 3 | number of move exceptions `E` (little-endian) |
-//! | 26 + n | 1 | Rice parameter of the index gaps |
-//! | 27 + n | 1 | Rice parameter of the ordinals |
-//! | 28 + n | … | bits, each byte's least significant first: the `E` sorted position indices (`KpkIndex`) as gaps `e₀`, `eᵢ − eᵢ₋₁ − 1`, then the `E` ordinals minus one, each Rice-coded as in the hybrid format; zero padding to a byte |
-//! | end − 4 | 4 | CRC-32 (IEEE) of all preceding bytes |
+//! The file's layout, both versions, and what a reader must refuse are specified in
+//! docs/FORMATS.md ("The play model"). kpk writes version 2 and reads versions 1 and 2.
 //!
 //! A move exception is a position with the pawn side to move where the proposer's first winning
 //! move is not DTC-optimal; its ordinal is the place of the first optimal move in the proposer's
 //! ranking of the winning moves ([`PlayModel::ranked_wins`]), counted from 0 at the top-ranked
 //! move, so at least 1.
+//!
+//! A version-2 file names each exception by its place among the *choice positions*: the positions
+//! with the pawn side to move that the embedded model calls won, with no winning promotion and at
+//! least two winning moves, in index order ([`PlayModel::choices`]). Only there can the proposer's
+//! first winning move fail to be optimal, and the reader finds them from the model itself. Where
+//! such a position has two winning moves the ordinal is 1 and is not stored.
 
-use super::propose::{N_FEATURES, Proposer};
+use super::propose::{N_FEATURES, N_REGIMES, Proposer, V1_FEATURES};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
@@ -35,7 +29,8 @@ use rayon::prelude::*;
 use std::path::Path;
 
 pub const PLAY_MAGIC: &[u8; 4] = b"KPKP";
-pub const PLAY_VERSION: u8 = 1;
+/// The version kpk writes; version 1 is still read.
+pub const PLAY_VERSION: u8 = 2;
 /// Where `kpk compress-play` writes the model and `kpk query --best-move` reads it by default.
 pub const DEFAULT_PLAY_MODEL: &str = "models/kpk-play.hybrid";
 const CRC_LEN: usize = 4;
@@ -124,10 +119,11 @@ impl PlayModel {
             Candidate { key: 0, n: 0, mv: Move { from: p.wk(), to: p.wk(), promotion: None }, to: None };
         let mut keyed = [none; MAX_MOVES];
         let mut len = 0;
+        let regime = super::propose::regime(p);
         for (n, mv) in p.moves().into_iter().enumerate() {
             keyed[len] = match p.play(mv) {
                 After::Promoted { outcome: Outcome::Win, .. } => Candidate { key: i32::MIN, n, mv, to: None },
-                After::Position(s) => Candidate { key: self.proposer.score(&s), n, mv, to: Some(s) },
+                After::Position(s) => Candidate { key: self.proposer.score(regime, &s), n, mv, to: Some(s) },
                 _ => continue,
             };
             len += 1;
@@ -196,8 +192,39 @@ impl PlayModel {
         }
     }
 
-    /// The model file's bytes (see the module documentation).
+    /// The choice positions (see the module documentation) in index order: each one's index and
+    /// number of winning moves. They depend on the embedded model alone, not on the proposer.
+    pub fn choices(&self) -> Vec<(u32, u8)> {
+        let white: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
+        let mut found: Vec<(u32, u8)> = white
+            .par_iter()
+            .filter_map(|p| {
+                if !self.wins(p) {
+                    return None;
+                }
+                let (keyed, len) = self.candidates(p);
+                if keyed[..len].iter().any(|c| c.to.is_none()) {
+                    return None; // a winning promotion: always the top-ranked move, and optimal
+                }
+                let wins = keyed[..len].iter().filter(|c| self.candidate_wins(c)).count();
+                (wins >= 2).then(|| (KpkIndex::of(p).value() as u32, wins as u8))
+            })
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    /// The model file's bytes, format version 2 (docs/FORMATS.md, "The play model").
     pub fn to_bytes(&self) -> Vec<u8> {
+        let choices = self.choices();
+        let place =
+            |i: u32| choices.binary_search_by_key(&i, |c| c.0).expect("an exception is a choice position");
+        let places: Vec<u32> = self.indices.iter().map(|&i| place(i) as u32).collect();
+        // Ordinals minus one, where the position has three or more winning moves.
+        let stored: Vec<u64> = (places.iter().zip(&self.ordinals))
+            .filter(|&(&at, _)| choices[at as usize].1 > 2)
+            .map(|(_, &o)| u64::from(o) - 1)
+            .collect();
         let hybrid = self.hybrid.to_bytes();
         let mut bytes = Vec::with_capacity(hybrid.len() + 64);
         bytes.extend_from_slice(PLAY_MAGIC);
@@ -205,17 +232,15 @@ impl PlayModel {
         bytes.extend_from_slice(&[0; 4]); // length, filled in below
         bytes.extend_from_slice(&(hybrid.len() as u16).to_le_bytes());
         bytes.extend_from_slice(&hybrid);
-        bytes.push(N_FEATURES as u8);
-        bytes.extend(self.proposer.weights.iter().map(|&w| w as u8));
-        let n = self.indices.len() as u32;
-        bytes.extend_from_slice(&n.to_le_bytes()[..3]);
-        let ordinals = || self.ordinals.iter().map(|&o| u64::from(o) - 1);
-        let (kg, _) = best_rice(gaps(&self.indices));
-        let (ko, _) = best_rice(ordinals());
+        bytes.push((N_REGIMES * N_FEATURES) as u8);
+        bytes.extend(self.proposer.weights.iter().flatten().map(|&w| w as u8));
+        bytes.extend_from_slice(&(places.len() as u32).to_le_bytes()[..3]);
+        let (kg, _) = best_rice(gaps(&places));
+        let (ko, _) = best_rice(stored.iter().copied());
         bytes.extend_from_slice(&[kg as u8, ko as u8]);
         let mut w = BitWriter::new();
-        write_sorted(&self.indices, &mut w, kg);
-        for o in ordinals() {
+        write_sorted(&places, &mut w, kg);
+        for &o in &stored {
             w.rice(o, ko);
         }
         bytes.extend_from_slice(&w.into_bytes());
@@ -231,7 +256,7 @@ impl PlayModel {
         PlayModel::from_bytes(&crate::io::read(path)?, &path.display().to_string())
     }
 
-    /// Parse a play model file; `path` only names the file in errors.
+    /// Parse a play model file of version 1 or 2; `path` only names the file in errors.
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<PlayModel> {
         let bad = |message: String| Error::Format { path: path.to_string(), message };
         if bytes.len() < 4 || &bytes[..4] != PLAY_MAGIC {
@@ -240,8 +265,11 @@ impl PlayModel {
         if bytes.len() < 11 + CRC_LEN {
             return Err(bad(format!("file is {} bytes: truncated", bytes.len())));
         }
-        if bytes[4] != PLAY_VERSION {
-            return Err(bad(format!("unsupported play model version {}, expected {PLAY_VERSION}", bytes[4])));
+        let version = bytes[4];
+        if version != 1 && version != PLAY_VERSION {
+            return Err(bad(format!(
+                "unsupported play model version {version}, expected 1 or {PLAY_VERSION}"
+            )));
         }
         let length = u32::from_le_bytes(bytes[5..9].try_into().expect("4 bytes")) as usize;
         if length != bytes.len() {
@@ -254,85 +282,120 @@ impl PlayModel {
         let n = usize::from(u16::from_le_bytes([body[9], body[10]]));
         let rest = body.get(11 + n..).ok_or_else(|| bad("the embedded hybrid runs past the end".into()))?;
         let hybrid = Hybrid::from_bytes(&body[11..11 + n], path)?;
-        if rest.len() < 1 + N_FEATURES + 5 || usize::from(rest[0]) != N_FEATURES {
-            return Err(bad(format!("expected {N_FEATURES} proposer weights")));
+        let n_weights = if version == 1 { V1_FEATURES } else { N_REGIMES * N_FEATURES };
+        if rest.len() < 1 + n_weights + 5 || usize::from(rest[0]) != n_weights {
+            return Err(bad(format!("expected {n_weights} proposer weights")));
         }
-        let mut weights = [0i8; N_FEATURES];
-        for (w, &b) in weights.iter_mut().zip(&rest[1..]) {
-            *w = b as i8;
-        }
-        let h = &rest[1 + N_FEATURES..];
+        let stored = &rest[1..=n_weights];
+        let weights: [[i8; N_FEATURES]; N_REGIMES] = std::array::from_fn(|r| {
+            // Version 1: one regime's first eleven weights, for every regime.
+            let at = if version == 1 { 0 } else { r * N_FEATURES };
+            std::array::from_fn(|j| {
+                stored.get(at + j).filter(|_| version > 1 || j < V1_FEATURES).map_or(0, |&b| b as i8)
+            })
+        });
+        let h = &rest[1 + n_weights..];
         let count = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
         let (kg, ko) = (u32::from(h[3]), u32::from(h[4]));
         if kg > 24 || ko > 8 {
             return Err(bad("Rice parameter out of range".into()));
         }
-        let mut r = BitReader::new(&h[5..]);
-        let indices =
-            read_sorted(&mut r, count, kg, MAX_INDEX).map_err(|e| bad(format!("exceptions: {e}")))?;
-        let ordinals = (0..count)
-            .map(|_| match r.rice(ko) {
-                Ok(o) if o + 1 < MAX_MOVES as u64 => Ok(o as u8 + 1),
-                Ok(o) => Err(bad(format!("move ordinal {} out of range", o + 1))),
-                Err(e) => Err(bad(format!("ordinals: {e}"))),
+        let model =
+            PlayModel { hybrid, proposer: Proposer { weights }, indices: Vec::new(), ordinals: Vec::new() };
+        let (indices, ordinals) =
+            model.read_exceptions(&mut BitReader::new(&h[5..]), version, count, [kg, ko]).map_err(bad)?;
+        Ok(PlayModel { indices, ordinals, ..model })
+    }
+
+    /// The exception table of a version-`version` file: `count` exceptions, then their ordinals,
+    /// with Rice parameters `k` (gaps, ordinals). Each must be a choice position, each ordinal
+    /// smaller than its position's number of winning moves, and the bits must end there.
+    fn read_exceptions(
+        &self,
+        r: &mut BitReader,
+        version: u8,
+        count: usize,
+        [kg, ko]: [u32; 2],
+    ) -> std::result::Result<(Vec<u32>, Vec<u8>), String> {
+        let bad = |message: String| message;
+        let choices = self.choices();
+        let universe = if version == 1 { MAX_INDEX } else { choices.len() };
+        let sorted = read_sorted(r, count, kg, universe).map_err(|e| bad(format!("exceptions: {e}")))?;
+        let places = sorted
+            .iter()
+            .map(|&e| match version {
+                1 => choices.binary_search_by_key(&e, |c| c.0).map_err(|_| {
+                    bad(format!("exception at index {e}, where the proposer's first move cannot be wrong"))
+                }),
+                _ => Ok(e as usize),
             })
-            .collect::<Result<Vec<u8>>>()?;
+            .collect::<std::result::Result<Vec<usize>, String>>()?;
+        let mut ordinals = Vec::with_capacity(count);
+        for &at in &places {
+            let wins = u64::from(choices[at].1);
+            let ordinal = match (version, wins) {
+                (2, 2) => 1,
+                _ => r.rice(ko).map_err(|e| bad(format!("ordinals: {e}")))? + 1,
+            };
+            if ordinal >= wins {
+                return Err(bad(format!(
+                    "move ordinal {ordinal} out of range: the position has {wins} winning moves"
+                )));
+            }
+            ordinals.push(ordinal as u8);
+        }
         if !r.at_padded_end() {
             return Err(bad("bytes after the exception table".into()));
         }
-        Ok(PlayModel { hybrid, proposer: Proposer { weights }, indices, ordinals })
+        Ok((places.iter().map(|&at| choices[at].0).collect(), ordinals))
     }
 }
 
-/// Choose the proposer's weights by coordinate descent (steps of ±1..±3 on one weight at a time,
-/// first improvement kept, until none improves) to minimise the number of positions whose
-/// top-ranked winning move is not DTC-optimal. Deterministic: no random choice.
-pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
-    // Per won position with the pawn side to move and no winning promotion: each winning move's
-    // features and whether it is optimal. Positions where every winning move is optimal are left out.
-    let cases: Vec<Vec<(bool, [i32; N_FEATURES])>> = KpkPosition::all()
-        .filter(|p| p.side() == Color::White)
-        .filter_map(|p| {
-            let d = bb.dtc(&p)?.0;
-            let mut v = Vec::new();
-            for mv in p.moves() {
-                match p.play(mv) {
-                    After::Promoted { outcome: Outcome::Win, .. } => return None,
-                    After::Position(s) if bb.outcome(&s) == Outcome::Win => {
-                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), super::propose::features(&s)));
-                    }
-                    _ => {}
-                }
-            }
-            (!v.iter().all(|x| x.0)).then_some(v)
-        })
-        .collect();
-    let misses = |w: &[i8; N_FEATURES]| -> usize {
-        let score = |f: &[i32; N_FEATURES]| f.iter().zip(w).map(|(&a, &b)| a * i32::from(b)).sum::<i32>();
-        cases
-            .par_iter()
-            .filter(|v| {
-                // min_by_key keeps the first of equal scores: generation order, as ranked_wins.
-                !v.iter().min_by_key(|x| score(&x.1)).is_some_and(|x| x.0)
-            })
-            .count()
-    };
-    let mut w = start.weights;
-    let mut best = misses(&w);
-    loop {
-        let mut improved = false;
-        for j in 0..N_FEATURES {
-            for delta in [-3i8, -2, -1, 1, 2, 3] {
-                let mut t = w;
-                t[j] = t[j].saturating_add(delta);
-                let n = misses(&t);
-                if n < best {
-                    (best, w, improved) = (n, t, true);
-                }
-            }
-        }
-        if !improved {
-            return (Proposer { weights: w }, best);
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped tree with the default proposer and no exceptions.
+    fn bare() -> PlayModel {
+        let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(crate::hybrid::DEFAULT_MODEL);
+        let hybrid = Hybrid::load(&tree).unwrap();
+        PlayModel { hybrid, proposer: Proposer::default(), indices: Vec::new(), ordinals: Vec::new() }
+    }
+
+    /// `read_exceptions` over the bits that `write` puts down.
+    fn read(
+        m: &PlayModel,
+        version: u8,
+        count: usize,
+        write: impl Fn(&mut BitWriter),
+    ) -> std::result::Result<(), String> {
+        let mut w = BitWriter::new();
+        write(&mut w);
+        let bytes = w.into_bytes();
+        m.read_exceptions(&mut BitReader::new(&bytes), version, count, [17, 0]).map(|_| ())
+    }
+
+    #[test]
+    fn an_exception_must_be_a_choice_position_with_its_ordinal_below_its_winning_moves() {
+        let m = bare();
+        let choices = m.choices();
+        // Version 2: the place of a position with three winning moves, then ordinal 3: refused;
+        // ordinal 2 is read.
+        let (at, &(_, wins)) = choices.iter().enumerate().find(|c| c.1.1 == 3).unwrap();
+        let place = |o: u64| move |w: &mut BitWriter| (w.rice(at as u64, 17), w.rice(o - 1, 0)).1;
+        assert_eq!(read(&m, 2, 1, place(u64::from(wins) - 1)), Ok(()));
+        assert!(read(&m, 2, 1, place(u64::from(wins))).unwrap_err().contains("out of range"));
+        // A place past the last choice position.
+        assert!(read(&m, 2, 1, |w| w.rice(choices.len() as u64, 17)).is_err());
+        // Version 1 names positions by index: one that is not a choice position is refused.
+        let not = (0..).find(|i| choices.binary_search_by_key(i, |c| c.0).is_err()).unwrap();
+        assert!(
+            read(&m, 1, 1, |w| (w.rice(u64::from(not), 17), w.rice(0, 0)).1)
+                .unwrap_err()
+                .contains("cannot be wrong")
+        );
+        // Where a position has two winning moves a version-2 file stores no ordinal.
+        let (two, _) = choices.iter().enumerate().find(|c| c.1.1 == 2).unwrap();
+        assert_eq!(read(&m, 2, 1, |w| w.rice(two as u64, 17)), Ok(()));
     }
 }
