@@ -5,7 +5,7 @@
 //! A row of Table 2 is named in the CSV as printed (`btm wins pct`); the name is parsed once, on
 //! loading, into a [`RowKey`] (side to move and figure), and an unknown name is an error.
 
-use super::tables::{EMBEDDED, parse};
+use super::tables::{EMBEDDED, parse, parse_side, side_name};
 use crate::chess::board::Color;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -16,21 +16,6 @@ const TABLE2_PATH: &str = "data/paper/table2_counts.csv";
 const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
 const TABLE2_SETS_CSV: &str = include_str!("../../data/paper/table2_position_sets.csv");
 const TABLE2_REMARKS_CSV: &str = include_str!("../../data/paper/table2_remarks.csv");
-
-/// The side to move as Table 2 names it: `wtm` or `btm`.
-pub fn side_name(side: Color) -> &'static str {
-    match side {
-        Color::White => "wtm",
-        Color::Black => "btm",
-    }
-}
-
-/// The side to move named `wtm` or `btm`.
-fn parse_side(name: &str) -> Result<Color> {
-    [Color::White, Color::Black].into_iter().find(|&c| side_name(c) == name).ok_or_else(|| {
-        Error::UnknownName { what: "side to move", given: name.to_string(), allowed: "wtm, btm".into() }
-    })
-}
 
 /// What a row of Table 2 gives for one side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,7 +8,7 @@
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Why reading an embedded table cannot fail: the tests of the module reading it read every one.
 pub(super) const EMBEDDED: &str = "the embedded tables parse (tested)";
@@ -64,13 +64,34 @@ impl std::fmt::Display for TrainingSet {
     }
 }
 
+/// The side to move as the paper's tables name it: `wtm` or `btm`.
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "wtm",
+        Color::Black => "btm",
+    }
+}
+
+/// The side to move named `wtm` or `btm`.
+pub fn parse_side(name: &str) -> Result<Color> {
+    [Color::White, Color::Black].into_iter().find(|&c| side_name(c) == name).ok_or_else(|| {
+        Error::UnknownName { what: "side to move", given: name.to_string(), allowed: "wtm, btm".into() }
+    })
+}
+
+/// A side to move in a CSV cell, `wtm` or `btm`.
+fn side_to_move<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Color, D::Error> {
+    parse_side(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+}
+
 /// One row of Table 5, as printed (trial 14's NN number corrected from 1 to 2; its topology
 /// 32-20-10-1 with 881 weights is NN2's).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Table5Row {
     pub trial: u8,
-    /// "wtm" or "btm".
-    pub side: String,
+    /// Written `wtm` or `btm`.
+    #[serde(deserialize_with = "side_to_move")]
+    pub side: Color,
     /// The paper's network number NN1..NN6 (section 4.4).
     pub nn: u8,
     pub topology: String,

@@ -4,7 +4,8 @@
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
 use super::Domain;
-use crate::paper::table2::{self, Figure, PositionSet, RowKey, Table1Set, Table2, Table2Remark};
+use crate::paper::table2::{Figure, PositionSet, RowKey, Table1Set, Table2, Table2Remark};
+use crate::paper::tables;
 use serde::Serialize;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
@@ -113,7 +114,7 @@ fn source_note<'a>(
             .filter(|(s, _)| diffs.iter().any(|&(row, _)| s.count(row) != 0.0))
             .map(|&(s, sign)| MarkedSet {
                 set: s.set,
-                side: table2::side_name(s.side),
+                side: tables::side_name(s.side),
                 positions: s.positions,
                 wins: s.wins,
                 draws: s.draws,
@@ -148,6 +149,7 @@ mod tests {
     use crate::chess::bitbase::Bitbase;
     use crate::chess::board::{Color, Square};
     use crate::chess::position::{KpkPosition, Outcome};
+    use crate::paper::table2;
 
     /// (positions legal in kpk, of which wins) among `placements`.
     fn in_kpk(bb: &Bitbase, placements: &[(&str, &str, &str)], side: Color) -> (usize, usize) {
