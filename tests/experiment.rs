@@ -1,5 +1,6 @@
 //! The experiment configs and the trial runner, end to end.
 
+use kpk::Color;
 use kpk::dataset::SetName;
 use kpk::experiment::{OutputName, Side, TrialConfig};
 use kpk::paper::tables::{self, Scope};
@@ -23,7 +24,7 @@ fn the_41_table5_configs_match_the_paper_row_by_row() {
         let c = &trial.config;
         let at = format!("trial {}", row.trial);
         assert_eq!(c.name, format!("trial{:02}", row.trial), "{at}");
-        assert_eq!(c.side, if row.side == "wtm" { Side::Wtm } else { Side::Btm }, "{at}");
+        assert_eq!(c.side, if row.side == Color::White { Side::Wtm } else { Side::Btm }, "{at}");
         assert_eq!(c.topology.to_string(), row.topology, "{at}");
         assert_eq!(trial.topology().weight_count(), row.weights, "{at}");
         assert_eq!(c.training_set, SetName::from(row.train_set), "{at}");

@@ -3,6 +3,7 @@
 //! is exact on every legal position, and the report renders from its JSON alone byte for byte.
 
 use kpk::chess::bitbase::Bitbase;
+use kpk::dataset::{SetName, Side};
 use kpk::learners::analyse::{self, LearnersReport, Settings};
 use kpk::learners::render::{self, Destinations, RESULT_COLUMNS};
 use kpk::learners::{InputSet, NAMES};
@@ -24,12 +25,13 @@ fn the_reduced_grid_has_every_row_and_renders_from_its_json_alone() {
     let report = reduced();
     // Six learners × two input sets × three training sets.
     assert_eq!(report.rows.len(), 36);
-    for set in ["T1", "T2", "T3"] {
+    let set_of = |name: &str| name.parse::<SetName>().expect("a row's training set is a named set");
+    for set in [SetName::T1, SetName::T2, SetName::T3] {
         for inputs in InputSet::ALL {
             let names: Vec<&str> = report
                 .rows
                 .iter()
-                .filter(|r| r.train_set == set && r.inputs == inputs)
+                .filter(|r| set_of(&r.train_set) == set && r.inputs == inputs)
                 .map(|r| r.learner.as_str())
                 .collect();
             assert_eq!(names, NAMES, "{set} {}", inputs.name());
@@ -40,7 +42,7 @@ fn the_reduced_grid_has_every_row_and_renders_from_its_json_alone() {
         assert!((0.0..=100.0).contains(&r.train.mean), "{r:?}");
         assert!(r.model_bits > 0.0, "{} {}", r.learner, r.train_set);
         // Exact models for the pawn side to move, checked on all 165,676 positions.
-        let wtm = r.train_set != "T2";
+        let wtm = set_of(&r.train_set).side() == Side::Wtm;
         assert_eq!(r.exact_bytes.is_some(), wtm, "{} {}", r.learner, r.train_set);
         assert_eq!(r.exact_checked, if wtm { 165_676 } else { 0 });
         assert_eq!(r.exact_wrong, 0, "{} {}", r.learner, r.train_set);

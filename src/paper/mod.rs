@@ -3,4 +3,5 @@
 
 pub mod coding;
 pub mod features;
+pub mod table2;
 pub mod tables;

@@ -1,6 +1,6 @@
-//! The paper's reference numbers: Table 2 (position counts by source), Table 5 (the 41 training
-//! trials) and Table 6 (the 51 a-file positions the best net still misclassified), as transcribed
-//! in `data/paper/*.csv`.
+//! The paper's reference numbers: Table 5 (the 41 training trials) and Table 6 (the 51 a-file
+//! positions the best net still misclassified), as transcribed in `data/paper/*.csv`; Table 2 is
+//! [`super::table2`]'s.
 //!
 //! The CSV files are embedded with `include_str!` so that a clone of the repository, or the
 //! binary alone, can always put the paper's figures beside ours.
@@ -8,13 +8,10 @@
 use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
-/// Why reading an embedded table cannot fail: this module's tests read every one.
-const EMBEDDED: &str = "the embedded tables parse (tested)";
-const TABLE2_CSV: &str = include_str!("../../data/paper/table2_counts.csv");
-const TABLE2_SETS_CSV: &str = include_str!("../../data/paper/table2_position_sets.csv");
-const TABLE2_REMARKS_CSV: &str = include_str!("../../data/paper/table2_remarks.csv");
+/// Why reading an embedded table cannot fail: the tests of the module reading it read every one.
+pub(super) const EMBEDDED: &str = "the embedded tables parse (tested)";
 const TABLE5_CSV: &str = include_str!("../../data/paper/table5_trials.csv");
 const TABLE6_CSV: &str = include_str!("../../data/paper/table6_misclassified_a_file.csv");
 
@@ -27,7 +24,8 @@ pub const BITS_PER_WEIGHT: usize = 64;
 /// The two kinds of trial of section 4.5: on a small drawn training set, tested on a disjoint
 /// set of the same size (Table 5's trials 1-37), or on a whole set, every position of a side or a
 /// pawn file, with nothing left to test on (trials 38-41).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Scope {
     Small,
     Whole,
@@ -67,13 +65,34 @@ impl std::fmt::Display for TrainingSet {
     }
 }
 
+/// The side to move as the paper's tables name it: `wtm` or `btm`.
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "wtm",
+        Color::Black => "btm",
+    }
+}
+
+/// The side to move named `wtm` or `btm`.
+pub fn parse_side(name: &str) -> Result<Color> {
+    [Color::White, Color::Black].into_iter().find(|&c| side_name(c) == name).ok_or_else(|| {
+        Error::UnknownName { what: "side to move", given: name.to_string(), allowed: "wtm, btm".into() }
+    })
+}
+
+/// A side to move in a CSV cell, `wtm` or `btm`.
+fn side_to_move<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Color, D::Error> {
+    parse_side(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+}
+
 /// One row of Table 5, as printed (trial 14's NN number corrected from 1 to 2; its topology
 /// 32-20-10-1 with 881 weights is NN2's).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Table5Row {
     pub trial: u8,
-    /// "wtm" or "btm".
-    pub side: String,
+    /// Written `wtm` or `btm`.
+    #[serde(deserialize_with = "side_to_move")]
+    pub side: Color,
     /// The paper's network number NN1..NN6 (section 4.4).
     pub nn: u8,
     pub topology: String,
@@ -120,118 +139,12 @@ impl Table6Row {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(csv_text: &str, name: &str) -> Result<Vec<T>> {
+pub(super) fn parse<T: serde::de::DeserializeOwned>(csv_text: &str, name: &str) -> Result<Vec<T>> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
     reader
         .deserialize()
         .collect::<std::result::Result<Vec<T>, _>>()
         .map_err(|e| Error::Format { path: name.to_string(), message: e.to_string() })
-}
-
-/// Table 2 as printed: the counts each source gives, `None` where it gives none.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table2 {
-    /// The sources, e.g. `clarke_1977`, in the paper's column order.
-    pub sources: Vec<String>,
-    /// One row per count (e.g. `wtm wins`), one cell per source.
-    pub rows: Vec<(String, Vec<Option<f64>>)>,
-}
-
-/// Table 2, the counts of KPK positions by source.
-pub fn table2() -> Table2 {
-    let mut reader = csv::Reader::from_reader(TABLE2_CSV.as_bytes());
-    let headers = reader.headers().expect(EMBEDDED).clone();
-    let sources = headers.iter().skip(1).map(str::to_string).collect();
-    let rows = reader
-        .records()
-        .map(|r| {
-            let r = r.expect(EMBEDDED);
-            let cells = r.iter().skip(1).map(|c| c.parse::<f64>().ok()).collect();
-            (r[0].to_string(), cells)
-        })
-        .collect();
-    Table2 { sources, rows }
-}
-
-/// One of Table 2's "Pos. set" rows: a set of Table 1's illegal or unreachable positions, its
-/// counts, and whether each source's count includes it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PositionSet {
-    /// Table 1's set, e.g. `7a` or `6a-e`.
-    pub set: String,
-    /// "wtm" or "btm".
-    pub side: String,
-    pub positions: f64,
-    pub wins: f64,
-    pub draws: f64,
-    /// Table 1's note on the set.
-    pub note: String,
-    /// Per source of [`Table2::sources`], in that order: whether its count includes the set,
-    /// `None` where the paper gives no mark.
-    pub included: Vec<Option<bool>>,
-}
-
-impl PositionSet {
-    /// The set's figure for a row of Table 2 (`wtm positions`, `btm wins`, ...), zero for the other
-    /// side's rows and for rows that are not counts.
-    pub fn count(&self, row: &str) -> f64 {
-        match row.strip_prefix(self.side.as_str()) {
-            Some(" positions") => self.positions,
-            Some(" wins") => self.wins,
-            Some(" draws") => self.draws,
-            _ => 0.0,
-        }
-    }
-}
-
-/// Table 2's position sets, their marks ordered as `sources`.
-pub fn table2_sets(sources: &[String]) -> Vec<PositionSet> {
-    let mut reader = csv::Reader::from_reader(TABLE2_SETS_CSV.as_bytes());
-    let headers = reader.headers().expect(EMBEDDED).clone();
-    let column = |name: &str| headers.iter().position(|h| h == name);
-    reader
-        .records()
-        .map(|r| {
-            let r = r.expect(EMBEDDED);
-            let field = |name: &str| column(name).map_or("", |i| &r[i]).to_string();
-            let number = |name: &str| field(name).parse::<f64>().expect("a count");
-            let included = sources
-                .iter()
-                .map(|s| match field(s).as_str() {
-                    "included" => Some(true),
-                    "not included" => Some(false),
-                    _ => None,
-                })
-                .collect();
-            PositionSet {
-                set: field("set"),
-                side: field("side"),
-                positions: number("positions"),
-                wins: number("wins"),
-                draws: number("draws"),
-                note: field("table1_note"),
-                included,
-            }
-        })
-        .collect()
-}
-
-/// What the paper's text says of one source's Table 2 figures.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Table2Remark {
-    pub source: String,
-    /// The rows of Table 2 it concerns, separated by `;`.
-    pub rows: String,
-    pub quote: String,
-    /// The paper's section.
-    pub section: String,
-    /// Whether the quote gives a reason for the difference, or only notes it.
-    pub reason_stated: bool,
-}
-
-/// The paper's remarks on Table 2's sources.
-pub fn table2_remarks() -> Vec<Table2Remark> {
-    parse(TABLE2_REMARKS_CSV, "data/paper/table2_remarks.csv").expect(EMBEDDED)
 }
 
 /// Table 5, one row per trial, in trial order 1..=41.

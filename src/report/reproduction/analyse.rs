@@ -127,7 +127,6 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         .filter(|t| t.summary.trained_on() == Some(SetName::T4))
         .max_by(|a, b| a.summary.train_accuracy_pct.total_cmp(&b.summary.train_accuracy_pct))
         .ok_or_else(|| Error::Internal("Table 6: no T4 trial".into()))?;
-    let set = &best.summary.training_set;
     let o = &inputs.others;
     let ranking = readings_intervals::rank(&o.distances, &o.under_readings, &o.replicates, &|_| true);
     let subsets = ranking.as_ref().map_or_else(Vec::new, |all| {
@@ -137,7 +136,12 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
     let mut r = Reproduction {
         domain: domain::analyse(bb),
         best: trial_number(&best.summary).unwrap_or_default(),
-        best_misclassified: best.misclassified.iter().filter(|m| &m.set == set).cloned().collect(),
+        best_misclassified: best
+            .misclassified
+            .iter()
+            .filter(|m| in_set(m, Some(SetName::T4)))
+            .cloned()
+            .collect(),
         curves: inputs
             .trials
             .iter()
@@ -196,8 +200,13 @@ pub(super) fn curve(t: &TrialResult) -> Result<Curve> {
 }
 
 /// Misclassified a-file training positions (m = 0) of a run, as square triples.
-fn keys(rows: &[MisclassifiedRow], set: &str) -> HashSet<(String, String, String)> {
-    rows.iter().filter(|m| m.set == set).map(|m| (m.wk.clone(), m.bk.clone(), m.wp.clone())).collect()
+fn keys(rows: &[MisclassifiedRow], set: Option<SetName>) -> HashSet<(String, String, String)> {
+    rows.iter().filter(|m| in_set(m, set)).map(|m| (m.wk.clone(), m.bk.clone(), m.wp.clone())).collect()
+}
+
+/// Whether a misclassified row came from the named set (none matches `None`).
+fn in_set(m: &MisclassifiedRow, set: Option<SetName>) -> bool {
+    set.is_some_and(|set| m.set.parse::<SetName>().is_ok_and(|s| s == set))
 }
 
 /// Trial 39 continued, and the independent trial 40's misclassified positions `t40_wrong`, against
@@ -219,8 +228,8 @@ fn continued(c: &TrialResult, t40_wrong: &[MisclassifiedRow], paper6: &[Table6Ro
         errors_at_1610: at(1610),
         errors_at_6285: at(6285),
         first_51: m.iter().find(|r| errors(r) <= 51.5).map(|r| r.epoch),
-        overlap: overlap(&keys(&c.misclassified, &c.summary.training_set)),
-        t40_overlap: overlap(&keys(t40_wrong, "T4")),
+        overlap: overlap(&keys(&c.misclassified, c.summary.trained_on())),
+        t40_overlap: overlap(&keys(t40_wrong, Some(SetName::T4))),
     })
 }
 

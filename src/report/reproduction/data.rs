@@ -8,6 +8,7 @@ use crate::experiment::readings_intervals::Ranking;
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
 use crate::experiment::{MisclassifiedRow, Summary};
+use crate::paper::table2::RowKey;
 use crate::paper::tables::{self, Table5Row, Table6Row};
 use crate::report::reproduction::domain::Table3Row;
 use crate::report::reproduction::readings_robustness::AtThePapersCount;
@@ -76,16 +77,16 @@ impl Reproduction {
 /// kpk's exact counts beside the paper's Tables 2 and 3.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Domain {
-    /// kpk's value for each row of Table 2 that kpk counts, by the row's name.
-    pub table2: Vec<(String, f64)>,
+    /// kpk's value for each row of Table 2 that kpk counts (serialised by the row's name).
+    pub table2: Vec<(RowKey, f64)>,
     /// Table 3, p = 1 ..= 38.
     pub table3: Vec<Table3Row>,
 }
 
 impl Domain {
     /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-    pub fn ours(&self, row: &str) -> Option<f64> {
-        self.table2.iter().find(|(r, _)| r == row).map(|&(_, v)| v)
+    pub fn ours(&self, row: RowKey) -> Option<f64> {
+        self.table2.iter().find(|&&(r, _)| r == row).map(|&(_, v)| v)
     }
 }
 

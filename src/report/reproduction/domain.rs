@@ -4,9 +4,8 @@
 use super::Domain;
 use super::templates;
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
-use crate::chess::board::Color;
 use crate::error::Result;
-use crate::paper::tables;
+use crate::paper::table2::{self, Figure, RowKey};
 use crate::template::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -39,24 +38,20 @@ pub fn table3(bb: &Bitbase) -> Vec<Table3Row> {
 
 /// kpk's side of Tables 2 and 3, counted on the bitbase.
 pub fn analyse(bb: &Bitbase) -> Domain {
-    let table2 =
-        tables::table2().rows.iter().filter_map(|(row, _)| Some((row.clone(), count(bb, row)?))).collect();
+    let table2 = table2::table2().rows.iter().filter_map(|r| Some((r.key, count(bb, r.key)?))).collect();
     Domain { table2, table3: table3(bb) }
 }
 
 /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-fn count(bb: &Bitbase, row: &str) -> Option<f64> {
+fn count(bb: &Bitbase, row: RowKey) -> Option<f64> {
     let c = bb.counts();
-    let (w, b) = (Color::White, Color::Black);
-    Some(match row {
-        "wtm positions" => c.positions(w) as f64,
-        "wtm wins" => c.wins(w) as f64,
-        "wtm draws" => c.draws(w) as f64,
-        "btm positions" => c.positions(b) as f64,
-        "btm wins" => c.wins(b) as f64,
-        "btm wins pct" => (1000.0 * c.wins(b) as f64 / c.positions(b) as f64).round() / 10.0,
-        "btm draws" => c.draws(b) as f64,
-        _ => return None,
+    let side = row.side;
+    Some(match row.figure {
+        Figure::Positions => c.positions(side) as f64,
+        Figure::Wins => c.wins(side) as f64,
+        Figure::WinsPct => (1000.0 * c.wins(side) as f64 / c.positions(side) as f64).round() / 10.0,
+        Figure::Draws => c.draws(side) as f64,
+        Figure::WinsByRunningThePawn => return None,
     })
 }
 
@@ -70,15 +65,15 @@ fn cell(v: Option<f64>) -> String {
 
 /// Tables 2 and 3 as a Markdown section (the template `domain.md.j2`).
 pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
-    let t2 = tables::table2();
-    let sets = tables::table2_sets(&t2.sources);
-    let remarks = tables::table2_remarks();
+    let t2 = table2::table2();
+    let sets = table2::table2_sets(&t2.sources);
+    let remarks = table2::table2_remarks();
     let rows: Vec<_> = t2
         .rows
         .iter()
-        .map(|(row, cells)| {
-            let theirs: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
-            json!({ "row": row, "ours": cell(d.ours(row)), "theirs": theirs })
+        .map(|r| {
+            let theirs: Vec<String> = r.cells.iter().map(|&c| cell(c)).collect();
+            json!({ "row": r.label(), "ours": cell(d.ours(r.key)), "theirs": theirs })
         })
         .collect();
     // The sources that give at least one figure kpk counts, each equal to kpk's.
@@ -87,8 +82,8 @@ pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
         .iter()
         .enumerate()
         .filter(|&(j, _)| {
-            let given: Vec<_> = t2.rows.iter().filter_map(|(row, c)| c[j].map(|v| (row, v))).collect();
-            !given.is_empty() && given.iter().all(|(row, v)| d.ours(row).is_some_and(|o| o == *v))
+            let given: Vec<_> = t2.rows.iter().filter_map(|r| r.cells[j].map(|v| (r.key, v))).collect();
+            !given.is_empty() && given.iter().all(|&(row, v)| d.ours(row).is_some_and(|o| o == v))
         })
         .map(|(_, s)| s.as_str())
         .collect();
@@ -106,6 +101,7 @@ pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::board::Color;
 
     #[test]
     fn table3_counts_every_win_once_and_ends_at_the_deepest() {

@@ -4,28 +4,28 @@
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
 use super::Domain;
-use crate::paper::tables::{PositionSet, Table2, Table2Remark};
+use crate::paper::table2::{Figure, PositionSet, RowKey, Table1Set, Table2, Table2Remark};
+use crate::paper::tables;
 use serde::Serialize;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
 /// pawn on ranks 2-7, reachable from the initial array or not (Black to move may be in check):
 /// so the unreachable sets 6a-e and 7b-c (section 2, Table 1) are in it and the post-conversion
 /// set 7a (the pawn promoted) is not. The test below checks each against the bitbase's positions.
-pub fn kpk_includes(set: &str) -> Option<bool> {
+pub fn kpk_includes(set: Table1Set) -> bool {
     match set {
-        "6a-e" | "7b-c" => Some(true),
-        "7a" => Some(false),
-        _ => None,
+        Table1Set::Set6aToE | Table1Set::Set7bToC => true,
+        Table1Set::Set7a => false,
     }
 }
 
-/// The sets a source's count includes and kpk's does not (+1), or the reverse (−1), where both
-/// marks are known.
+/// The sets a source's count includes and kpk's does not (+1), or the reverse (−1), where the
+/// source's mark is known.
 fn differing_sets(sets: &[PositionSet], j: usize) -> Vec<(&PositionSet, f64)> {
     sets.iter()
-        .filter_map(|s| match (s.included[j], kpk_includes(&s.set)) {
-            (Some(true), Some(false)) => Some((s, 1.0)),
-            (Some(false), Some(true)) => Some((s, -1.0)),
+        .filter_map(|s| match (s.included[j], kpk_includes(s.set)) {
+            (Some(true), false) => Some((s, 1.0)),
+            (Some(false), true) => Some((s, -1.0)),
             _ => None,
         })
         .collect()
@@ -34,8 +34,8 @@ fn differing_sets(sets: &[PositionSet], j: usize) -> Vec<(&PositionSet, f64)> {
 /// One row where a source's figure differs from kpk's: the row, source − kpk, and whether the
 /// row is a percentage (written in points).
 #[derive(Debug, Serialize)]
-pub struct RowDiff<'a> {
-    pub row: &'a str,
+pub struct RowDiff {
+    pub row: RowKey,
     pub diff: f64,
     pub pct: bool,
 }
@@ -44,8 +44,8 @@ pub struct RowDiff<'a> {
 /// count and not in kpk's, or the reverse.
 #[derive(Debug, Serialize)]
 pub struct MarkedSet<'a> {
-    pub set: &'a str,
-    pub side: &'a str,
+    pub set: Table1Set,
+    pub side: &'static str,
     pub positions: f64,
     pub wins: f64,
     pub draws: f64,
@@ -60,12 +60,12 @@ pub struct MarkedSet<'a> {
 #[derive(Debug, Serialize)]
 pub struct SourceNote<'a> {
     pub source: &'a str,
-    pub diffs: Vec<RowDiff<'a>>,
+    pub diffs: Vec<RowDiff>,
     pub sets: Vec<MarkedSet<'a>>,
-    pub covered: Vec<&'a str>,
+    pub covered: Vec<RowKey>,
     /// (section, quote without its final full stop) of each remark of the paper's text.
     pub remarks: Vec<(&'a str, &'a str)>,
-    pub unstated: Vec<&'a str>,
+    pub unstated: Vec<RowKey>,
 }
 
 /// The note for source `j`, or `None` where every figure it gives equals kpk's.
@@ -78,44 +78,43 @@ fn source_note<'a>(
 ) -> Option<SourceNote<'a>> {
     let source = &t2.sources[j];
     // (row, source − kpk) for every row where both give a figure and they differ.
-    let diffs: Vec<(&str, f64)> = t2
+    let diffs: Vec<(RowKey, f64)> = t2
         .rows
         .iter()
-        .filter_map(|(row, cells)| {
-            let d = cells[j]? - domain.ours(row)?;
-            (d.abs() > 1e-9).then_some((row.as_str(), d))
+        .filter_map(|r| {
+            let d = r.cells[j]? - domain.ours(r.key)?;
+            (d.abs() > 1e-9).then_some((r.key, d))
         })
         .collect();
     if diffs.is_empty() {
         return None;
     }
     let marked = differing_sets(sets, j);
-    let predicted = |row: &str| marked.iter().map(|(s, sign)| sign * s.count(row)).sum::<f64>();
-    let is_explained = |row: &str, d: f64| (predicted(row) - d).abs() < 1e-9;
+    let predicted = |row: RowKey| marked.iter().map(|(s, sign)| sign * s.count(row)).sum::<f64>();
+    let is_explained = |row: RowKey, d: f64| (predicted(row) - d).abs() < 1e-9;
     // A win share follows from its side's positions and wins.
-    let explained = |row: &str, d: f64| match row.strip_suffix(" wins pct") {
-        Some(side) => {
-            let count = |r: String| diffs.iter().find(|x| x.0 == r).map_or(0.0, |x| x.1);
-            let (p, w) = (format!("{side} positions"), format!("{side} wins"));
-            predicted(&p) != 0.0 && is_explained(&p, count(p.clone())) && is_explained(&w, count(w.clone()))
+    let explained = |row: RowKey, d: f64| match row.figure {
+        Figure::WinsPct => {
+            let diff = |r: RowKey| diffs.iter().find(|x| x.0 == r).map_or(0.0, |x| x.1);
+            let [p, w] = [Figure::Positions, Figure::Wins].map(|f| RowKey::new(row.side, f));
+            predicted(p) != 0.0 && is_explained(p, diff(p)) && is_explained(w, diff(w))
         }
-        None => is_explained(row, d),
+        _ => is_explained(row, d),
     };
     // (row, source − kpk) of the rows the marks account for, and of the others.
-    type Rows<'b> = Vec<(&'b str, f64)>;
-    let (covered, open): (Rows<'a>, Rows<'a>) = diffs.iter().partition(|&&(row, d)| explained(row, d));
+    let (covered, open): (Vec<&(RowKey, f64)>, Vec<_>) =
+        diffs.iter().partition(|&&(row, d)| explained(row, d));
     // What neither the marks nor a remark giving a reason cover.
-    let reasoned = |row: &str| {
-        remarks.iter().any(|r| &r.source == source && r.reason_stated && r.rows.split(';').any(|x| x == row))
-    };
+    let reasoned =
+        |row: &RowKey| remarks.iter().any(|r| &r.source == source && r.reason_stated && r.rows.contains(row));
     Some(SourceNote {
         source,
         sets: marked
             .iter()
-            .filter(|(s, _)| diffs.iter().any(|(row, _)| s.count(row) != 0.0))
+            .filter(|(s, _)| diffs.iter().any(|&(row, _)| s.count(row) != 0.0))
             .map(|&(s, sign)| MarkedSet {
-                set: &s.set,
-                side: &s.side,
+                set: s.set,
+                side: tables::side_name(s.side),
                 positions: s.positions,
                 wins: s.wins,
                 draws: s.draws,
@@ -130,7 +129,7 @@ fn source_note<'a>(
             .map(|r| (r.section.as_str(), r.quote.trim_end_matches('.')))
             .collect(),
         unstated: open.iter().map(|x| x.0).filter(|row| !reasoned(row)).collect(),
-        diffs: diffs.iter().map(|&(row, diff)| RowDiff { row, diff, pct: row.ends_with("pct") }).collect(),
+        diffs: diffs.iter().map(|&(row, diff)| RowDiff { row, diff, pct: row.figure.is_pct() }).collect(),
     })
 }
 
@@ -150,7 +149,7 @@ mod tests {
     use crate::chess::bitbase::Bitbase;
     use crate::chess::board::{Color, Square};
     use crate::chess::position::{KpkPosition, Outcome};
-    use crate::paper::tables;
+    use crate::paper::table2;
 
     /// (positions legal in kpk, of which wins) among `placements`.
     fn in_kpk(bb: &Bitbase, placements: &[(&str, &str, &str)], side: Color) -> (usize, usize) {
@@ -174,7 +173,8 @@ mod tests {
         six.extend([("b6", "b8", "b7"), ("c6", "c8", "c7"), ("d6", "d8", "d7")]);
         six.extend([("c1", "a1", "a2"), ("c2", "a1", "a2"), ("c7", "a8", "b6"), ("c8", "a8", "b6")]);
         six.extend([("a6", "a8", "c7"), ("b6", "a8", "c7")]);
-        assert_eq!(in_kpk(&bb, &six, Color::White), (14, 9));
+        let six_in = in_kpk(&bb, &six, Color::White);
+        assert_eq!(six_in, (14, 9));
         // 7b: the bK on rank 3 in check from the wP on a2-d2, the wK anywhere; 7c: wK a1, wP a2, bK c1/c2.
         let names: Vec<String> = (0..64u8).map(|i| Square::new(i).unwrap().to_string()).collect();
         let mut seven = vec![];
@@ -186,20 +186,25 @@ mod tests {
             }
         }
         seven.extend([("a1", "c1", "a2"), ("a1", "c2", "a2")]);
-        assert_eq!(in_kpk(&bb, &seven, Color::Black), (390, 7));
-        assert!(
-            KpkPosition::new(
-                "e1".parse().unwrap(),
-                "e3".parse().unwrap(),
-                "a8".parse().unwrap(),
-                Color::Black
-            )
-            .is_err()
+        let seven_in = in_kpk(&bb, &seven, Color::Black);
+        assert_eq!(seven_in, (390, 7));
+        let promoted = KpkPosition::new(
+            "e1".parse().unwrap(),
+            "e3".parse().unwrap(),
+            "a8".parse().unwrap(),
+            Color::Black,
         );
-        let sets = tables::table2_sets(&tables::table2().sources);
+        assert!(promoted.is_err());
+        // kpk includes a set where its positions are kpk's, with the paper's counts of them.
+        let sets = table2::table2_sets(&table2::table2().sources);
         for s in &sets {
-            let wanted = if s.set == "7a" { Some(false) } else { Some(true) };
-            assert_eq!(kpk_includes(&s.set), wanted, "{}", s.set);
+            let counts = (s.positions as usize, s.wins as usize);
+            let found = match s.set {
+                Table1Set::Set6aToE => six_in == counts,
+                Table1Set::Set7bToC => seven_in == counts,
+                Table1Set::Set7a => promoted.is_ok(),
+            };
+            assert_eq!(kpk_includes(s.set), found, "{}", s.set);
         }
         assert_eq!(
             (sets[0].positions, sets[0].wins, sets[2].positions, sets[2].wins),
@@ -210,27 +215,28 @@ mod tests {
     #[test]
     fn each_differing_source_is_explained_by_its_marks_or_said_to_have_no_stated_reason() {
         let domain = crate::report::reproduction::domain::analyse(&Bitbase::generate());
-        let t2 = tables::table2();
-        let sets = tables::table2_sets(&t2.sources);
-        let remarks = tables::table2_remarks();
+        let t2 = table2::table2();
+        let sets = table2::table2_sets(&t2.sources);
+        let remarks = table2::table2_remarks();
         let all = notes(&t2, &sets, &remarks, &domain);
         let note = |source: &str| all.iter().find(|n| n.source == source);
         let clarke = note("clarke_1977").unwrap();
-        let diffs: Vec<(&str, f64)> = clarke.diffs.iter().map(|d| (d.row, d.diff)).collect();
-        let btm = ["btm positions", "btm wins", "btm wins pct", "btm draws"];
-        let (wtm_wins, wtm_draws) = ("wtm wins", "wtm draws");
+        let diffs: Vec<(RowKey, f64)> = clarke.diffs.iter().map(|d| (d.row, d.diff)).collect();
+        let key = |name: &str| name.parse::<RowKey>().unwrap();
+        let btm = ["btm positions", "btm wins", "btm wins pct", "btm draws"].map(key);
+        let (wtm_wins, wtm_draws) = (key("wtm wins"), key("wtm draws"));
         let expected = [(wtm_wins, -1.0), (wtm_draws, 1.0), (btm[0], 13980.0), (btm[1], 12985.0)];
         assert_eq!(diffs[..4], expected);
         assert!((diffs[4].1 - 5.0).abs() < 1e-9 && diffs[5] == (btm[3], 995.0), "{diffs:?}");
         assert!(clarke.diffs[4].pct && !clarke.diffs[3].pct);
         let set = &clarke.sets[0];
-        assert_eq!((set.set, set.positions, set.included), ("7a", 13980.0, true));
+        assert_eq!((set.set, set.positions, set.included), (Table1Set::Set7a, 13980.0, true));
         assert_eq!(clarke.covered, btm);
         assert!(clarke.remarks.iter().any(|r| r.1.contains("'one out' discrepancy")));
         assert_eq!(clarke.unstated, [wtm_wins, wtm_draws]);
         let ours = note("haworth_velliste_1998").unwrap();
-        let marked: Vec<&str> = ours.sets.iter().map(|s| s.set).collect();
-        assert_eq!((marked, ours.unstated.len()), (vec!["6a-e", "7b-c"], 0));
+        let marked: Vec<Table1Set> = ours.sets.iter().map(|s| s.set).collect();
+        assert_eq!((marked, ours.unstated.len()), (vec![Table1Set::Set6aToE, Table1Set::Set7bToC], 0));
         let shapiro = note("shapiro_niblett_1982").unwrap();
         assert!(shapiro.diffs.iter().any(|d| (d.row, d.diff) == (btm[0], -390.0)));
         assert!(note("edwards_1994").is_none() && note("bramer_1980").is_none());

@@ -13,11 +13,12 @@
 //! the configs' runs r), with its Student-t 95% interval over the replicates
 //! ([`compare::paired`]).
 
+use crate::chess::board::Color;
 use crate::error::{Error, Result};
 use crate::experiment::readings::{Reading, ReplicateOutcome};
 use crate::experiment::replicate::SEED_STRIDE;
 use crate::experiment::{Summary, Trial};
-use crate::paper::tables::Table5Row;
+use crate::paper::tables::{Scope, Table5Row};
 use crate::stats::compare::Method;
 use crate::stats::{self, Interval, compare};
 use crate::train::StopReason;
@@ -247,13 +248,12 @@ fn by_setting(rows: &[ReplicateRow], measure: &str) -> BTreeMap<usize, BTreeMap<
 
 /// The paper's trial numbers in each group of the report, from Table 5's rows.
 fn groups(paper: &[Table5Row]) -> Vec<(String, Vec<u8>)> {
-    let small =
-        |side: &str| paper.iter().filter(|p| p.trial <= 37 && p.side == side).map(|p| p.trial).collect();
-    let all: Vec<u8> = paper.iter().filter(|p| p.trial <= 37).map(|p| p.trial).collect();
+    let small_sets = || paper.iter().filter(|p| p.scope() == Scope::Small);
+    let small = |side: Color| small_sets().filter(|p| p.side == side).map(|p| p.trial).collect();
     vec![
-        ("1-37".into(), all),
-        ("wtm: 1-13, 21-28".into(), small("wtm")),
-        ("btm: 14-20, 29-37".into(), small("btm")),
+        ("1-37".into(), small_sets().map(|p| p.trial).collect()),
+        ("wtm: 1-13, 21-28".into(), small(Color::White)),
+        ("btm: 14-20, 29-37".into(), small(Color::Black)),
     ]
 }
 
@@ -267,7 +267,7 @@ fn setting_of(study: &StudyJson, paper: &[Table5Row], t: u8, series: &str) -> Op
             && p.error_fn == row.error_fn
             && p.target == row.target
     };
-    let first = f64::from(paper.iter().filter(|p| p.trial <= 37).find(same)?.trial);
+    let first = f64::from(paper.iter().filter(|p| p.scope() == Scope::Small).find(same)?.trial);
     study
         .settings
         .iter()

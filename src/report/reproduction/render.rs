@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::experiment::table6::Matched;
-use crate::paper::tables::Scope;
+use crate::paper::tables::{self, Scope};
 use crate::report::reproduction::{findings, table6, table6_groups};
 use crate::template::Engine;
 use serde_json::{Value, json};
@@ -61,7 +61,7 @@ fn table5_rows(r: &Reproduction) -> Vec<Value> {
             });
             json!({
                 "paper": {
-                    "trial": p.trial, "side": p.side, "nn": p.nn, "topology": p.topology,
+                    "trial": p.trial, "side": tables::side_name(p.side), "nn": p.nn, "topology": p.topology,
                     "weights": p.weights, "bits": p.bits, "comp": p.comp, "train_set": p.train_set,
                     "error_fn": p.error_fn, "target": p.target, "epochs": p.epochs,
                     "train": p.train_acc_pct, "test": p.test_acc_pct,

@@ -31,8 +31,8 @@ pub struct Remarks {
 /// accuracy on their training set at m = 0, one per replicate's weight seed and draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Initial {
-    /// "small" (trials 1-37) or "whole" (38-41).
-    pub sets: String,
+    /// Small (trials 1-37) or whole sets (38-41), written "small" or "whole".
+    pub sets: Scope,
     pub nets: usize,
     pub mean: f64,
     /// The mean's interval by the data draw (small sets only: the whole sets have one draw).
@@ -189,16 +189,16 @@ fn initial(
         }
     }
     let mut out = Vec::new();
-    for (kind, nets) in [("small", small), ("whole", whole)] {
+    for (scope, nets) in [(Scope::Small, small), (Scope::Whole, whole)] {
         if nets.is_empty() {
             continue;
         }
         let pcts: Vec<f64> = nets.iter().map(|n| n.1).collect();
         let by_draw_pct: Vec<(u64, f64)> = nets.iter().map(|n| (n.0, n.1)).collect();
         let zero: Vec<(u64, f64)> = by_draw_pct.iter().map(|&(d, _)| (d, 0.0)).collect();
-        let interval = (kind == "small").then(|| by_draw(&by_draw_pct, &zero)).flatten();
+        let interval = (scope == Scope::Small).then(|| by_draw(&by_draw_pct, &zero)).flatten();
         out.push(Initial {
-            sets: kind.into(),
+            sets: scope,
             nets: nets.len(),
             mean: stats::mean(&pcts),
             lo: interval.map(|i| i.lo),

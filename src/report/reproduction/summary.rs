@@ -3,6 +3,8 @@
 //! gap to the paper's Table 5 add theirs the same way ([`Finding`]).
 
 use super::{NN6_TRIALS, Reproduction, key};
+use crate::chess::board::Color;
+use crate::paper::table2::{Figure, RowKey};
 use crate::report::summary::Finding;
 use crate::stats::Interval;
 use serde::Deserialize;
@@ -42,7 +44,8 @@ fn finding(t: &Text) -> Finding {
 /// left out.
 pub fn findings(r: &Reproduction) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let (Some(w), Some(b)) = (r.domain.ours("wtm positions"), r.domain.ours("btm positions")) {
+    let positions = |side| r.domain.ours(RowKey::new(side, Figure::Positions));
+    if let (Some(w), Some(b)) = (positions(Color::White), positions(Color::Black)) {
         out.push(finding(&TEXTS.domain).value("wtm", w).value("btm", b));
     }
     out.extend(small_sets(r));

@@ -1,5 +1,6 @@
 use super::figures::{figure3, nn6_chart, paper_points};
 use super::*;
+use crate::chess::board::Color;
 use crate::experiment::{MisclassifiedRow, Side};
 use crate::paper::tables::{self, Table5Row};
 use crate::train::EpochMetrics;
@@ -7,7 +8,7 @@ use crate::train::EpochMetrics;
 fn summary(row: &Table5Row) -> Summary {
     Summary {
         name: format!("trial{:02}", row.trial),
-        side: if row.side == "wtm" { Side::Wtm } else { Side::Btm },
+        side: if row.side == Color::White { Side::Wtm } else { Side::Btm },
         training_set: row.train_set.to_string(),
         testing_set: row.test_acc_pct.map(|_| "S1".into()),
         topology: row.topology.clone(),
