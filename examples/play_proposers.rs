@@ -21,6 +21,7 @@ use kpk::hybrid::Hybrid;
 use kpk::hybrid::bits::best_rice;
 use kpk::hybrid::exceptions::gaps;
 use kpk::play::propose::{N_FEATURES, features, regime};
+use kpk::template::thousands;
 use rayon::prelude::*;
 
 /// Every candidate feature: version 2's fifteen, then seventeen more.
@@ -215,7 +216,8 @@ fn main() -> anyhow::Result<()> {
         let weights = n * w.len();
         // magic, version, length, hybrid length, tree, weight count, weights, E, kg, ko, bits, CRC
         let bytes = |bits: u64| 11 + tree + 1 + weights + 5 + bits.div_ceil(8) as usize + 4;
-        println!("| {name} | {weights} | {misses} | {} | {} |", bytes(b1), bytes(b2));
+        let n = |v: usize| thousands(v as i64);
+        println!("| {name} | {} | {} | {} | {} |", n(weights), n(misses), n(bytes(b1)), n(bytes(b2)));
     }
     Ok(())
 }
