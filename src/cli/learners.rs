@@ -4,6 +4,7 @@
 use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::{self, Settings};
+use kpk::learners::contrasts::Declared;
 use kpk::learners::render::{self, Destinations};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,9 +30,16 @@ pub struct LearnersArgs {
     /// Leave out the frontier's variants on T3 (a reduced run).
     #[arg(long)]
     no_variants: bool,
+    /// The contrasts declared for section 7's question (the primaries adjusted by Holm).
+    #[arg(long, default_value = "experiments/learners.toml", value_name = "FILE")]
+    contrasts: PathBuf,
     /// Fit nothing: render LEARNERS.md, the CSVs and the figure from the committed learners.json.
-    #[arg(long, conflicts_with = "ship")]
+    #[arg(long, conflicts_with_all = ["ship", "analyse_only"])]
     render_only: bool,
+    /// Fit nothing: read the fits of the committed learners.json, compute the contrasts from them
+    /// again (--contrasts), rewrite learners.json and render.
+    #[arg(long, conflicts_with = "ship")]
+    analyse_only: bool,
     /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
     /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
@@ -90,6 +98,13 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
         errln!("rendered {} from {}", to.markdown.display(), to.json.display());
         return Ok(ExitCode::SUCCESS);
     }
+    let declared = Declared::load(&args.contrasts)?;
+    if args.analyse_only {
+        let report = analyse::analyse_committed(&to.json, &declared)?;
+        render::write(&report, &to)?;
+        errln!("analysed {} again and rendered {}", to.json.display(), to.markdown.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let settings = Settings {
         replicates: usize::from(args.replicates),
         t3_epochs: args.t3_epochs as usize,
@@ -101,7 +116,7 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let bb = Bitbase::generate();
     let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
-    let report = analyse::analyse(&settings, &bb, &progress)?;
+    let report = analyse::analyse_declared(&settings, &declared, &bb, &progress)?;
     render::write(&report, &to)?;
     // Wall time is machine-dependent: printed here, never written to the report.
     outln!("learner        inputs    set  replicates  seconds per fit (mean)")?;

@@ -13,6 +13,7 @@
 //! with the MLP by the per-replicate differences (percentage points) and their 95% t-interval.
 //! The MLP of each cell is the cell's Table 5 trial (trial 1 for T1, 14 for T2, 38 for T3).
 
+use super::contrasts::{self, Arm, Declared, DeclaredContrast, Measure};
 use super::exact::{Domain, ExactModel};
 use super::mlp::PaperMlp;
 use super::rules::RuleText;
@@ -23,6 +24,7 @@ use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
 use crate::error::{Error, Result};
 use crate::experiment::{Trial, TrialConfig};
 use crate::stats::Interval;
+use crate::stats::family::Direction;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -111,17 +113,10 @@ pub struct Row {
     pub exact_wrong: usize,
 }
 
-/// How a learner compares with the MLP on a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Beats,
-    Loses,
-    NotDistinguished,
-}
-
 /// A learner minus the MLP, paired over replicates: accuracy in points (test accuracy on T1/T2,
-/// whole-set accuracy on T3) and, where both have one, exact-model bytes.
+/// whole-set accuracy on T3) and, where both have one, exact-model bytes. Exploratory: the 95%
+/// interval, unadjusted, and where it falls, never a verdict (the declared primaries of
+/// [`super::contrasts`] carry the verdicts).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Contrast {
     pub learner: String,
@@ -130,7 +125,9 @@ pub struct Contrast {
     /// `test` or `train` (whole set).
     pub measure: String,
     pub accuracy_diff: Interval,
-    pub verdict: Verdict,
+    /// Where the accuracy interval falls: above 0 (`better`: the learner more accurate), below,
+    /// or across.
+    pub direction: Direction,
     pub bytes_diff: Option<Interval>,
 }
 
@@ -205,7 +202,14 @@ pub struct LearnersReport {
     pub t3_epochs: usize,
     pub rows: Vec<Row>,
     pub variants: Vec<Row>,
+    /// Every learner against the MLP on each cell, exploratory (derived from `rows`: recomputed,
+    /// never read, by `kpk learners --analyse-only`).
+    #[serde(default)]
     pub contrasts: Vec<Contrast>,
+    /// The contrasts `experiments/learners.toml` declares, the primaries adjusted by Holm
+    /// (derived from `rows` and `seeding` like `contrasts`).
+    #[serde(default)]
+    pub declared: Vec<DeclaredContrast>,
     pub smallest: Vec<Smallest>,
     pub theories: Vec<Theory>,
     pub seeding: Seeding,
@@ -298,11 +302,7 @@ fn contrast(a: &Row, mlp: &Row) -> Contrast {
     let acc = |f: &Fit| if on_test { f.test_pct.unwrap_or(f.train_pct) } else { f.train_pct };
     let diffs: Vec<f64> = a.fits.iter().zip(&mlp.fits).map(|(x, y)| acc(x) - acc(y)).collect();
     let accuracy_diff = Interval::of_mean(&diffs).expect("at least one replicate");
-    let verdict = match accuracy_diff.sign() {
-        std::cmp::Ordering::Greater => Verdict::Beats,
-        std::cmp::Ordering::Less => Verdict::Loses,
-        std::cmp::Ordering::Equal => Verdict::NotDistinguished,
-    };
+    let direction = Direction::of(accuracy_diff.lo, accuracy_diff.hi);
     let bytes: Vec<f64> = a
         .fits
         .iter()
@@ -315,19 +315,14 @@ fn contrast(a: &Row, mlp: &Row) -> Contrast {
         train_set: a.train_set.clone(),
         measure: if on_test { "test" } else { "train" }.into(),
         accuracy_diff,
-        verdict,
+        direction,
         bytes_diff: Interval::of_mean(&bytes),
     }
 }
 
-/// The six learners on every cell and input set, with contrasts against the MLP.
-fn main_rows(
-    s: &Settings,
-    bb: &Bitbase,
-    domain: &Domain,
-    progress: &dyn Fn(&str),
-) -> Result<(Vec<Row>, Vec<Contrast>)> {
-    let (mut rows, mut contrasts) = (Vec::new(), Vec::new());
+/// The six learners on every cell and input set.
+fn main_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str)) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
     for cell in &CELLS {
         let mlp = cell_mlp(cell, s)?;
         let seed0 = mlp.trial.config.seed;
@@ -341,12 +336,23 @@ fn main_rows(
                 let fits = fit_all(learner.as_ref(), inputs, &data, seed0, wtm.then_some(domain))?;
                 cell_rows.push(row(learner.as_ref(), inputs, cell, fits));
             }
-            let mlp_row = cell_rows.last().expect("the MLP's row").clone();
-            contrasts.extend(cell_rows[..cell_rows.len() - 1].iter().map(|r| contrast(r, &mlp_row)));
             rows.extend(cell_rows);
         }
     }
-    Ok((rows, contrasts))
+    Ok(rows)
+}
+
+/// Every learner against the MLP on the same cell and inputs, in the rows' order.
+pub fn exploratory(rows: &[Row]) -> Vec<Contrast> {
+    rows.iter()
+        .filter(|r| r.learner != "mlp")
+        .filter_map(|r| {
+            let mlp = rows
+                .iter()
+                .find(|m| m.learner == "mlp" && m.inputs == r.inputs && m.train_set == r.train_set)?;
+            Some(contrast(r, mlp))
+        })
+        .collect()
 }
 
 /// The frontier's variants, on T3 with all 32 characteristics, one replicate each.
@@ -442,7 +448,8 @@ pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<Le
         .map_err(|cause| Error::Io { path: s.shipped_model.display().to_string(), cause })?
         .len();
     let domain = Domain::new(bb);
-    let (rows, contrasts) = main_rows(s, bb, &domain, progress)?;
+    let rows = main_rows(s, bb, &domain, progress)?;
+    let contrasts = exploratory(&rows);
     let variants = if s.variants { variant_rows(s, bb, &domain, progress)? } else { Vec::new() };
     progress("rule lists as theories");
     let t1 = Samples::of(&Dataset::of(SetName::T1, DEFAULT_SEED, bb));
@@ -465,6 +472,7 @@ pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<Le
         rows,
         variants,
         contrasts,
+        declared: Vec::new(),
         theories,
         seeding,
         hidden,
@@ -472,4 +480,66 @@ pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<Le
         shipped_bytes,
         envelope_bytes: super::exact::ENVELOPE_BYTES,
     })
+}
+
+/// The values of `arm` on `m`, replicate by replicate.
+fn values(report: &LearnersReport, arm: &Arm, m: Measure) -> Result<Vec<f64>> {
+    let missing = |what: &str| Error::Internal(format!("learners.json has no {what} for {arm}"));
+    match arm {
+        Arm::Row { learner, inputs, train_set } => {
+            let set = train_set.to_string();
+            let row = report
+                .rows
+                .iter()
+                .find(|r| &r.learner == learner && r.inputs == *inputs && r.train_set == set)
+                .ok_or_else(|| missing("row"))?;
+            row.fits
+                .iter()
+                .map(|f| match m {
+                    Measure::TestPct => f.test_pct,
+                    Measure::TrainPct => Some(f.train_pct),
+                    Measure::ExactBytes => f.exact.as_ref().map(|e| e.bytes as f64),
+                    Measure::Epochs => None,
+                })
+                .map(|v| v.ok_or_else(|| missing(m.column())))
+                .collect()
+        }
+        Arm::Seeding { seeded } => {
+            let s = if *seeded { &report.seeding.seeded } else { &report.seeding.random };
+            Ok(match m {
+                Measure::TestPct => s.test_pct.clone(),
+                Measure::TrainPct => s.train_pct.clone(),
+                Measure::Epochs => s.epochs.clone(),
+                Measure::ExactBytes => return Err(missing(m.column())),
+            })
+        }
+    }
+}
+
+/// The comparison with its declared contrasts: [`analyse`], then the contrasts `declared` names,
+/// read from its fits.
+pub fn analyse_declared(
+    s: &Settings,
+    declared: &Declared,
+    bb: &Bitbase,
+    progress: &dyn Fn(&str),
+) -> Result<LearnersReport> {
+    let mut report = analyse(s, bb, progress)?;
+    report.declared = contrasts::declare(|arm, m| values(&report, arm, m), declared)?;
+    Ok(report)
+}
+
+/// `kpk learners --analyse-only`: the fits of a committed `learners.json`, with what is derived
+/// from them (the exploratory and the declared contrasts) computed again, never read.
+pub fn analyse_committed(json: &Path, declared: &Declared) -> Result<LearnersReport> {
+    let mut value: serde_json::Value = crate::template::read_results(json)?;
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("contrasts");
+        fields.remove("declared");
+    }
+    let mut report: LearnersReport = serde_json::from_value(value)
+        .map_err(|e| Error::Format { path: json.display().to_string(), message: e.to_string() })?;
+    report.contrasts = exploratory(&report.rows);
+    report.declared = contrasts::declare(|arm, m| values(&report, arm, m), declared)?;
+    Ok(report)
 }

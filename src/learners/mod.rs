@@ -26,6 +26,7 @@
 pub mod analyse;
 pub mod bayes;
 pub mod boosted;
+pub mod contrasts;
 pub mod exact;
 pub mod logistic;
 pub mod mlp;

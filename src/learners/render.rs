@@ -1,14 +1,17 @@
 //! Render the comparison from its JSON alone: `reports/LEARNERS.md` (the template
-//! `learners.md.j2`), `reports/learners/results.csv` and `variants.csv`, and the
+//! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv` and `contrasts.csv`, and the
 //! accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`). Nothing here trains or measures.
 
-use super::analyse::{LearnersReport, Row};
+use super::analyse::{Contrast, LearnersReport, Row};
+use super::contrasts::{self, Arm};
 use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::output::FileOut;
 use crate::stats::Interval;
+use crate::stats::compare::{ClaimVerdict, Method};
+use crate::stats::family::{CONTRAST_COLUMNS, ContrastLine};
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
 use serde_json::json;
@@ -41,7 +44,7 @@ pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean
 pub struct Destinations {
     pub json: PathBuf,
     pub markdown: PathBuf,
-    /// results.csv, variants.csv, frontier.png, frontier.svg.
+    /// results.csv, variants.csv, frontier.png, frontier.svg, contrasts.csv.
     pub folder: PathBuf,
 }
 
@@ -63,6 +66,7 @@ impl Destinations {
             f.join("variants.csv"),
             f.join("frontier.png"),
             f.join("frontier.svg"),
+            f.join("contrasts.csv"),
         ]
         .iter()
         .map(|p| FileOut::check(p))
@@ -95,7 +99,8 @@ fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
     outs[2].write(variants_csv(report).as_bytes())?;
     let chart = frontier(report)?;
     chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
-    chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))
+    chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))?;
+    outs[5].write(contrasts_csv(report).as_bytes())
 }
 
 /// `+1.23 [−0.40, +2.86]`: a paired difference and its interval.
@@ -161,6 +166,69 @@ pub fn variants_csv(report: &LearnersReport) -> String {
         out.push_str(&format!(",\"{}\",{:.0}\n", r.variant.replace('"', "\"\""), r.passes));
     }
     out
+}
+
+/// An exploratory contrast's arms: the learner's row and the MLP's on the same cell.
+fn exploratory_arms(c: &Contrast) -> Option<(Arm, Arm)> {
+    let train_set: SetName = c.train_set.parse().ok()?;
+    let arm = |learner: &str| Arm::Row { learner: learner.to_string(), inputs: c.inputs, train_set };
+    Some((arm(&c.learner), arm("mlp")))
+}
+
+/// `contrasts.csv`: the declared contrasts (primaries with Holm's level, adjusted p-value and
+/// verdict), then every exploratory learner-minus-MLP contrast LEARNERS.md shows (accuracy,
+/// then exact bytes where both have an exact model) that no declared one repeats.
+pub fn contrasts_csv(report: &LearnersReport) -> String {
+    let mut s = format!("{CONTRAST_COLUMNS}\n");
+    for c in &report.declared {
+        let verdict = c.verdict.map_or("exploratory", ClaimVerdict::words);
+        s.push_str(
+            &ContrastLine {
+                name: &c.name,
+                measure: c.measure.column(),
+                a: c.a.to_string(),
+                b: c.b.to_string(),
+                primary: c.primary,
+                estimate: c.estimate,
+                lo: c.lo,
+                hi: c.hi,
+                method: c.method,
+                p_adjusted: c.p_adjusted,
+                verdict,
+            }
+            .to_string(),
+        );
+    }
+    let declared = |a: &Arm, b: &Arm, m: contrasts::Measure| {
+        report.declared.iter().any(|d| &d.a == a && &d.b == b && d.measure == m)
+    };
+    for c in &report.contrasts {
+        let Some((a, b)) = exploratory_arms(c) else { continue };
+        let accuracy =
+            if c.measure == "test" { contrasts::Measure::TestPct } else { contrasts::Measure::TrainPct };
+        let cell = format!("{}_vs_mlp_{}_x{}", c.learner, c.train_set, c.inputs.cols().len());
+        let bytes = c.bytes_diff.map(|d| (contrasts::Measure::ExactBytes, d, format!("{cell}_bytes")));
+        for (m, d, name) in std::iter::once((accuracy, c.accuracy_diff, cell.clone())).chain(bytes) {
+            if declared(&a, &b, m) {
+                continue;
+            }
+            let line = ContrastLine {
+                name: &name,
+                measure: m.column(),
+                a: a.to_string(),
+                b: b.to_string(),
+                primary: false,
+                estimate: d.mean,
+                lo: d.lo,
+                hi: d.hi,
+                method: Method::Paired,
+                p_adjusted: None,
+                verdict: "exploratory",
+            };
+            s.push_str(&line.to_string());
+        }
+    }
+    s
 }
 
 /// Accuracy on every wtm position against exact-model bytes, one series per learner (T3 rows

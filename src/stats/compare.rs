@@ -22,6 +22,18 @@ pub enum Method {
     Welch,
 }
 
+impl Method {
+    /// The method's name as contrasts.csv and the JSON files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Paired => "paired",
+            Method::ClusterBootstrap => "cluster_bootstrap",
+            Method::MixedModel => "mixed_model",
+            Method::Welch => "welch",
+        }
+    }
+}
+
 /// An estimated difference a − b with its two-sided interval and p-value.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Contrast {

@@ -254,52 +254,10 @@ impl Measure {
     }
 }
 
-/// A contrast as a study config declares it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ContrastSpec {
-    /// Its name in `contrasts.csv` (letters, digits and '_').
-    pub name: String,
-    /// Setting numbers from 1, as in `results.csv`: the contrast is a − b.
-    pub a: usize,
-    pub b: usize,
-    /// A column of `replicates.csv`: `test_pct`, `train_pct`, `epochs` or `state_epoch`.
-    pub measure: Measure,
-    /// Whether the contrast answers the study's question (Holm-adjusted, with a verdict).
-    #[serde(default)]
-    pub primary: bool,
-    /// What a primary contrast tests, in words: that a beats b (higher accuracy, fewer epochs).
-    pub claim: Option<String>,
-    /// Where the paper says so, or which of its questions a hypothesis reads.
-    pub source: Option<String>,
-    /// The claim is our reading of one of the paper's questions, not the paper's own claim.
-    #[serde(default)]
-    pub hypothesis: bool,
-    /// The paper's claim concerned its own hand-prepared sets T1/S1 and T2/S2 (section 4.5),
-    /// which are lost: failing on random draws does not contradict it.
-    #[serde(default)]
-    pub own_sets: bool,
-}
-
-impl ContrastSpec {
-    pub(super) fn check(&self, settings: usize) -> Result<()> {
-        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(Error::config("name", format!("'{}' must be letters, digits and '_'", self.name)));
-        }
-        for (key, n) in [("a", self.a), ("b", self.b)] {
-            if !(1..=settings).contains(&n) {
-                return Err(Error::config(key, format!("setting {n} is outside 1..={settings}")));
-            }
-        }
-        if self.a == self.b {
-            return Err(Error::config("b", "a contrast compares two different settings"));
-        }
-        if self.primary && (self.claim.is_none() || self.source.is_none()) {
-            return Err(Error::config("claim", "a primary contrast states its claim and its source"));
-        }
-        Ok(())
-    }
-}
+/// A contrast as a study config declares it: a − b between setting numbers from 1, as in
+/// `results.csv`, on a column of `replicates.csv` (`test_pct`, `train_pct`, `epochs` or
+/// `state_epoch`).
+pub type ContrastSpec = crate::stats::family::ContrastSpec<usize, Measure>;
 
 /// One point of the grid: a label and the trial keys it overrides.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -445,7 +403,15 @@ impl StudyConfig {
             }
         }
         for (i, c) in self.contrasts.iter().enumerate() {
-            c.check(self.settings.len()).map_err(|e| e.context(format!("contrast {}", i + 1)))?;
+            let settings = self.settings.len();
+            c.check(|key, &n| {
+                if (1..=settings).contains(&n) {
+                    Ok(())
+                } else {
+                    Err(Error::config(key, format!("setting {n} is outside 1..={settings}")))
+                }
+            })
+            .map_err(|e| e.context(format!("contrast {}", i + 1)))?;
             if self.contrasts[..i].iter().any(|d| d.name == c.name) {
                 return bad("contrast", format!("'{}' appears twice", c.name));
             }

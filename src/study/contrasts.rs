@@ -15,24 +15,14 @@
 
 use super::config::{Measure, Study};
 use super::replicate::SettingResult;
-use crate::stats::{self, compare};
+use crate::stats::compare;
+use crate::stats::family::{self, TContrast};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 pub use compare::Method;
 
-/// The family-wise level of the primary contrasts, and the level of an exploratory interval.
-pub const LEVEL: f64 = 0.95;
-
-/// Where an interval of a − b falls, on the side the measure prefers (more accuracy, fewer
-/// epochs): `Better` wholly on the good side of 0, `Worse` wholly on the bad side, `Same` across.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    Better,
-    Same,
-    Worse,
-}
+pub use crate::stats::family::{Direction, LEVEL};
 
 /// A contrast's verdict. Only a primary contrast has one of the first four: supported or
 /// contradicted where its Holm-adjusted interval lies wholly on one side of 0 (and Holm's step
@@ -109,27 +99,23 @@ pub struct ContrastResult {
 }
 
 impl ContrastResult {
-    /// The interval estimate ± t(1/2 + level/2, df)·se.
-    fn interval(&self, level: f64) -> (f64, f64) {
-        let half =
-            if self.se == 0.0 { 0.0 } else { compare::t_quantile(0.5 + level / 2.0, self.df) * self.se };
-        (self.estimate - half, self.estimate + half)
-    }
-
-    /// (lo, hi) turned so that positive means "a better than b".
-    fn oriented(&self) -> (f64, f64) {
-        if self.measure.higher_is_better() { (self.lo, self.hi) } else { (-self.hi, -self.lo) }
+    /// The t-contrast behind the interval.
+    fn t(&self) -> TContrast {
+        TContrast {
+            method: self.method,
+            units: self.units,
+            estimate: self.estimate,
+            se: self.se,
+            df: self.df,
+            p: self.p,
+        }
     }
 
     fn set_level(&mut self, level: f64) {
         self.level = level;
-        (self.lo, self.hi) = self.interval(level);
-        let (lo, hi) = self.oriented();
-        self.direction = match compare::Verdict::of(lo, hi) {
-            compare::Verdict::Supported => Direction::Better,
-            compare::Verdict::NotShown => Direction::Same,
-            compare::Verdict::Contradicted => Direction::Worse,
-        };
+        (self.lo, self.hi) = self.t().interval(level);
+        let (lo, hi) = family::oriented((self.lo, self.hi), self.measure.higher_is_better());
+        self.direction = Direction::of(lo, hi);
     }
 }
 
@@ -151,32 +137,9 @@ pub fn shares_draw(study: &Study, a: usize, b: usize) -> bool {
     }
 }
 
-/// a − b on `m` over the replicates, paired or Welch, at 95%.
-fn raw(a: &[f64], b: &[f64], paired: bool) -> Option<(Method, usize, f64, f64, f64, f64)> {
-    if paired {
-        let c = compare::paired(a, b, LEVEL)?;
-        let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-        let se = stats::std_dev(&d) / (d.len() as f64).sqrt();
-        return Some((Method::Paired, c.units, c.estimate, se, (d.len() - 1) as f64, c.p));
-    }
-    if a.len() < 2 || b.len() < 2 {
-        return None;
-    }
-    let q = |x: &[f64]| stats::std_dev(x).powi(2) / x.len() as f64;
-    let (qa, qb) = (q(a), q(b));
-    let se = (qa + qb).sqrt();
-    let estimate = stats::mean(a) - stats::mean(b);
-    let df = if se == 0.0 {
-        (a.len() + b.len() - 2) as f64
-    } else {
-        (qa + qb).powi(2) / (qa * qa / (a.len() - 1) as f64 + qb * qb / (b.len() - 1) as f64)
-    };
-    let p = if se == 0.0 {
-        if estimate == 0.0 { 1.0 } else { 0.0 }
-    } else {
-        2.0 * (1.0 - compare::student_t_cdf((estimate / se).abs(), df))
-    };
-    Some((Method::Welch, a.len() + b.len(), estimate, se, df, p))
+/// a − b over the replicates, paired or Welch.
+fn raw(a: &[f64], b: &[f64], paired: bool) -> Option<TContrast> {
+    if paired { TContrast::paired(a, b) } else { TContrast::welch(a, b) }
 }
 
 /// Setting `a` against setting `b` (from 0) on `m`, exploratory until [`adjust_family`] reads
@@ -190,7 +153,7 @@ pub fn contrast(
 ) -> Option<ContrastResult> {
     let (va, vb) = (settings[a].values(m), settings[b].values(m));
     let paired = shares_draw(study, a, b) && va.len() == vb.len();
-    let (method, units, estimate, se, df, p) = raw(&va, &vb, paired)?;
+    let TContrast { method, units, estimate, se, df, p } = raw(&va, &vb, paired)?;
     let mut c = ContrastResult {
         name: name.to_string(),
         measure: m,
@@ -240,15 +203,12 @@ pub fn declared(study: &Study, settings: &[SettingResult]) -> Vec<ContrastResult
 /// p-value ranks k-th smallest of m, gets its interval at level 1 − 0.05/(m − k) (the level at
 /// which Holm's step tests it), its adjusted p-value, and its verdict.
 pub fn adjust_family(family: &mut [&mut ContrastResult]) {
-    let p: Vec<f64> = family.iter().map(|c| c.p).collect();
-    let (adjusted, levels) = (compare::holm(&p), compare::holm_levels(&p));
-    for ((c, pa), level) in family.iter_mut().zip(adjusted).zip(levels) {
-        c.set_level(level);
-        c.p_adjusted = Some(pa);
-        // Holm stops at the first primary it cannot reject: past it, no verdict.
-        let (lo, hi) = c.oriented();
-        let v = if pa >= 1.0 - LEVEL { compare::Verdict::NotShown } else { compare::Verdict::of(lo, hi) };
-        c.verdict = compare::ClaimVerdict::of(v, c.own_sets).into();
+    let members: Vec<(TContrast, bool)> =
+        family.iter().map(|c| (c.t(), c.measure.higher_is_better())).collect();
+    for (c, h) in family.iter_mut().zip(family::holm(&members)) {
+        c.set_level(h.level);
+        c.p_adjusted = Some(h.p_adjusted);
+        c.verdict = compare::ClaimVerdict::of(h.verdict, c.own_sets).into();
     }
 }
 
@@ -261,10 +221,11 @@ pub fn preferred(m: Measure, x: f64, y: f64) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats;
 
     fn result(values: &[(f64, f64)], paired: bool) -> ContrastResult {
         let (a, b): (Vec<f64>, Vec<f64>) = values.iter().copied().unzip();
-        let (method, units, estimate, se, df, p) = raw(&a, &b, paired).unwrap();
+        let TContrast { method, units, estimate, se, df, p } = raw(&a, &b, paired).unwrap();
         let mut c = ContrastResult {
             name: "c".into(),
             measure: Measure::Test,

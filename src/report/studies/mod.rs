@@ -13,7 +13,7 @@ use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
 use crate::report::summary::anchor;
 use crate::stats::Interval;
-use crate::study::contrasts::Method;
+use crate::stats::family::{CONTRAST_COLUMNS, ContrastLine};
 use crate::study::results::{StudiesResults, StudyResult};
 use crate::study::{Figure, Measure, StudyRun};
 use crate::template::{Engine, Typed};
@@ -149,28 +149,22 @@ pub fn replicates_csv(run: &StudyRun) -> String {
 /// `replicates.csv`, with its interval (Holm's level for a primary, 95% otherwise), its method,
 /// its adjusted p-value (primaries only) and its verdict.
 pub fn contrasts_csv(result: &StudyResult) -> String {
-    let mut s = String::from("contrast,measure,a,b,primary,estimate,lo,hi,method,p_adjusted,verdict\n");
+    let mut s = format!("{CONTRAST_COLUMNS}\n");
     for c in result.contrasts() {
-        let method = match c.method {
-            Method::Paired => "paired",
-            Method::ClusterBootstrap => "cluster_bootstrap",
-            Method::MixedModel => "mixed_model",
-            Method::Welch => "welch",
+        let line = ContrastLine {
+            name: &c.name,
+            measure: c.measure.column(),
+            a: c.a.to_string(),
+            b: c.b.to_string(),
+            primary: c.primary,
+            estimate: c.estimate,
+            lo: c.lo,
+            hi: c.hi,
+            method: c.method,
+            p_adjusted: c.p_adjusted,
+            verdict: c.verdict.words(),
         };
-        let p = c.p_adjusted.map_or_else(String::new, |p| format!("{p:.6}"));
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{:.4},{:.4},{:.4},{method},{p},{}",
-            c.name,
-            c.measure.column(),
-            c.a,
-            c.b,
-            c.primary,
-            c.estimate,
-            c.lo,
-            c.hi,
-            c.verdict.words()
-        );
+        s.push_str(&line.to_string());
     }
     s
 }
