@@ -1,10 +1,12 @@
-//! `kpk match` on a reduced scale (two seeds, one ply of search, nets trained for two epochs):
-//! the pipeline `kpk match` runs in full, checked for what must hold at any scale. CI runs this
-//! and `kpk match --render-only`; the full match (minutes) is rerun by hand (docs/PLAY.md).
+//! `kpk match` on a reduced scale (two seeds, one ply of search, nets trained for one or two
+//! epochs): the pipeline `kpk match` runs in full, checked for what must hold at any scale.
 
 use kpk::Bitbase;
 use kpk::experiment::TrialConfig;
+use kpk::hybrid::compress::{CompressConfig, Stage};
+use kpk::hybrid::results::CompressionResults;
 use kpk::play::PlayModel;
+use kpk::play::evaluators::{HYBRID_CONFIG, HybridRecipe};
 use kpk::play::pipeline::{MatchSetup, run_match};
 use kpk::play::results::PlayerKind;
 use kpk::report::play::{CSV_COLUMNS, render, results_csv};
@@ -20,12 +22,19 @@ fn a_reduced_match_pools_seeds_pairs_excess_and_tests_the_cp_claim() {
     let model = PlayModel::load(&root("models/kpk-play.hybrid")).unwrap();
     let nn6 = TrialConfig::load(&root(kpk::play::evaluators::NN6_TRIAL)).unwrap();
     let trial = nn6.with(|c| (c.max_epochs, c.window, c.patience) = (2, 1, 1)).unwrap();
+    // The hybrid's recipe with one epoch in one stage and one of fine-tuning.
+    let mut compress = CompressConfig::load(&root(HYBRID_CONFIG)).unwrap();
+    compress.stages = vec![Stage { learning_rate: 0.01, epochs: 1 }];
+    compress.qat.as_mut().unwrap().epochs = 1;
+    let hybrid = HybridRecipe::first(HYBRID_CONFIG, compress).unwrap();
     let setup = MatchSetup { seeds: 2, max_q: 1, depth_epochs: 1 };
-    let r = run_match(&model, &trial, &setup, &bb, &|_| {}).unwrap();
+    let r = run_match(&model, &trial, &hybrid, &setup, &bb, &|_| {}).unwrap();
     assert_eq!((r.won, r.drawn, r.seeds), (111_282, 54_383, 2));
+    // Every player that something random trains or moves plays every seed; perfect play and the
+    // play model, one exact file, play once.
     for p in &r.players {
-        let seeded = matches!(p.kind, PlayerKind::Random | PlayerKind::DepthEvaluator) || p.name == "NN6";
-        assert_eq!(p.seeds, if seeded { 2 } else { 1 }, "{}", p.name);
+        let exact = matches!(p.kind, PlayerKind::Perfect | PlayerKind::Model);
+        assert_eq!(p.seeds, if exact { 1 } else { setup.seeds }, "{}", p.name);
         for i in [p.wins_won, p.draws_held] {
             assert!(i.lo <= i.mean && i.mean <= i.hi && i.n == p.seeds, "{} {i:?}", p.name);
         }
@@ -49,9 +58,38 @@ fn a_reduced_match_pools_seeds_pairs_excess_and_tests_the_cp_claim() {
         assert!(c.p[0][0] > usize::from(k), "{c:?}");
     }
     assert!(r.cp.rows.iter().filter(|c| c.name == "NN6").all(|c| !c.applies));
+    // Each seed's hybrid is exact, trained from the candidate's seed plus r · 1000.
+    let h = &r.hybrid;
+    assert_eq!(h.seeds, [4, 1004]);
+    assert!(h.bytes.iter().zip(&h.exceptions).all(|(&b, &e)| b > 0 && e > 0), "{h:?}");
+    for name in ["hybrid net", "hybrid"] {
+        let rows: Vec<_> = r.players.iter().filter(|p| p.name == name).collect();
+        assert_eq!(rows.len(), setup.max_q as usize + 1, "{name}");
+        assert!(rows.iter().all(|p| p.seeds == setup.seeds), "{name}");
+    }
     let csv = results_csv(&r).unwrap();
     assert_eq!(csv.lines().next().unwrap(), CSV_COLUMNS.join(","));
     assert_eq!(csv.lines().count(), r.players.len() + 1);
     let text = render(&r).unwrap();
     assert!(text.starts_with("# Can a net play KPK?") && text.contains("\n## Summary\n"));
+}
+
+/// The match trains, per seed, the compress config's first candidate as the net `kpk compress`
+/// chooses: the committed compression report must have chosen that candidate.
+#[test]
+fn the_hybrid_recipe_is_the_candidate_kpk_compress_ships() {
+    let recipe = HybridRecipe::load(&root(HYBRID_CONFIG)).unwrap();
+    let report: CompressionResults = kpk::template::read_results(&root("reports/compression.json")).unwrap();
+    let chosen = &report.candidates[0];
+    let hidden = chosen.topology.split('-').map(|w| w.parse().unwrap()).collect::<Vec<usize>>();
+    assert_eq!(hidden[1..hidden.len() - 1], recipe.candidate.hidden[..]);
+    assert_eq!(
+        (&chosen.inputs, chosen.lone_king_by_rule),
+        (&recipe.candidate.inputs, recipe.candidate.lone_king_by_rule)
+    );
+    assert_eq!(chosen.seed, recipe.seed(0));
+    assert_eq!(
+        report.model.sizes.total,
+        std::fs::metadata(root("models/kpk-net.hybrid")).unwrap().len() as usize
+    );
 }

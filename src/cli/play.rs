@@ -235,12 +235,15 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The play model of the `model` player; its embedded hybrid is the `hybrid` evaluators'.
+    /// The play model of the `model` player.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
     model: PathBuf,
     /// The trial config that trains the NN6 evaluator (for wtm, and with side btm for btm).
     #[arg(long, value_name = "FILE", default_value = kpk::play::evaluators::NN6_TRIAL)]
     nn6: PathBuf,
+    /// The compress config whose first candidate trains the `hybrid` evaluators, once per seed.
+    #[arg(long, value_name = "FILE", default_value = kpk::play::evaluators::HYBRID_CONFIG)]
+    hybrid: PathBuf,
     /// The deepest search below the move, in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=4))]
     max_q: u32,
@@ -282,12 +285,14 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let json = FileOut::check(&args.results)?;
         let model = PlayModel::load(&args.model)?;
         let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
+        let hybrid = kpk::play::evaluators::HybridRecipe::load(&args.hybrid)?;
         let bb = Bitbase::generate();
         let setup = kpk::play::pipeline::MatchSetup {
             seeds: args.seeds as usize,
             ..kpk::play::pipeline::MatchSetup::full(args.max_q)
         };
-        let results = kpk::play::pipeline::run_match(&model, &trial, &setup, &bb, &|s| errln!("{s}"))?;
+        let results =
+            kpk::play::pipeline::run_match(&model, &trial, &hybrid, &setup, &bb, &|s| errln!("{s}"))?;
         json.write(kpk::template::results_json(&results)?.as_bytes())?;
         results
     };

@@ -5,8 +5,8 @@
 use super::depth::{DepthAccuracy, DepthTarget, Tally};
 use super::matches::{MAX_PLIES, Record};
 use super::results::{
-    Band, CpClaim, CpRow, CpShort, DepthDtc, DepthSetup, DepthSide, DtcCount, ExcessPair, MatchResults,
-    Nn6Training, PlayerKind, PlayerResult,
+    Band, CpClaim, CpRow, CpShort, DepthDtc, DepthSetup, DepthSide, DtcCount, ExcessPair, HybridTraining,
+    MatchResults, Nn6Training, PlayerKind, PlayerResult,
 };
 use crate::dataset::Side;
 use crate::stats::Interval;
@@ -233,12 +233,13 @@ fn cp_verdict(row: &mut CpRow, qs: &[u32], longest: usize) {
 }
 
 /// Every number of the report from the match's games, the depth nets' accuracy per seed, the
-/// play model's size, NN6's training and the depth nets' setup.
+/// play model's size, NN6's and the hybrids' training and the depth nets' setup.
 pub fn analyse(
     played: &Played,
     depth: &[(DepthTarget, Vec<DepthAccuracy>)],
     model_bytes: usize,
     nn6: [Nn6Training; 2],
+    hybrid: HybridTraining,
     depth_setup: DepthSetup,
 ) -> MatchResults {
     let (depth_by_side, depth_by_dtc) = depth_tables(depth);
@@ -255,6 +256,7 @@ pub fn analyse(
         model_bytes,
         seeds: grouped.iter().map(|(_, g)| g.len()).max().unwrap_or(0),
         nn6,
+        hybrid,
         depth_setup,
         players: grouped.iter().map(|(k, g)| player(*k, g)).collect(),
         excess: excess_pairs(&grouped),

@@ -18,6 +18,23 @@ pub(crate) fn made_up(name: &str, q: Option<u32>, replicate: usize, p: usize, ex
     Record { name: name.into(), q, replicate, pawn, drawn: 5, held: 5 }
 }
 
+/// The training of a made-up hybrid over `seeds` seeds.
+pub(crate) fn made_up_hybrid(seeds: usize) -> HybridTraining {
+    let each = |v: usize| vec![v; seeds];
+    HybridTraining {
+        config: "compress.toml".into(),
+        topology: "23-20-5-1".into(),
+        inputs: "pawn_side".into(),
+        lone_king_by_rule: true,
+        epochs: 240,
+        qat_epochs: 60,
+        seeds: (0..seeds as u64).map(|r| 4 + 1000 * r).collect(),
+        float_errors: each(39),
+        exceptions: each(40),
+        bytes: each(598),
+    }
+}
+
 fn setup() -> (DepthSetup, [Nn6Training; 2]) {
     let i = Interval { mean: 99.5, lo: 99.5, hi: 99.5, n: 1 };
     let nn6 = [0, 1].map(|_| Nn6Training { seeds: vec![38], accuracy_pct: i, epochs: (3, 3) });
@@ -26,7 +43,7 @@ fn setup() -> (DepthSetup, [Nn6Training; 2]) {
 
 fn results(records: Vec<(PlayerKind, Record)>, oracles: Vec<Record>) -> MatchResults {
     let (depth, nn6) = setup();
-    analyse(&Played { records, oracles }, &[], 100, nn6, depth)
+    analyse(&Played { records, oracles }, &[], 100, nn6, made_up_hybrid(1), depth)
 }
 
 #[test]

@@ -5,27 +5,79 @@
 //! - **NN6**: Table 5's win/draw net 32-32-5-2 (trial 38's config, trained on T3) for wtm
 //!   positions and the same config trained on every btm position for btm positions; the value is
 //!   (y1 − y2 + 1)/2, the win output against the draw output.
-//! - **hybrid net**: the exact hybrid's own quantised net (`models/kpk-net.hybrid`) alone: its output
-//!   sum, positive for a win (its confidence), exceptions not consulted.
+//! - **hybrid net**: an exact hybrid's own quantised net alone: its output sum, positive for a win
+//!   (its confidence), exceptions not consulted. The match trains the hybrid of each seed as
+//!   `kpk compress` trains the candidate it ships as `models/kpk-net.hybrid` ([`HybridRecipe`]).
 //! - **hybrid**: the exact hybrid's answer (a win above every draw), the net's output breaking
 //!   ties among positions of one result.
 //! - **depth nets** ([`super::depth`]): a net's estimate of nearness to conversion.
 
 use super::depth::DepthNets;
+use super::results::PlayerKind;
 use super::search::Values;
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::dataset::{SetName, Side};
 use crate::error::Result;
+use crate::experiment::replicate::SEED_STRIDE;
 use crate::experiment::{Trial, run_trial};
 use crate::hybrid::Hybrid;
+use crate::hybrid::compress::{Candidate, CandidateSpec, CompressConfig, train_all};
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::features;
 
 /// The Table 5 trial whose config trains the NN6 evaluators: 32-32-5-2 on T3.
 pub const NN6_TRIAL: &str = "experiments/table5/trial38.toml";
+
+/// The compress config whose first candidate the match trains as the hybrid of each seed.
+pub const HYBRID_CONFIG: &str = "experiments/compress.toml";
+
+/// How the match trains the hybrid of each seed: one candidate of a compress config, trained,
+/// quantised, fine-tuned and completed exactly as `kpk compress` does it
+/// ([`crate::hybrid::compress::train_all`]), its seed replaced by the replicate's.
+#[derive(Clone, Debug)]
+pub struct HybridRecipe {
+    /// Where the config was read (for the report).
+    pub path: String,
+    pub config: CompressConfig,
+    pub candidate: CandidateSpec,
+}
+
+impl HybridRecipe {
+    /// `config`'s first candidate: `experiments/compress.toml` lists first the net `kpk compress`
+    /// chooses (the smallest exact file, `models/kpk-net.hybrid`; tests/play_match.rs checks this
+    /// against `reports/compression.json`). Training only that net per seed, not every candidate,
+    /// costs a third of a full `kpk compress` run.
+    pub fn first(path: &str, config: CompressConfig) -> Result<HybridRecipe> {
+        config.validate()?;
+        let candidate = config.candidates.first().cloned().ok_or_else(|| {
+            crate::error::Error::config("candidates", "the hybrid's config lists no candidate")
+        })?;
+        Ok(HybridRecipe { path: path.to_string(), config, candidate })
+    }
+
+    /// [`HybridRecipe::first`] of the compress config at `path`.
+    pub fn load(path: &std::path::Path) -> Result<HybridRecipe> {
+        HybridRecipe::first(&path.display().to_string(), CompressConfig::load(path)?)
+    }
+
+    /// Replicate r's seed: the candidate's own (as `kpk compress` seeds it, the config's seed for
+    /// the first candidate) plus r · [`SEED_STRIDE`], as Table 5's replicates; replicate 0 is the
+    /// candidate `kpk compress` trains.
+    pub fn seed(&self, r: usize) -> u64 {
+        self.candidate.seed.unwrap_or(self.config.seed).wrapping_add(r as u64 * SEED_STRIDE)
+    }
+
+    /// The hybrids of replicates 0..`seeds`, trained at once, in replicate order.
+    pub fn train(&self, seeds: usize, bb: &Bitbase) -> Result<Vec<Candidate>> {
+        let specs: Vec<CandidateSpec> = (0..seeds)
+            .map(|r| CandidateSpec { seed: Some(self.seed(r)), ..self.candidate.clone() })
+            .collect();
+        train_all(&self.config, &specs, bb, &|_| {})
+    }
+}
 
 /// A win/draw net per side to move, with the input coding both were trained on, and each net's
 /// training accuracy (%) and epochs run (wtm first).
@@ -75,17 +127,23 @@ pub fn nn6(nets: &SideNets) -> Result<Values> {
     })
 }
 
+/// The hybrid net's name in the report.
+pub const HYBRID_NET_NAME: &str = "hybrid net";
+
 /// The hybrid's quantised net alone: its output sum (win iff positive).
 pub fn hybrid_net(hybrid: &Hybrid) -> Result<Values> {
-    Values::new("hybrid net", |p| f64::from(hybrid.net_output(p)))
+    Values::new(HYBRID_NET_NAME, |p| f64::from(hybrid.net_output(p)))
 }
 
+/// The exact hybrid's name in the report.
+pub const HYBRID_NAME: &str = "hybrid";
+
 /// The exact hybrid, the net's output breaking ties: a won position is worth 1, a drawn one −1,
-/// plus the net's output sum clamped to ±2^16 and divided by 2^17 (so within ±½; the committed
-/// model's sums lie in −27,834..38,211, so none is clamped).
+/// plus the net's output sum clamped to ±2^16 and divided by 2^17 (so within ±½, and the result
+/// decides; `models/kpk-net.hybrid`'s sums lie in −27,834..38,211, so none of its is clamped).
 pub fn hybrid_exact(hybrid: &Hybrid) -> Result<Values> {
     const CLAMP: i32 = 1 << 16;
-    Values::new("hybrid", |p| {
+    Values::new(HYBRID_NAME, |p| {
         let win = hybrid.classify(p).outcome == Outcome::Win;
         f64::from(hybrid.net_output(p).clamp(-CLAMP, CLAMP)) / f64::from(2 * CLAMP)
             + if win { 1.0 } else { -1.0 }
@@ -113,20 +171,23 @@ pub fn ladder(v: Values, max_q: u32) -> Vec<Values> {
     ladder
 }
 
-/// The evaluators trained in one replicate, each with 0, 1, …, `max_q` plies of search below the
-/// move: NN6 and each depth net.
-pub fn trained_ladders(nets: &SideNets, depth: &[DepthNets], max_q: u32) -> Result<Vec<Vec<Values>>> {
-    let mut evaluators = vec![nn6(nets)?];
+/// The evaluators trained in one replicate, each of its kind and with 0, 1, …, `max_q` plies of
+/// search below the move: NN6, the hybrid's net, the hybrid, then each depth net.
+pub fn trained_ladders(
+    nets: &SideNets,
+    hybrid: &Hybrid,
+    depth: &[DepthNets],
+    max_q: u32,
+) -> Result<Vec<(PlayerKind, Vec<Values>)>> {
+    let mut evaluators = vec![
+        (PlayerKind::Evaluator, nn6(nets)?),
+        (PlayerKind::Evaluator, hybrid_net(hybrid)?),
+        (PlayerKind::Evaluator, hybrid_exact(hybrid)?),
+    ];
     for d in depth {
-        evaluators.push(d.values()?);
+        evaluators.push((PlayerKind::DepthEvaluator, d.values()?));
     }
-    Ok(evaluators.into_iter().map(|v| ladder(v, max_q)).collect())
-}
-
-/// The evaluators of the committed hybrid (one file, trained by `kpk compress`, not by the
-/// match): its net alone and the exact hybrid, each with 0, 1, …, `max_q` plies of search.
-pub fn hybrid_ladders(hybrid: &Hybrid, max_q: u32) -> Result<Vec<Vec<Values>>> {
-    Ok(vec![ladder(hybrid_net(hybrid)?, max_q), ladder(hybrid_exact(hybrid)?, max_q)])
+    Ok(evaluators.into_iter().map(|(kind, v)| (kind, ladder(v, max_q))).collect())
 }
 
 #[cfg(test)]

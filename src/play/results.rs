@@ -20,6 +20,8 @@ pub struct MatchResults {
     pub seeds: usize,
     /// How NN6 trained: wtm (on T3) then btm (on every btm position), over the seeds.
     pub nn6: [Nn6Training; 2],
+    /// How the hybrid of each seed trained.
+    pub hybrid: HybridTraining,
     pub depth_setup: DepthSetup,
     /// Every player, in the order they played, its seeds pooled.
     pub players: Vec<PlayerResult>,
@@ -43,6 +45,25 @@ pub struct Nn6Training {
     pub seeds: Vec<u64>,
     pub accuracy_pct: Interval,
     pub epochs: (usize, usize),
+}
+
+/// The hybrids the match trains, one per seed: the compress candidate they follow, and per seed
+/// its weight seed, the float net's misclassified positions, the file's exceptions and bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HybridTraining {
+    /// The compress config, its candidate (topology, inputs first), input set and whether the
+    /// lone king's positions are answered by the one-ply rule.
+    pub config: String,
+    pub topology: String,
+    pub inputs: String,
+    pub lone_king_by_rule: bool,
+    /// Epochs of every training stage and of the quantisation-aware fine-tuning.
+    pub epochs: usize,
+    pub qat_epochs: usize,
+    pub seeds: Vec<u64>,
+    pub float_errors: Vec<usize>,
+    pub exceptions: Vec<usize>,
+    pub bytes: Vec<usize>,
 }
 
 /// How the depth nets train (the constants of [`super::depth`]) and their seeds.

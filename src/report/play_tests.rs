@@ -1,5 +1,5 @@
 use super::*;
-use crate::play::analysis::tests::made_up;
+use crate::play::analysis::tests::{made_up, made_up_hybrid};
 use crate::play::analysis::{EXCESS_REFERENCE, Played, analyse};
 use crate::play::matches::Record;
 use crate::play::results::{DepthSetup, Nn6Training};
@@ -20,7 +20,7 @@ fn made_up_results(ps: [usize; 4]) -> MatchResults {
     let i = Interval { mean: 99.5, lo: 99.0, hi: 100.0, n: 2 };
     let nn6 = [0, 1].map(|_| Nn6Training { seeds: vec![38, 1038], accuracy_pct: i, epochs: (3, 4) });
     let depth = DepthSetup { topology: vec![32, 1], optimiser: "x".into(), epochs: 1, seeds: vec![6, 1006] };
-    analyse(&Played { records, oracles }, &[], 100, nn6, depth)
+    analyse(&Played { records, oracles }, &[], 100, nn6, made_up_hybrid(2), depth)
 }
 
 #[test]
