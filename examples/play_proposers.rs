@@ -14,13 +14,13 @@
 //! rank, each regime fitted from the fifteen's weights.
 
 use kpk::Bitbase;
-use kpk::chess::board::{Color, Square};
+use kpk::chess::board::Square;
 use kpk::chess::index::KpkIndex;
-use kpk::chess::position::{After, KpkPosition, Outcome};
+use kpk::chess::position::KpkPosition;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::bits::best_rice;
 use kpk::hybrid::exceptions::gaps;
-use kpk::play::propose::{N_FEATURES, features, regime};
+use kpk::play::propose::{N_FEATURES, features, regime, winning_moves};
 use kpk::template::thousands;
 use rayon::prelude::*;
 
@@ -81,24 +81,13 @@ fn all_features(s: &KpkPosition) -> [i32; ALL] {
 type Choice = (u32, Vec<(bool, [i32; ALL])>, (u8, u8));
 
 fn choices(bb: &Bitbase) -> Vec<Choice> {
-    let white: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
-    let mut found: Vec<Choice> = white
-        .par_iter()
-        .filter_map(|p| {
-            let d = bb.dtc(p)?.0;
-            let mut v = Vec::new();
-            for mv in p.moves() {
-                match p.play(mv) {
-                    After::Promoted { outcome: Outcome::Win, .. } => return None,
-                    After::Position(s) if bb.outcome(&s) == Outcome::Win => {
-                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), all_features(&s)));
-                    }
-                    _ => {}
-                }
-            }
+    let mut found: Vec<Choice> = winning_moves(bb, all_features)
+        .into_iter()
+        .filter(|(_, v)| v.len() >= 2)
+        .map(|(p, v)| {
             let pawn = (p.wp().file(), p.wp().rank());
-            assert_eq!(TREES[1].1(pawn), regime(p), "the shipped regime tree is kpk::play::propose::regime");
-            (v.len() >= 2).then(|| (KpkIndex::of(p).value() as u32, v, pawn))
+            assert_eq!(TREES[1].1(pawn), regime(&p), "the shipped regime tree is kpk::play::propose::regime");
+            (KpkIndex::of(&p).value() as u32, v, pawn)
         })
         .collect();
     found.sort_unstable_by_key(|c| c.0);

@@ -114,14 +114,16 @@ fn dot(f: &[i32; N_FEATURES], w: &[i8; N_FEATURES]) -> i32 {
 /// optimal: its regime, and each winning move's features and whether it is optimal.
 type Case = (usize, Vec<(bool, [i32; N_FEATURES])>);
 
-/// Choose the proposer's weights to minimise the number of positions whose top-ranked winning move
-/// is not DTC-optimal: one set of weights for all positions by coordinate descent from `start`'s
-/// first regime, then each regime's from that set over its own positions. Coordinate descent
-/// steps one weight at a time by ±1, ±2, ±3, ±4, ±8 or ±16 (saturating at a signed byte's range),
-/// keeps the first improvement, and stops when none improves. Deterministic: no random choice.
-pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
+/// The won positions with the pawn side to move and no winning promotion, in index order, each
+/// with its winning moves: for each, whether it is DTC-optimal (the position after it is one ply
+/// nearer conversion) and `describe` of the position after it. The proposer ranks exactly these
+/// moves; a position with one winning move, or only optimal ones, needs no exception.
+pub fn winning_moves<T: Send>(
+    bb: &Bitbase,
+    describe: impl Fn(&KpkPosition) -> T + Sync,
+) -> Vec<(KpkPosition, Vec<(bool, T)>)> {
     let white: Vec<KpkPosition> = KpkPosition::all().filter(|p| p.side() == Color::White).collect();
-    let cases: Vec<Case> = white
+    white
         .par_iter()
         .filter_map(|p| {
             let d = bb.dtc(p)?.0;
@@ -130,13 +132,26 @@ pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
                 match p.play(mv) {
                     After::Promoted { outcome: Outcome::Win, .. } => return None,
                     After::Position(s) if bb.outcome(&s) == Outcome::Win => {
-                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), features(&s)));
+                        v.push((bb.dtc(&s).map(|x| x.0 + 1) == Some(d), describe(&s)));
                     }
                     _ => {}
                 }
             }
-            (!v.iter().all(|x| x.0)).then(|| (regime(p), v))
+            Some((*p, v))
         })
+        .collect()
+}
+
+/// Choose the proposer's weights to minimise the number of positions whose top-ranked winning move
+/// is not DTC-optimal: one set of weights for all positions by coordinate descent from `start`'s
+/// first regime, then each regime's from that set over its own positions. Coordinate descent
+/// steps one weight at a time by ±1, ±2, ±3, ±4, ±8 or ±16 (saturating at a signed byte's range),
+/// keeps the first improvement, and stops when none improves. Deterministic: no random choice.
+pub fn fit_proposer(bb: &Bitbase, start: Proposer) -> (Proposer, usize) {
+    let cases: Vec<Case> = winning_moves(bb, features)
+        .into_iter()
+        .filter(|(_, v)| !v.iter().all(|x| x.0))
+        .map(|(p, v)| (regime(&p), v))
         .collect();
     let (all, _) = descend(&cases, start.weights[0]);
     let mut weights = [all; N_REGIMES];
