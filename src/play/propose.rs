@@ -56,7 +56,7 @@ pub struct Proposer {
 const START: [i8; N_FEATURES] = [48, 4, 12, 0, 28, 12, 0, 4, -8, -4, 0, 0, 0, 0, 0];
 
 impl Default for Proposer {
-    /// [`START`] in every regime.
+    /// The search's starting weights (version 1's fitted weights × 4) in every regime.
     fn default() -> Proposer {
         Proposer { weights: [START; N_REGIMES] }
     }
