@@ -81,6 +81,17 @@ impl Engine {
         self
     }
 
+    /// Add a test of one report (`is name` in a template, or `selectattr(.., "name")`).
+    pub fn test<F, Rv, Args>(mut self, name: &'static str, f: F) -> Engine
+    where
+        F: minijinja::functions::Function<Rv, Args>,
+        Rv: minijinja::value::FunctionResult,
+        Args: for<'a> minijinja::value::FunctionArgs<'a>,
+    {
+        self.env.add_test(name, f);
+        self
+    }
+
     /// Render a template given as text (a figure's label read from a TOML file beside its code,
     /// say) from `context`, with this engine's filters.
     pub fn render_str(&self, source: &str, context: &impl Serialize) -> Result<String, TemplateError> {

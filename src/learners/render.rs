@@ -113,12 +113,33 @@ fn mean_in(iv: Typed<Interval>, digits: usize) -> String {
     format!("{:.digits$} [{:.digits$}, {:.digits$}]", iv.mean, iv.lo, iv.hi)
 }
 
+/// A contrast's arm, read back from its label in `learners.json`.
+fn parse_arm(label: &str) -> std::result::Result<Arm, minijinja::Error> {
+    label
+        .parse()
+        .map_err(|e: Error| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
+}
+
+/// The sets an arm is trained and tested on, as the report names them: `T1/S1`, `T3`; empty for
+/// section 7's seeding starts.
+fn sets(label: String) -> std::result::Result<String, minijinja::Error> {
+    Ok(match parse_arm(&label)? {
+        Arm::Row { train_set, .. } => match train_set.testing() {
+            Some(test) => format!("{train_set}/{test}"),
+            None => train_set.to_string(),
+        },
+        Arm::Seeding { .. } => String::new(),
+    })
+}
+
 /// The Markdown report.
 pub fn markdown(report: &LearnersReport) -> Result<String> {
     let engine = Engine::new()
         .filter("interval", interval)
         .filter("mean_in", mean_in)
         .filter("cell", |s: String| s.replace('|', "\\|"))
+        .filter("sets", sets)
+        .test("seeding", |a: String| parse_arm(&a).map(|a| matches!(a, Arm::Seeding { .. })))
         .template("learners.md", TEMPLATE)
         .map_err(|e| Error::Internal(e.to_string()))?;
     engine.render("learners.md", report).map_err(|e| Error::Internal(e.to_string()))
