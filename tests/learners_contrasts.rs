@@ -1,38 +1,20 @@
 //! The committed `reports/learners/contrasts.csv` recomputed from the per-replicate fits of the
 //! committed `reports/learners.json`, with none of kpk's statistics: every paired contrast's
 //! estimate and interval (at Holm's level for a primary, 95% otherwise), every primary's
-//! adjusted p-value and verdict. Student's t is integrated here by Simpson's rule (kpk uses a
-//! continued fraction), so the two cannot share a mistake. The declaration must hold a primary.
+//! adjusted p-value and verdict. Student's t comes from tests/student_t, integrated by Simpson's
+//! rule (kpk uses a continued fraction), so the two cannot share a mistake. The declaration must
+//! hold a primary.
 
 use kpk::learners::contrasts::Declared;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+mod student_t;
+use student_t::{t_quantile, t_upper};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// P(T > x) for Student's t with `df` degrees of freedom, by t = √df·tan θ (density ∝ cos^(df−1) θ).
-fn t_upper(x: f64, df: f64) -> f64 {
-    let integral = |from: f64, to: f64| {
-        let n = 20_000;
-        let h = (to - from) / n as f64;
-        let f = |th: f64| th.cos().max(0.0).powf(df - 1.0);
-        let inner: f64 = (1..n).map(|i| f(from + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 }).sum();
-        (f(from) + inner + f(to)) * h / 3.0
-    };
-    let half = std::f64::consts::FRAC_PI_2;
-    integral((x / df.sqrt()).atan(), half) / integral(-half, half)
-}
-
-fn t_quantile(p: f64, df: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 1e4);
-    for _ in 0..100 {
-        let mid = (lo + hi) / 2.0;
-        if 1.0 - t_upper(mid, df) < p { lo = mid } else { hi = mid }
-    }
-    (lo + hi) / 2.0
 }
 
 /// An arm's values replicate by replicate, read from the JSON by its label.
