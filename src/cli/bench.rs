@@ -113,7 +113,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
 /// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded and as a
 /// batch on every thread.
 pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
-    let model = Hybrid::load(path).context("loading the hybrid model (write one with `kpk compress`)")?;
+    let model = Hybrid::load(path)
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     let learner = if model.net().is_ok() { "a net" } else { "a decision tree" };
     outln!(
         "model {}: format version {}, {} bytes, {learner} and {} exceptions",

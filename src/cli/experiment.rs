@@ -10,6 +10,7 @@ use kpk::experiment::{self, Progress, Trial, TrialRun};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
 use kpk::report::reproduction::{self, ReproduceOptions};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -189,9 +190,16 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
             .expect("valid template")
             .progress_chars("=> "),
     );
+    // On a terminal a bar; elsewhere (a log, a pipe) one line per tenth of the runs.
+    let terminal = std::io::stderr().is_terminal();
+    let tenths = std::sync::atomic::AtomicUsize::new(0);
     let done = reproduction::reproduce(&options, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
+        let tenth = done * 10 / total.max(1) + 1;
+        if !terminal && tenths.fetch_max(tenth, std::sync::atomic::Ordering::Relaxed) < tenth {
+            errln!("[{:>6.0} s] {done}/{total} runs", started.elapsed().as_secs_f64());
+        }
     })?;
     bar.finish_and_clear();
     let wall = started.elapsed().as_secs_f64();

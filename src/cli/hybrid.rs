@@ -13,7 +13,7 @@ use kpk::report::compression;
 
 use kpk::chess::position::Oriented;
 use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -187,7 +187,8 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     }
     let results_path = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
     if args.render_only {
-        compression::check_destinations(&args.report)?;
+        let outs = compression::check_destinations(&args.report)?;
+        kpk::output::check_all(&outs.iter().collect::<Vec<_>>(), &[&results_path])?;
         let results: CompressionResults = kpk::template::read_results(&results_path)?;
         compression::write(&args.report, &results)?;
         outln!("wrote {}", args.report.display())?;
@@ -196,10 +197,16 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::NET_MODEL.as_ref()))?;
-    compression::check_destinations(&args.report)?;
     let json = FileOut::check(&results_path)?;
-    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?, &json])?;
     let frontier_csv = compression::frontier_data_path(&args.report);
+    let mut outs = compression::check_destinations(&args.report)?;
+    outs.extend([out.clone(), json.clone()]);
+    // The frontier's data is read when not measured again, written when it is.
+    let csv = FileOut::check(&frontier_csv)?;
+    let inputs: Vec<&Path> =
+        if args.frontier { vec![&args.config] } else { vec![&args.config, &frontier_csv] };
+    outs.extend(args.frontier.then_some(csv));
+    kpk::output::check_all(&outs.iter().collect::<Vec<_>>(), &inputs)?;
     // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
     let frontier = match args.frontier {
         true => Frontier::Measure,
@@ -258,8 +265,9 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
 
 /// `kpk compress --from NET.json --out FILE`: quantise and complete a saved net.
 fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let saved = SavedNet::load(from)?;
     let out = FileOut::check(out)?;
+    kpk::output::check_all(&[&out], &[from])?;
+    let saved = SavedNet::load(from)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let done = from_saved(&saved, &bb).with_context(|| from.display().to_string())?;

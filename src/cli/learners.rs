@@ -6,7 +6,7 @@ use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::{self, Settings};
 use kpk::learners::contrasts::Declared;
 use kpk::learners::render::{self, Destinations};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,8 +21,9 @@ pub struct LearnersArgs {
     /// The MLP hybrid (written by `kpk compress`), whose size the exact models are compared with.
     #[arg(long, default_value = kpk::hybrid::NET_MODEL, value_name = "FILE")]
     model: PathBuf,
-    /// Replicates per learner and training set (the committed report: 5).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    /// Replicates per learner and training set (the committed report: 5); at least 2, since
+    /// section 7's contrasts pair the replicates.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=50))]
     replicates: u16,
     /// The MLP's epoch cap on T3 (the committed report: 100).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -93,6 +94,10 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
         return run_ship(path);
     }
     let to = Destinations::under(&args.out);
+    // Every destination is checked before minutes of fitting.
+    let inputs: Vec<&Path> =
+        if args.render_only { vec![&to.json] } else { vec![&args.model, &args.contrasts] };
+    to.check(!args.render_only, &inputs)?;
     if args.render_only {
         render::render_only(&to)?;
         errln!("rendered {} from {}", to.markdown.display(), to.json.display());

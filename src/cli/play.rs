@@ -26,8 +26,9 @@ pub struct CompressPlayArgs {
 
 pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
     let out = FileOut::check(&args.out)?;
-    let hybrid =
-        Hybrid::load(&args.hybrid).context("loading the hybrid model (write one with `kpk compress`)")?;
+    kpk::output::check_all(&[&out], &[&args.hybrid])?;
+    let hybrid = Hybrid::load(&args.hybrid)
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     let bb = Bitbase::generate();
     if !hybrid.disagreements(&bb).is_empty() {
         anyhow::bail!("{} is not exact: it disagrees with the bitbase", args.hybrid.display());
@@ -103,7 +104,7 @@ pub fn load_query_model(
         return Ok((play.hybrid().clone(), Some(play)));
     }
     let hybrid = Hybrid::from_bytes(&bytes, &path.display().to_string())
-        .context("loading the hybrid model (write one with `kpk compress`)")?;
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     if best_move {
         anyhow::bail!(
             "{} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL} (`kpk compress-play`)",
@@ -278,11 +279,22 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             figures.push((FileOut::check(&path)?, kpk::figures::plot::ImageFormat::of(&path)?));
         }
     }
+    // Every destination is checked before the training: distinct, apart from every input, and the
+    // report, the table and the results outside the folder of figures.
+    let json = if args.render_only { None } else { Some(FileOut::check(&args.results)?) };
+    let others: Vec<&FileOut> = [&out, &csv].into_iter().chain(&json).collect();
+    let all: Vec<&FileOut> = others.iter().copied().chain(figures.iter().map(|(f, _)| f)).collect();
+    let inputs: Vec<&Path> = match args.render_only {
+        true => vec![&args.results],
+        false => vec![&args.model, &args.nn6, &args.hybrid],
+    };
+    kpk::output::check_all(&all, &inputs)?;
+    kpk::output::outside_folder(&others, &args.figures)?;
     let started = std::time::Instant::now();
     let results = if args.render_only {
         kpk::template::read_results(&args.results)?
     } else {
-        let json = FileOut::check(&args.results)?;
+        let json = json.expect("checked above without --render-only");
         let model = PlayModel::load(&args.model)?;
         let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
         let hybrid = kpk::play::evaluators::HybridRecipe::load(&args.hybrid)?;

@@ -444,9 +444,8 @@ fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
 /// Run the whole comparison. `progress` hears what is being fitted.
 pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<LearnersReport> {
     s.check()?;
-    let shipped_bytes = std::fs::metadata(&s.shipped_model)
-        .map_err(|cause| Error::Io { path: s.shipped_model.display().to_string(), cause })?
-        .len();
+    // The size compared with is that of a model the reader accepts, not of whatever file is named.
+    let shipped_bytes = crate::hybrid::Hybrid::load_sized(&s.shipped_model)?.1;
     let domain = Domain::new(bb);
     let rows = main_rows(s, bb, &domain, progress)?;
     let contrasts = exploratory(&rows);
@@ -524,6 +523,13 @@ pub fn analyse_declared(
     bb: &Bitbase,
     progress: &dyn Fn(&str),
 ) -> Result<LearnersReport> {
+    // A declared contrast pairs replicates: one alone has no interval (checked before any fit).
+    if s.replicates < 2 {
+        return Err(Error::config(
+            "replicates",
+            format!("the declared contrasts pair replicates: need at least 2, got {}", s.replicates),
+        ));
+    }
     let mut report = analyse(s, bb, progress)?;
     report.declared = contrasts::declare(|arm, m| values(&report, arm, m), declared)?;
     Ok(report)

@@ -74,6 +74,20 @@ impl Destinations {
     }
 }
 
+impl Destinations {
+    /// Check every destination before any fitting: each writable, all distinct, none of them one
+    /// of `inputs`, nor inside the report's own folder unless it belongs there. `json` says
+    /// whether the JSON is written (a run) or only read (--render-only).
+    pub fn check(&self, json: bool, inputs: &[&Path]) -> Result<()> {
+        let outs = self.outputs()?;
+        let head = if json { vec![FileOut::check(&self.json)?] } else { Vec::new() };
+        let all: Vec<&FileOut> = head.iter().chain(&outs).collect();
+        crate::output::check_all(&all, inputs)?;
+        let beside: Vec<&FileOut> = head.iter().chain(&outs[..1]).collect();
+        crate::output::outside_folder(&beside, &self.folder)
+    }
+}
+
 /// Write the JSON, then render everything from it.
 pub fn write(report: &LearnersReport, to: &Destinations) -> Result<()> {
     let json = FileOut::check(&to.json)?;

@@ -94,18 +94,21 @@ fn weights(topology: &str) -> usize {
     topology.parse::<Topology>().expect("a paper net's topology").weight_count()
 }
 
-/// Check the report's and the plot's destinations before any training starts.
-pub fn check_destinations(report: &Path) -> Result<()> {
-    crate::output::FileOut::check(report)?;
-    for path in frontier::destinations(&beside(report, "")) {
-        crate::output::FileOut::check(&path)?;
-    }
-    for path in plot_paths(report) {
-        crate::output::FileOut::check(&path)?;
-    }
-    crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME))?;
-    crate::output::FileOut::check(&beside(report, EXCEPTIONS_NAME).with_extension("png"))?;
-    Ok(())
+/// Check the report's and the plot's destinations before any training starts; the checked
+/// outputs come back for the command's own checks (distinct, apart from its inputs).
+pub fn check_destinations(report: &Path) -> Result<Vec<crate::output::FileOut>> {
+    let exceptions = beside(report, EXCEPTIONS_NAME);
+    std::iter::once(report.to_path_buf())
+        // The frontier's data is the command's own output (with --frontier) or input (without).
+        .chain(
+            frontier::destinations(&beside(report, ""))
+                .into_iter()
+                .filter(|p| !p.ends_with(frontier::DATA_NAME)),
+        )
+        .chain(plot_paths(report))
+        .chain([exceptions.clone(), exceptions.with_extension("png")])
+        .map(|p| crate::output::FileOut::check(&p))
+        .collect()
 }
 
 /// The results' file name, beside the report (`reports/compression.json`).

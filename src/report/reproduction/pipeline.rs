@@ -33,6 +33,7 @@ pub struct Reproduced {
 /// from other commands ([`OtherRuns`]) is checked before any training starts.
 pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduced> {
     let trials = pipeline::load_dir(&o.configs)?;
+    every_trial_of_table5(&o.configs, &trials)?;
     let folders = crate::experiment::check_destinations(&trials, &o.out)?;
     check_destinations(&o.out)?;
     let reps = pipeline::check_replicates(o.replicates)?;
@@ -54,6 +55,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduc
 /// render the report (`kpk reproduce --analyse-only`).
 pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
     let trials = pipeline::load_dir(configs)?;
+    every_trial_of_table5(configs, &trials)?;
     check_destinations(out)?;
     let others = OtherRuns::read(out)?;
     analyse_and_render(configs, out, &trials, others, &Bitbase::generate())
@@ -80,4 +82,34 @@ fn analyse_and_render(
         crate::template::results_json(&r.section51)?.as_bytes(),
     )?;
     write_report(out, &r)
+}
+
+/// The reproduction compares every row of Table 5 (and Table 6 with the a-file trials): a folder
+/// of configs that lacks some of its trials is the user's to complete, refused before any work.
+fn every_trial_of_table5(configs: &Path, trials: &[Trial]) -> Result<()> {
+    let have: Vec<u8> =
+        trials.iter().filter_map(|t| crate::experiment::readings::trial_number(t.name())).collect();
+    let missing: Vec<String> = tables::table5()
+        .iter()
+        .filter(|row| !have.contains(&row.trial))
+        .map(|row| format!("trial{:02}", row.trial))
+        .collect();
+    match missing.as_slice() {
+        [] => Ok(()),
+        [first, .., last] if missing.len() > 2 => {
+            Err(missing_trials(configs, missing.len(), &format!("{first} … {last}")))
+        }
+        _ => Err(missing_trials(configs, missing.len(), &missing.join(", "))),
+    }
+}
+
+fn missing_trials(configs: &Path, count: usize, which: &str) -> Error {
+    Error::Format {
+        path: configs.display().to_string(),
+        message: format!(
+            "lacks {count} of Table 5's {} trial configs ({which}); the reproduction needs every one \
+             (experiments/table5 holds them)",
+            tables::table5().len()
+        ),
+    }
 }
