@@ -110,6 +110,10 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     refused(&s, &["compress-play", "--hybrid", "h", "--out", "h"], says, QUICK);
     // The same file through a symlink is the same file.
     refused(&s, &["compress-play", "--hybrid", "h", "--out", "link-to-h"], says, QUICK);
+    // A chart's name that links to the metrics it is drawn from.
+    std::fs::write(s.join("metrics.csv"), "epoch,e1,e2,correct,misclassified,undecided,total,train_accuracy_pct,train_accuracy_m0_pct,test_accuracy_pct\n1,0.3,0.7,97,28,0,125,77.6,77.6,72.8\n").unwrap();
+    std::os::unix::fs::symlink("metrics.csv", s.join("chart.svg")).unwrap();
+    refused(&s, &["plot", "metrics.csv", "--out", "chart.svg"], says, QUICK);
 }
 
 #[test]

@@ -230,6 +230,9 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     }
     let format = ImageFormat::of(&path)?;
     let out = FileOut::check(&path)?;
+    let (config_path, summary_path) =
+        (folder.join(experiment::CONFIG_TOML), folder.join(experiment::SUMMARY_JSON));
+    kpk::output::check_all(&[&out], &[&args.metrics, &config_path, &summary_path])?;
     let rows = experiment::read_metrics(&args.metrics)?;
     experiment::check_finite(&args.metrics, &rows)?;
     let title = args.title.unwrap_or_else(|| {
@@ -240,10 +243,9 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     });
     // A trial folder's config and summary, where present beside the metrics, add the margin, the
     // error target and the kept epoch to the chart.
-    let config = experiment::TrialConfig::load(&folder.join(experiment::CONFIG_TOML)).ok();
-    let summary: Option<experiment::Summary> = kpk::io::read(&folder.join(experiment::SUMMARY_JSON))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    let config = experiment::TrialConfig::load(&config_path).ok();
+    let summary: Option<experiment::Summary> =
+        kpk::io::read(&summary_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
     let marks =
         config.map_or_else(Default::default, |t| experiment::ChartMarks::of(&t.config, summary.as_ref()));
     experiment::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;
