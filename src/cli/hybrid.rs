@@ -197,9 +197,9 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let cfg = CompressConfig::load(&args.config)?;
     // Every destination is checked before minutes of training: the model, the report and its plot.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::NET_MODEL.as_ref()))?;
-    let json = FileOut::check(&results_path)?;
     let frontier_csv = compression::frontier_data_path(&args.report);
     let mut outs = compression::check_destinations(&args.report)?;
+    let json = FileOut::check(&results_path)?;
     outs.extend([out.clone(), json.clone()]);
     // The frontier's data is read when not measured again, written when it is.
     let csv = FileOut::check(&frontier_csv)?;
