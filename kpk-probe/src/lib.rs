@@ -44,6 +44,7 @@
 extern crate alloc;
 
 pub mod bits;
+pub mod dtz;
 pub mod fen;
 pub mod first_layer;
 pub mod input;
@@ -55,6 +56,7 @@ pub mod square;
 pub mod table4;
 pub mod tree;
 
+pub use dtz::DtzModel;
 pub use fen::{FenError, Material};
 pub use input::Input;
 pub use model::{Answer, Coverage, FormatError, Learner, Model, Source};

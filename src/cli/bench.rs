@@ -20,7 +20,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
     what: BenchTarget,
     /// The model file: a hybrid for `--what query` [default: models/kpk.hybrid], a play model for
-    /// `--what best-move` [default: models/kpk-play.hybrid].
+    /// `--what best-move` [default: models/kpk-play.hybrid], a DTZ model for `--what dtz`
+    /// [default: models/kpk-dtz.hybrid].
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
 }
@@ -45,6 +46,8 @@ pub enum BenchTarget {
     Query,
     /// Best moves from the play model (`--model`): per query over every legal position.
     BestMove,
+    /// DTZ from the DTZ model (`--model`): per query over every legal position, and loading.
+    Dtz,
 }
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -60,7 +63,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     };
     match args.what {
         BenchTarget::Bitbase => report(
-            "bitbase generate (outcome + DTC, all 196,608 indices)",
+            "bitbase generate (outcome + DTC + DTZ, all 196,608 indices)",
             time_runs(runs, Bitbase::generate),
         )?,
         BenchTarget::Features => {
@@ -105,6 +108,10 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchTarget::BestMove => {
             let path = args.model.as_deref().unwrap_or(Path::new(kpk::play::model::DEFAULT_PLAY_MODEL));
             super::play::bench_best_move(path, args.runs.map_or(20, |n| n as usize))?
+        }
+        BenchTarget::Dtz => {
+            let path = args.model.as_deref().unwrap_or(Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL));
+            super::dtz::bench_dtz(path, runs)?
         }
     }
     Ok(ExitCode::SUCCESS)

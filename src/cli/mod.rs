@@ -28,6 +28,7 @@ macro_rules! errln {
 mod bench;
 mod bitbase;
 mod dataset;
+mod dtz;
 mod experiment;
 mod findings;
 mod hybrid;
@@ -68,6 +69,8 @@ enum Command {
     Compress(hybrid::CompressArgs),
     /// Build the play model: the hybrid plus a move proposer and its exceptions (perfect moves).
     CompressPlay(play::CompressPlayArgs),
+    /// Build the DTZ model: Syzygy's depth to zeroing for every position (reports/DTZ.md).
+    CompressDtz(dtz::CompressDtzArgs),
     /// Play one game from a FEN and print it as PGN (perfect play, the play model, or random).
     Play(play::PlayArgs),
     /// Every player against perfect play from every won and drawn position: reports/PLAY.md.
@@ -165,6 +168,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Features(args) => dataset::run_features(args),
         Command::Compress(args) => hybrid::run_compress(args),
         Command::CompressPlay(args) => play::run_compress_play(args),
+        Command::CompressDtz(args) => dtz::run_compress_dtz(args),
         Command::Play(args) => play::run_play(args),
         Command::Match(args) => play::run_match(args),
         Command::Run(args) => experiment::run_run(args),

@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
+use kpk::hybrid::dtz::DEFAULT_DTZ_MODEL;
 use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
@@ -85,11 +86,13 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
 pub fn load_query_model(
     path: &std::path::Path,
     best_move: bool,
-) -> anyhow::Result<(Hybrid, Option<PlayModel>)> {
+    dtz: bool,
+) -> anyhow::Result<(Hybrid, Option<PlayModel>, Option<kpk_probe::DtzModel>)> {
     let bytes = match kpk::io::read(path) {
         Err(kpk::Error::Io { cause, .. })
             if cause.kind() == std::io::ErrorKind::NotFound
-                && path == Path::new(kpk::hybrid::DEFAULT_MODEL) =>
+                && (path == Path::new(kpk::hybrid::DEFAULT_MODEL)
+                    || path == Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL)) =>
         {
             anyhow::bail!(
                 "{}: not found: the default model is looked for in the current folder (run kpk from \
@@ -99,9 +102,25 @@ pub fn load_query_model(
         }
         read => read?,
     };
+    let shown = path.display().to_string();
+    if dtz && !bytes.starts_with(kpk_probe::dtz::DTZ_MAGIC) {
+        anyhow::bail!(
+            "{shown} holds no depths: --dtz needs a DTZ model such as {DEFAULT_DTZ_MODEL} (`kpk compress-dtz`)"
+        );
+    }
+    if bytes.starts_with(kpk_probe::dtz::DTZ_MAGIC) {
+        let m = kpk_probe::DtzModel::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let hybrid = Hybrid::from_bytes(m.embedded(), &shown)?;
+        if best_move {
+            anyhow::bail!(
+                "{shown} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL}"
+            );
+        }
+        return Ok((hybrid, None, Some(m)));
+    }
     if bytes.starts_with(kpk::play::PLAY_MAGIC) {
-        let play = PlayModel::from_bytes(&bytes, &path.display().to_string())?;
-        return Ok((play.hybrid().clone(), Some(play)));
+        let play = PlayModel::from_bytes(&bytes, &shown)?;
+        return Ok((play.hybrid().clone(), Some(play), None));
     }
     let hybrid = Hybrid::from_bytes(&bytes, &path.display().to_string())
         .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
@@ -111,7 +130,7 @@ pub fn load_query_model(
             path.display()
         );
     }
-    Ok((hybrid, None))
+    Ok((hybrid, None, None))
 }
 
 /// `kpk query --best-move`'s last column: the model's move in UCI in the FEN's own squares, `-`

@@ -3,6 +3,7 @@
 
 pub mod compression;
 pub mod diagram;
+pub mod dtz;
 pub mod frontier;
 pub mod index;
 pub mod levers;
