@@ -47,6 +47,7 @@ pub mod bits;
 pub mod fen;
 pub mod first_layer;
 pub mod input;
+pub mod lazy;
 pub mod model;
 pub mod net;
 pub mod position;
@@ -57,6 +58,7 @@ pub mod tree;
 
 pub use fen::{FenError, Material};
 pub use input::Input;
+pub use lazy::Lazy;
 pub use model::{Answer, Coverage, FormatError, Learner, Model, Source};
 pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
 pub use square::{BadSquare, Color, Square};
