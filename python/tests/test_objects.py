@@ -116,7 +116,7 @@ def test_errors_mask_answers_the_good_items_and_masks_the_bad():
     # No bad item: plain arrays; "raise" is the default and raises.
     assert not isinstance(h.classify([WON], errors="mask"), np.ma.MaskedArray)
     with pytest.raises(ValueError, match=r"fens\[1\]"):
-        h.classify(fens)
+        h.classify(fens[:3])
     with pytest.raises(ValueError, match="errors must be 'raise' or 'mask'"):
         h.classify(fens, errors="ignore")
 
