@@ -14,6 +14,8 @@ A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA
 - ``PlayModel(path=None).best_move(fen)``: a perfect move from the play model file.
 - ``load_net(path)``: a net saved by ``kpk run`` (``weights.json``) as NumPy arrays.
 - ``datasets.load_kpk(name)``: a set as scikit-learn loads its data sets (a ``Bunch``).
+- ``benchmark.evaluate(estimator, side=..., n=..., draws=...)``: section 7's comparison for any
+  scikit-learn-style estimator, on the draws of ``kpk learners``.
 - ``Bitbase().probe_wdl(board)`` / ``probe_dtc`` / ``get_wdl`` / ``get_dtc``: probes shaped as
   python-chess's ``chess.syzygy``, from the side to move's point of view.
 
@@ -24,7 +26,7 @@ take ``errors="mask"`` to answer the good items and mask the bad ones. Every obj
 Nothing here uses the network.
 """
 
-from . import datasets
+from . import benchmark, datasets
 from ._kpk import (
     CODINGS,
     SETS,
@@ -49,6 +51,7 @@ __all__ = [
     "TABLE4",
     "__version__",
     "dataset",
+    "benchmark",
     "datasets",
     "features",
     "load_net",

@@ -13,6 +13,7 @@
 
 mod bitbase;
 mod dataset;
+mod draws;
 mod models;
 mod positions;
 mod probe;
@@ -30,6 +31,7 @@ pub(crate) fn value_error(message: impl std::fmt::Display) -> PyErr {
 fn _kpk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bitbase::register(m)?;
     dataset::register(m)?;
+    draws::register(m)?;
     models::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
