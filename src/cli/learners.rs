@@ -5,6 +5,8 @@ use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::{self, Settings};
 use kpk::learners::contrasts::Declared;
+use kpk::learners::design::Design;
+use kpk::learners::power::{self, Pilot};
 use kpk::learners::render::{self, Destinations};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,6 +43,16 @@ pub struct LearnersArgs {
     /// again (--contrasts), rewrite learners.json and render.
     #[arg(long, conflicts_with = "ship")]
     analyse_only: bool,
+    /// Fit nothing: print the declared design's power from its pilot (each primary's minimal
+    /// detectable difference) and check it against the declaration's limit.
+    #[arg(long, conflicts_with_all = ["ship", "analyse_only", "render_only"])]
+    power: bool,
+    /// The declared design of the comparison (draws, primaries, margin, α, power).
+    #[arg(long, default_value = "experiments/learners_powered.toml", value_name = "FILE")]
+    design: PathBuf,
+    /// The pilot the design's power is computed from.
+    #[arg(long, default_value = "experiments/learners_pilot.csv", value_name = "FILE")]
+    pilot: PathBuf,
     /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
     /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
@@ -92,6 +104,13 @@ fn run_ship(path: &std::path::Path) -> anyhow::Result<ExitCode> {
 pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.ship {
         return run_ship(path);
+    }
+    if args.power {
+        let design = Design::load(&args.design)?;
+        let power = power::of(&design, &Pilot::load(&args.pilot)?)?;
+        outln!("{}", power::table(&design, &power).trim_end())?;
+        power.check(&design)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let to = Destinations::under(&args.out);
     // Every destination is checked before minutes of fitting.

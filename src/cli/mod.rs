@@ -39,6 +39,7 @@ mod serve;
 mod study;
 mod timing;
 mod train_bench;
+mod uci;
 
 #[derive(Parser)]
 #[command(
@@ -93,6 +94,8 @@ enum Command {
     Findings(findings::FindingsArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
+    /// A UCI chess engine for KPK positions: the play model's moves (or --perfect, the bitbase's).
+    Uci(uci::UciArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -180,6 +183,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Findings(args) => findings::run_findings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
+        Command::Uci(args) => uci::run_uci(args),
     }?;
     // What is still buffered is written now, so that a failure is reported rather than lost.
     stdout().flush()?;
