@@ -138,7 +138,8 @@ fn compress_from_refuses_to_write_over_its_saved_net() {
 /// only after the fits still shows as a timeout, never as minutes of work.
 fn learners(out: &str, model: &str, replicates: &str) -> Vec<String> {
     let table5 = repo("experiments/table5").display().to_string();
-    let contrasts = repo("experiments/learners.toml").display().to_string();
+    let design = repo("experiments/learners_powered.toml").display().to_string();
+    let pilot = repo("experiments/learners_pilot.csv").display().to_string();
     [
         "learners",
         "--out",
@@ -152,8 +153,10 @@ fn learners(out: &str, model: &str, replicates: &str) -> Vec<String> {
         "--no-variants",
         "--configs",
         &table5,
-        "--contrasts",
-        &contrasts,
+        "--design",
+        &design,
+        "--pilot",
+        &pilot,
     ]
     .map(String::from)
     .to_vec()

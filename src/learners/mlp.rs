@@ -140,6 +140,18 @@ impl Model for MlpModel {
         let mut ws = Workspace::new(&self.net);
         self.output.classify(self.net.forward_with(&mut ws, &input)) == Classification::Win
     }
+    fn predict_all(&self, rows: &[Row]) -> Vec<bool> {
+        let mut ws = Workspace::new(&self.net);
+        let mut input = vec![0.0; self.inputs.cols().len()];
+        rows.iter()
+            .map(|x| {
+                for (v, &a) in input.iter_mut().zip(&x[self.inputs.cols()]) {
+                    *v = f64::from(a);
+                }
+                self.output.classify(self.net.forward_with(&mut ws, &input)) == Classification::Win
+            })
+            .collect()
+    }
     fn model_bits(&self) -> u64 {
         32 * self.net.weight_count() as u64
     }
