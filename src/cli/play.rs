@@ -276,6 +276,9 @@ pub struct MatchArgs {
     /// Where to write wins won and draws held with their intervals over seeds (CSV).
     #[arg(long, value_name = "FILE", default_value = "reports/play/results.csv")]
     csv: PathBuf,
+    /// Where to write each player's counts per seed, from which the intervals are computed (CSV).
+    #[arg(long, value_name = "FILE", default_value = "reports/play/seeds.csv")]
+    seeds_csv: PathBuf,
     /// Where the report's figures go (PNG and SVG).
     #[arg(long, value_name = "DIR", default_value = "reports/figures")]
     figures: PathBuf,
@@ -291,6 +294,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     use kpk::report::play::{FIGURE_SIZE, FIGURES};
     let out = FileOut::check(&args.out)?;
     let csv = FileOut::check(&args.csv)?;
+    let seeds_csv = FileOut::check(&args.seeds_csv)?;
     let mut figures = Vec::new();
     for stem in FIGURES {
         for ext in ["png", "svg"] {
@@ -329,11 +333,13 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let text = kpk::report::play::render(&results)?;
     let table = kpk::report::play::results_csv(&results)?;
+    let per_seed = kpk::report::play::seeds_csv(&results)?;
     let charts = kpk::report::play::figures(&results)?;
     for (k, (fig, format)) in figures.iter().enumerate() {
         charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
     }
     csv.write(table.as_bytes())?;
+    seeds_csv.write(per_seed.as_bytes())?;
     out.write(text.as_bytes())?;
     errln!(
         "the match took {:.1} s on this machine; wrote {}",
