@@ -3,6 +3,10 @@ use crate::chess::position::KpkPosition;
 use crate::play::{after, is_perfect};
 
 const WON: &str = "8/8/8/8/8/8/4P3/4K2k w - - 0 1";
+/// A game's start, whose moves lead out of KPK.
+const STARTPOS: &str = "position startpos moves";
+/// Moves played from the won position.
+const WON_MOVES: &str = "position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves";
 const DRAWN: &str = "8/8/8/8/8/1k6/1P6/1K6 w - - 0 1";
 
 fn perfect() -> Engine {
@@ -105,13 +109,13 @@ fn the_score_is_the_known_result_from_the_side_to_moves_view() {
 #[test]
 fn positions_outside_kpk_get_a_legal_move_and_an_info_string() {
     let mut e = perfect();
-    e.handle("position startpos moves e2e4 e7e5");
+    e.handle(&format!("{STARTPOS} e2e4 e7e5"));
     let r = e.handle("go");
     assert!(r.lines[0].starts_with("info string not KPK"), "{r:?}");
     let board = board_of(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
     assert!(legal_moves(&board).contains(&bestmove(&r).to_string()));
     // After a promotion: king and queen against king.
-    e.handle("position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves e2e4");
+    e.handle(&format!("{WON_MOVES} e2e4"));
     assert!(!bestmove(&e.handle("go")).is_empty());
     // Checkmate and stalemate: no move.
     e.handle("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
@@ -128,9 +132,9 @@ fn bad_positions_leave_none_and_go_answers_0000() {
         "position fen",
         "position fen 8/8 w",
         "position fen 8/8/8/8/8/8/4P3/4K2k x",
-        "position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves e2e5",
-        "position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves zz",
-        "position startpos moves e2e4 e2e4",
+        &format!("{WON_MOVES} e2e5"),
+        &format!("{WON_MOVES} zz"),
+        &format!("{STARTPOS} e2e4 e2e4"),
         "position sideways",
         "position fen \u{1b}[31m w",
     ] {
