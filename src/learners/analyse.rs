@@ -129,7 +129,7 @@ pub struct Row {
 /// A learner minus the MLP, paired over replicates: accuracy in points (test accuracy on T1/T2,
 /// whole-set accuracy on T3) and, where both have one, exact-model bytes. Exploratory: the 95%
 /// interval, unadjusted, and where it falls, never a verdict (the declared primaries of
-/// [`super::contrasts`] carry the verdicts).
+/// [`super::verdicts`] carry the verdicts).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Contrast {
     pub learner: String,

@@ -62,6 +62,21 @@ pub fn save(
     })
 }
 
+/// The x axis's ticks: the design's training sizes, less one that would crowd the one before it
+/// (btm's 136 beside wtm's 125).
+fn size_ticks(points: &[CurvePoint]) -> Vec<f64> {
+    let mut sizes: Vec<usize> = points.iter().map(|p| p.n).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut ticks: Vec<f64> = Vec::new();
+    for n in sizes.into_iter().map(|n| n as f64) {
+        if ticks.last().is_none_or(|&t| n >= t * 1.5) {
+            ticks.push(n);
+        }
+    }
+    ticks
+}
+
 /// The y range shared by the panels: every band inside, rounded out to 5 points, at most 100.5.
 fn y_range(points: &[CurvePoint]) -> (f64, f64) {
     let lo = points.iter().map(|p| p.test.lo).fold(100.0, f64::min);
@@ -83,6 +98,7 @@ fn draw<DB: DrawingBackend>(
     let (n0, n1) =
         points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.n as f64), b.max(p.n as f64)));
     let xs = (n0 / 1.2, n1 * 1.2);
+    let ticks = size_ticks(points);
     for (k, area) in areas.iter().enumerate() {
         let (side, inputs) = (SIDES[k / 2], InputSet::ALL[k % 2]);
         let title = crate::template::label(
@@ -95,7 +111,7 @@ fn draw<DB: DrawingBackend>(
             .margin(12)
             .x_label_area_size(46)
             .y_label_area_size(58)
-            .build_cartesian_2d((xs.0..xs.1).log_scale(), ys.0..ys.1)?;
+            .build_cartesian_2d((xs.0..xs.1).log_scale().with_key_points(ticks.clone()), ys.0..ys.1)?;
         chart
             .configure_mesh()
             .x_desc(&labels.x)

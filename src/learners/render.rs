@@ -2,7 +2,7 @@
 //! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv`, `contrasts.csv` and
 //! `curves.csv`, the accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`) and the learning
 //! curves (`curves.png`, `curves.svg`). Nothing here trains or measures; `draws.csv`, the run's
-//! data, is written by the run beside them ([`write`]) and never rendered.
+//! data, is written by the run beside them ([`write_draws`]) and never rendered.
 
 use super::analyse::{LearnersReport, Row};
 use super::curve_figure::{self, CurveLabels};
