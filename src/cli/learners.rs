@@ -23,8 +23,8 @@ pub struct LearnersArgs {
     /// The MLP hybrid (written by `kpk compress`), whose size the exact models are compared with.
     #[arg(long, default_value = kpk::hybrid::NET_MODEL, value_name = "FILE")]
     model: PathBuf,
-    /// Replicates per learner and training set (the committed report: 5); at least 2, since
-    /// section 7's contrasts pair the replicates.
+    /// Replicates per learner on the whole side's rows (the committed report: 5); at least 2, so
+    /// that every whole-side row the report shows has an interval.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=50))]
     replicates: u16,
     /// The MLP's epoch cap on T3 (the committed report: 100).

@@ -61,11 +61,12 @@ pub struct Settings {
 
 impl Settings {
     pub fn check(&self) -> Result<()> {
-        // Whole-side rows pair their replicates: one alone has no interval.
-        if !(2..=MAX_REPLICATES).contains(&self.replicates) {
+        // One replicate is allowed here (a reduced grid); the command asks for two, so that every
+        // whole-side row it reports has an interval.
+        if !(1..=MAX_REPLICATES).contains(&self.replicates) {
             return Err(Error::config(
                 "replicates",
-                format!("must be 2..={MAX_REPLICATES}, got {}", self.replicates),
+                format!("must be 1..={MAX_REPLICATES}, got {}", self.replicates),
             ));
         }
         if !(1..=crate::experiment::MAX_EPOCHS_LIMIT).contains(&self.t3_epochs) {
