@@ -50,3 +50,100 @@ def test_evaluate_refuses_bad_arguments():
     for kwargs in [{"side": "both"}, {"inputs": "x1..x9"}, {"draws": 0}]:
         with pytest.raises(ValueError):
             bench.evaluate(Majority(), **kwargs)
+
+
+class Recorder:
+    """Records the rows ``evaluate`` fits each clone on and the rows it asks it to predict; the
+    records live on the class, since ``evaluate`` fits clones."""
+
+    fitted = []
+    predicted = []
+
+    def fit(self, X, y):
+        Recorder.fitted.append((np.array(X), np.array(y)))
+        return self
+
+    def predict(self, X):
+        Recorder.predicted.append(np.array(X))
+        return np.zeros(len(X), dtype=np.int64)
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+
+def _rows(side, inputs):
+    X, y, _ = kpk.dataset(side, dtype=np.int8)
+    return X[:, bench.INPUTS[inputs]], y
+
+
+def _committed_rows(side, n, inputs):
+    return {
+        (r["learner"], int(r["draw"])): r
+        for r in bench._committed(side, n, inputs)
+        if r["learner"] in SEEDLESS
+    }
+
+
+SEEDLESS = ("rule_list", "tree", "naive_bayes", "logistic")
+"""kpk's learners whose fit draws nothing at random: their committed row depends on the
+training positions alone."""
+
+# A few cells of the committed run, both sides, both input sets, the paper's size and others.
+CELLS = [
+    ("wtm", 125, "x1..x32", 3),
+    ("btm", 136, "x1..x32", 3),
+    ("wtm", 1000, "x1..x6", 1),
+    ("btm", 250, "x1..x6", 1),
+]
+
+
+@pytest.mark.skipif(not kpk._kpk.LEARNERS_DRAWS_CSV, reason="the package was built without draws.csv")
+@pytest.mark.parametrize("side,n,inputs,draws", CELLS)
+def test_evaluate_fits_on_the_positions_of_the_committed_run(side, n, inputs, draws):
+    """The rows ``evaluate`` hands an estimator, located among the side's positions, are the
+    training set of the committed ``kpk learners`` run for the same cell and draw: kpk's seedless
+    learners fitted on exactly those positions (by the code that wrote draws.csv) give the
+    committed training and testing accuracies to the last bit, and the estimator predicts every
+    position of the side, so it is tested on all the others."""
+    X, y = _rows(side, inputs)
+    where = {row.tobytes(): i for i, row in enumerate(X)}
+    assert len(where) == len(X), "the inputs name each position of the side once"
+    committed = _committed_rows(side, n, inputs)
+    Recorder.fitted.clear()
+    Recorder.predicted.clear()
+    bench.evaluate(Recorder(), side=side, n=n, draws=draws, inputs=inputs)
+    assert len(Recorder.fitted) == len(Recorder.predicted) == draws
+    trains = []
+    for d, ((Xf, yf), Xp) in enumerate(zip(Recorder.fitted, Recorder.predicted)):
+        train = np.array([where[row.tobytes()] for row in Xf])
+        assert len(set(train.tolist())) == n
+        assert np.array_equal(yf, y[train])
+        assert np.array_equal(Xp, X)
+        trains.append(train)
+        for learner in SEEDLESS:
+            row = committed[(learner, d)]
+            got = kpk._kpk.learners_refit(learner, side, train.tolist(), inputs)
+            want = (float(row["train_pct"]), float(row["test_pct"]), int(row["test_n"]))
+            assert got == want, (learner, side, n, inputs, d)
+    # The comparison can fail: another draw's positions do not give this draw's rows.
+    other = bench.training_draw(side, n, draws).tolist()
+    assert any(
+        kpk._kpk.learners_refit(learner, side, other, inputs)[1]
+        != float(committed[(learner, 0)]["test_pct"])
+        for learner in SEEDLESS
+    )
+
+
+def test_refit_refuses_bad_arguments():
+    for args in [
+        ("mlp", "wtm", [0, 1], "x1..x32"),
+        ("tree", "both", [0, 1], "x1..x32"),
+        ("tree", "wtm", [0, 0], "x1..x32"),
+        ("tree", "wtm", [0, 81_664], "x1..x32"),
+        ("tree", "wtm", [0, 1], "x1..x9"),
+    ]:
+        with pytest.raises(ValueError):
+            kpk._kpk.learners_refit(*args)

@@ -4,7 +4,7 @@
 //! the verdicts ([`super::verdicts`]) and the curves' summaries are read from those rows alone.
 
 use super::design::{Cell, Design, SIDES};
-use super::draws::SidePositions;
+use super::draws::{SidePositions, Split};
 use super::mlp::{ConvergedMlp, PaperMlp};
 use super::{InputSet, Learner, six};
 use crate::chess::bitbase::Bitbase;
@@ -66,21 +66,60 @@ fn fit_draw(
     let mut out = Vec::with_capacity(2 * learners.len());
     for inputs in InputSet::ALL {
         for learner in learners {
-            let model = learner.fit(&split.train, inputs, seed0 + draw as u64)?;
-            out.push(DrawFit {
-                learner: learner.name().to_string(),
-                inputs,
-                side: cell.side,
-                n: cell.n,
-                draw,
-                train_pct: split.train.accuracy_pct(model.as_ref()),
-                test_pct: split.test.accuracy_pct(model.as_ref()),
-                test_n: split.test.len(),
-                passes: model.passes(),
-            });
+            out.push(fit_split(learner.as_ref(), &split, inputs, seed0 + draw as u64, (cell, draw))?);
         }
     }
     Ok(out)
+}
+
+/// One learner fitted on a split's training positions with one input set and seed, measured on
+/// both halves: the row of draws.csv for `cell` and `draw`. Every row of the comparison comes from
+/// here, and so does [`refit`]'s.
+pub fn fit_split(
+    learner: &dyn Learner,
+    split: &Split,
+    inputs: InputSet,
+    seed: u64,
+    (cell, draw): (Cell, usize),
+) -> Result<DrawFit> {
+    let model = learner.fit(&split.train, inputs, seed)?;
+    Ok(DrawFit {
+        learner: learner.name().to_string(),
+        inputs,
+        side: cell.side,
+        n: cell.n,
+        draw,
+        train_pct: split.train.accuracy_pct(model.as_ref()),
+        test_pct: split.test.accuracy_pct(model.as_ref()),
+        test_n: split.test.len(),
+        passes: model.passes(),
+    })
+}
+
+/// The learners of the comparison whose fit draws nothing at random (its seed is unused): the
+/// rule list, the tree, naive Bayes and the 1-level net. Their row of draws.csv depends on the
+/// training positions alone.
+pub const SEEDLESS: [&str; 4] = ["rule_list", "tree", "naive_bayes", "logistic"];
+
+/// Fit the seedless learner `name` on the positions `train` of `side` (indices as
+/// [`super::draws::training_draw`] gives them) and test it on every other position of the side, through the
+/// comparison's own [`fit_split`]: on a draw of `kpk learners`, the row it wrote
+/// for that draw (`n` is `train.len()`, `draw` 0).
+pub fn refit(name: &str, side: Side, train: &[usize], inputs: InputSet, bb: &Bitbase) -> Result<DrawFit> {
+    let unknown =
+        || Error::UnknownName { what: "learner", given: name.to_string(), allowed: SEEDLESS.join(", ") };
+    let learner: Box<dyn Learner> = match SEEDLESS.iter().position(|&l| l == name).ok_or_else(unknown)? {
+        0 => Box::new(super::rules::RuleList::default()),
+        1 => Box::new(super::tree::Cart::default()),
+        2 => Box::new(super::bayes::NaiveBayes),
+        _ => Box::new(super::logistic::Logistic::default()),
+    };
+    let positions = SidePositions::new(side, bb);
+    if let Some(&i) = train.iter().find(|&&i| i >= positions.all.len()) {
+        return Err(Error::Argument(format!("train index {i}")));
+    }
+    let cell = Cell { side, n: train.len(), draws: 1 };
+    fit_split(learner.as_ref(), &positions.split(train), inputs, 0, (cell, 0))
 }
 
 /// A side's positions, its learners and their base seed.
