@@ -200,7 +200,9 @@ def legal_positions():
 # The FEN grammar is kpk's (kpk-probe/src/fen.rs): fields separated by runs of ASCII whitespace
 # (space, tab, LF, CR, form feed), 2 to 6 of them; the placement's 8 ranks of the digits 1-8 and
 # the letters KkPpQqRrBbNn, each covering 8 files; "w" or "b"; castling "-"; en passant "-" or a
-# square on rank 3 or 6; counters of the ASCII digits 0-9. Then KPK material and legality.
+# square on rank 3 or 6; counters of the ASCII digits 0-9. Then KPK material and legality, then
+# an en passant square must be one the pawn of the side not to move has just passed in its double
+# step, as python-chess's Board.is_valid() checks it (en_passant_possible).
 _FEN_SPACE = re.compile("[ \t\n\r\f]+")
 _ASCII_DIGITS = frozenset("0123456789")
 
@@ -239,7 +241,24 @@ def parse_fen(fen):
         raise IllegalPosition("bad en passant square")
     if any(not set(f) <= _ASCII_DIGITS for f in fields[4:]):
         raise IllegalPosition("bad move counter")
-    return pieces["K"][0], pieces["k"][0], pawns[0], "p" in pieces, fields[1] == "b"
+    wk, bk, pawn, pawn_is_black, black_to_move = (
+        pieces["K"][0], pieces["k"][0], pawns[0], "p" in pieces, fields[1] == "b")
+    if len(fields) > 3 and fields[3] != "-":
+        ep = "abcdefgh".index(fields[3][0]) + 8 * (int(fields[3][1]) - 1)
+        if not en_passant_possible(ep, (wk, bk, pawn), pawn_is_black, black_to_move):
+            raise IllegalPosition("impossible en passant square")
+    return wk, bk, pawn, pawn_is_black, black_to_move
+
+
+def en_passant_possible(ep, pieces, pawn_is_black, black_to_move):
+    """Is square ``ep`` (0..63, a1 = 0) the square the pawn of the side not to move has just passed
+    in its double step: on the sixth rank with White to move (the third with Black to move), the
+    pawn just in front of it, the square and the one behind it empty? ``pieces`` holds the kings'
+    and the pawn's squares, the pawn last."""
+    rank, ahead = (2, -8) if black_to_move else (5, 8)
+    behind = ep + ahead
+    return (ep // 8 == rank and pawn_is_black != black_to_move and ep - ahead == pieces[2]
+            and ep not in pieces and 0 <= behind < 64 and behind not in pieces)
 
 
 class Model:

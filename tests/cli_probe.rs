@@ -25,6 +25,12 @@ const BAD: &[(&str, &str)] = &[
     ("4k3/8/8/8/8/8/P7/4K3 x", "side to move must be 'w' or 'b'"),
     ("4k3/8/8/8/8/8/P7/4K3 w KQ", "castling field must be '-'"),
     ("4k3/8/8/8/8/8/P7/4K3 w - e5", "en passant"),
+    // An en passant square of the right form that no double step of the pawn can have left, as
+    // python-chess's `Board.is_valid()` refuses it (the Python package refuses it alike).
+    ("8/8/8/8/8/8/4P3/K6k w - e3 0 1", "en passant square e3 is impossible: no pawn of the side not to move"),
+    ("8/8/8/4p3/8/8/8/K6k w - d6 0 1", "en passant square d6 is impossible"),
+    ("8/8/8/4p3/8/8/8/K6k b - e6 0 1", "en passant square e6 is impossible"),
+    ("8/4k3/8/4p3/8/8/8/K7 w - e6 0 1", "en passant square e6 is impossible"),
     ("4k3/8/8/8/8/8/P7/4K3 w - - x 1", "move counter"),
     // The grammar's counters are ASCII digits, its separators ASCII whitespace (kpk-probe/src/fen.rs).
     ("4k3/8/8/8/8/8/P7/4K3 w - - \u{b2} 1", "move counter must be a non-negative integer, found '\u{b2}'"),

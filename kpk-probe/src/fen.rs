@@ -8,13 +8,18 @@
 //!             squares) and the letters KkPpQqRrBbNn, covering exactly 8 files
 //! side      = "w" | "b"
 //! castling  = "-"                      (KPK has no rooks)
-//! en-passant= "-" | [a-h][36]          (checked for form and ignored: no pawn can take it)
+//! en-passant= "-" | [a-h][36]          (a square the pawn just passed: see below)
 //! counter   = one or more ASCII digits 0-9
 //! ```
 //!
 //! The material must be one king of each colour and one pawn of either colour, and the position
-//! legal ([`crate::position`]). Errors are checked in that order: the field count, the placement
-//! rank by rank, the material, the side to move, castling, en passant, the counters, legality.
+//! legal ([`crate::position`]). An en passant square must be possible as python-chess's
+//! `Board.is_valid()` requires ([`en_passant_possible`]): the square the pawn of the side not to
+//! move has just passed in its double step, so on the sixth rank with White to move (the third
+//! with Black to move), the pawn just in front of it, the square and the one behind it empty. No
+//! pawn can take it in KPK; the square is checked, then ignored. Errors are checked in that order:
+//! the field count, the placement rank by rank, the material, the side to move, castling, the en
+//! passant field's form, the counters, legality, the en passant square's possibility.
 
 use crate::position::{Illegal, Position, Transform};
 use crate::quote::quote;
@@ -41,6 +46,8 @@ pub enum FenError {
     BadCastling(String),
     /// An en passant field that is not `-` or a square on rank 3 or 6.
     BadEnPassant(String),
+    /// An en passant square no double step of the pawn can have left ([`en_passant_possible`]).
+    ImpossibleEnPassant(Square),
     /// A move counter that is not ASCII digits.
     BadCounter(String),
     /// Not king and pawn against king.
@@ -92,6 +99,11 @@ impl fmt::Display for FenError {
             FenError::BadEnPassant(s) => {
                 write!(f, "en passant field must be '-' or a square on rank 3 or 6, found {}", quote(s))
             }
+            FenError::ImpossibleEnPassant(ep) => write!(
+                f,
+                "en passant square {ep} is impossible: no pawn of the side not to move has just made \
+                 its double step past it"
+            ),
             FenError::BadCounter(s) => {
                 write!(f, "move counter must be a non-negative integer, found {}", quote(s))
             }
@@ -125,8 +137,30 @@ pub fn parse(fen: &str) -> Result<(Position, Transform), FenError> {
     }
     let pieces = parse_placement(fields[0])?;
     let (white_king, black_king, pawn, pawn_color) = pieces.kpk(fields[0])?;
-    let side = parse_state(&fields[1..count])?;
-    Position::oriented(white_king, black_king, pawn, pawn_color, side).map_err(FenError::Illegal)
+    let (side, ep) = parse_state(&fields[1..count])?;
+    let oriented =
+        Position::oriented(white_king, black_king, pawn, pawn_color, side).map_err(FenError::Illegal)?;
+    match ep {
+        Some(ep) if !en_passant_possible(ep, side, [white_king, black_king, pawn], pawn_color) => {
+            Err(FenError::ImpossibleEnPassant(ep))
+        }
+        _ => Ok(oriented),
+    }
+}
+
+/// Is `ep` an en passant square python-chess's `Board.is_valid()` accepts with `side` to move,
+/// the kings and the pawn on `pieces` (white king, black king, pawn) and the pawn of
+/// `pawn_color`: on the sixth rank with White to move (the third with Black to move), the pawn of
+/// the side not to move just in front of it, the square and the one behind it empty (the pawn's
+/// double step just played). Squares as the FEN gives them.
+pub fn en_passant_possible(ep: Square, side: Color, pieces: [Square; 3], pawn_color: Color) -> bool {
+    let (rank, ahead) = if side == Color::White { (5, 1) } else { (2, -1) };
+    let empty = |s: Square| !pieces.contains(&s);
+    ep.rank() == rank
+        && pawn_color != side
+        && ep.offset(0, -ahead) == Some(pieces[2])
+        && empty(ep)
+        && ep.offset(0, ahead).is_some_and(empty)
 }
 
 impl Position {
@@ -210,9 +244,9 @@ fn place<T>(count: &mut usize, first: &mut Option<T>, at: Option<T>) {
     }
 }
 
-/// The side to move, after checking the fields that follow it: castling `-`, an en passant square
-/// of the right form (otherwise ignored), counters of ASCII digits.
-fn parse_state(fields: &[&str]) -> Result<Color, FenError> {
+/// The side to move and the en passant square, after checking the fields that follow the side:
+/// castling `-`, an en passant field of the right form, counters of ASCII digits.
+fn parse_state(fields: &[&str]) -> Result<(Color, Option<Square>), FenError> {
     let side = match fields[0] {
         "w" => Color::White,
         "b" => Color::Black,
@@ -223,18 +257,17 @@ fn parse_state(fields: &[&str]) -> Result<Color, FenError> {
     {
         return Err(FenError::BadCastling(castling.to_string()));
     }
-    if let Some(&ep) = fields.get(2)
-        && ep != "-"
-        && !matches!(ep.as_bytes(), [b'a'..=b'h', b'3' | b'6'])
-    {
-        return Err(FenError::BadEnPassant(ep.to_string()));
-    }
+    let ep = match fields.get(2) {
+        None | Some(&"-") => None,
+        Some(&ep) if matches!(ep.as_bytes(), [b'a'..=b'h', b'3' | b'6']) => ep.parse().ok(),
+        Some(&ep) => return Err(FenError::BadEnPassant(ep.to_string())),
+    };
     for &counter in fields.iter().skip(3) {
         if !counter.bytes().all(|b| b.is_ascii_digit()) {
             return Err(FenError::BadCounter(counter.to_string()));
         }
     }
-    Ok(side)
+    Ok((side, ep))
 }
 
 #[cfg(test)]
@@ -249,7 +282,7 @@ mod tests {
     #[test]
     fn the_grammar_by_example() {
         assert!(parse("8/8/8/8/8/1K6/1P6/6k1 w").is_ok());
-        assert!(parse(" 8/8/8/8/8/1K6/1P6/6k1\tb\r\n-  e6 0 12 ").is_ok());
+        assert!(parse(" 8/8/8/8/8/1K6/1P6/6k1\tb\r\n-  - 0 12 ").is_ok());
         assert!(err("8/8/8/8/8/1K6/1P6/6k1 w - - +1 1").contains("move counter"));
         assert!(err("8/8/8/8/8/1K6/1P6/6k1 w - - ² 1").contains("move counter"));
         assert!(err("8/8/8/8/8/1K6/1P6/6k1\u{a0}w").contains("found 1"));
@@ -258,6 +291,26 @@ mod tests {
         assert_eq!(err(&wide), "rank 8 of the piece placement covers 264 files, expected 8");
         assert!(err("8/8/8/8/8/1K6/1PQ5/6kq w").contains("(Qq)"));
         assert!(err("8/8/8/8/8/1K6/1P6/6K1 w").contains("found 2 white and 0 black"));
+    }
+
+    #[test]
+    fn en_passant_squares_as_python_chess_checks_them() {
+        // Black's pawn just played e7e5; White's just played e2e4.
+        assert!(parse("8/8/8/4p3/8/8/8/K6k w - e6 0 1").is_ok());
+        assert!(parse("K6k/8/8/8/4P3/8/8/8 b - e3 0 1").is_ok());
+        let impossible = "en passant square e3 is impossible: no pawn of the side not to move has just \
+                          made its double step past it";
+        assert_eq!(err("8/8/8/8/8/8/4P3/K6k w - e3 0 1"), impossible);
+        for bad in [
+            "8/8/8/4p3/8/8/8/K6k w - d6 0 1",
+            "8/8/8/4p3/8/8/8/K6k b - e6 0 1",
+            "8/8/8/4p3/8/8/8/K6k w - e3 0 1",
+            "8/4k3/8/4p3/8/8/8/K7 w - e6 0 1",
+            "8/8/8/4P3/8/8/8/K6k w - e6 0 1",
+            " 8/8/8/8/8/1K6/1P6/6k1\tb\r\n-  e6 0 12 ",
+        ] {
+            assert!(err(bad).starts_with("en passant square "), "{bad}");
+        }
     }
 
     #[test]

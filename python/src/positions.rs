@@ -6,9 +6,9 @@
 //! `turn`, `ep_square`), not through `Board.fen()`, which builds a string per board. A board that
 //! is not KPK falls back to its FEN, so its error is the message the FEN would give.
 //!
-//! En passant is checked as python-chess's `Board.is_valid()` checks it: a square on the sixth
-//! rank with White to move (the third with Black to move), with the opponent's pawn just in front
-//! of it and the square and the one behind it empty (the pawn's double step just played).
+//! En passant is checked as python-chess's `Board.is_valid()` checks it, by the chess core's rule
+//! ([`kpk_probe::fen::en_passant_possible`]): in a FEN by the core's grammar, on a board from its
+//! `ep_square`.
 
 use crate::value_error;
 use kpk::chess::board::Square;
@@ -50,40 +50,24 @@ fn square(bits: u64) -> Option<Square> {
     (bits.count_ones() == 1).then(|| Square::new(bits.trailing_zeros() as u8)).flatten()
 }
 
-/// Is `ep` an en passant square python-chess accepts in `o` (see the module documentation)?
+/// Is `ep` an en passant square python-chess accepts in `o` (the chess core's rule,
+/// [`kpk_probe::fen::en_passant_possible`], on the squares as the user gave them)?
 pub(crate) fn en_passant_valid(o: &Oriented, ep: Square) -> bool {
     let t = o.transform;
     let p = o.position;
-    // The side to move and the pawn's colour in the user's orientation.
     let side = if t.flip_colours { p.side().other() } else { p.side() };
     let pawn_color = if t.flip_colours { Color::Black } else { Color::White };
-    let (wk, bk, pawn) = (t.apply(p.wk()), t.apply(p.bk()), t.apply(p.wp()));
-    let (rank, ahead) = if side == Color::White { (5, 1) } else { (2, -1) };
-    let occupied = |s: Square| s == wk || s == bk || s == pawn;
-    ep.rank() == rank
-        && pawn_color != side
-        && ep.offset(0, -ahead) == Some(pawn)
-        && !occupied(ep)
-        && ep.offset(0, ahead).is_some_and(|s| !occupied(s))
+    kpk_probe::fen::en_passant_possible(
+        ep,
+        side,
+        [t.apply(p.wk()), t.apply(p.bk()), t.apply(p.wp())],
+        pawn_color,
+    )
 }
 
-/// The en passant field of a FEN (its fourth field), if it names a square.
-fn en_passant_field(fen: &str) -> Option<Square> {
-    let field = fen.split_ascii_whitespace().nth(3)?;
-    field.parse::<Square>().ok()
-}
-
-/// Parse a FEN's text, then check its en passant square as python-chess does.
+/// Parse a FEN's text by the chess core's grammar, which checks en passant as python-chess does.
 pub(crate) fn parse_fen(fen: &str) -> Result<Oriented, String> {
-    let o = Oriented::from_fen(fen).map_err(|e| e.to_string())?;
-    match en_passant_field(fen) {
-        Some(ep) if !en_passant_valid(&o, ep) => Err(format!(
-            "bad FEN {}: en passant square {ep} is impossible: no pawn of the side not to move \
-             has just made its double step past it",
-            kpk::error::quote(fen.trim())
-        )),
-        _ => Ok(o),
-    }
+    Oriented::from_fen(fen).map_err(|e| e.to_string())
 }
 
 /// A python-chess board read from its bitboards; `None` where `obj` has no such attributes, or

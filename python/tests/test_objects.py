@@ -4,6 +4,7 @@ name their argument."""
 
 import inspect
 import pickle
+import subprocess
 
 import numpy as np
 import pytest
@@ -162,7 +163,7 @@ def test_python_chess_boards_are_read_natively_and_moves_come_back_as_chess_move
     assert bb.probe_wdl(chess.Board(LOST)) == -2
 
 
-def test_en_passant_is_checked_as_python_chess_checks_it():
+def test_en_passant_is_checked_as_python_chess_checks_it(kpk_bin):
     chess = pytest.importorskip("chess")
     bb = kpk.Bitbase()
     # Black's pawn just played e7e5: e6 is a possible en passant square with White to move.
@@ -175,6 +176,13 @@ def test_en_passant_is_checked_as_python_chess_checks_it():
             bb.probe(bad)
         with pytest.raises(ValueError, match="en passant"):
             bb.probe(chess.Board(bad))
+    # One grammar: the CLI refuses each with the package's message, on one line.
+    for bad in ["8/8/8/8/8/8/4P3/K6k w - e3 0 1", "8/8/8/4p3/8/8/8/K6k b - e6 0 1"]:
+        with pytest.raises(ValueError) as refused:
+            bb.probe(bad)
+        done = subprocess.run([str(kpk_bin), "probe", bad], capture_output=True, text=True)
+        assert done.returncode != 0 and done.stdout == ""
+        assert done.stderr == f"kpk: error: argument 1: {refused.value}\n"
     # A real double step, played on a board.
     board = chess.Board("8/8/8/8/8/8/4P3/K6k w - - 0 1")
     board.push_san("e4")

@@ -201,8 +201,9 @@ pub struct Oriented {
 impl Oriented {
     /// Parse a FEN whose material is king and pawn versus king, the pawn of either colour on any
     /// file, by the chess core's grammar ([`kpk_probe::fen`]): the fields after the side to move
-    /// are optional; castling must be `-`, en passant is checked for form and ignored (no pawn can
-    /// capture it), counters must be ASCII digits.
+    /// are optional; castling must be `-`, an en passant square must be one the pawn has just passed
+    /// in its double step (as python-chess checks it; no pawn can capture it, so it is then
+    /// ignored), counters must be ASCII digits.
     pub fn from_fen(fen: &str) -> Result<Oriented, Error> {
         match kpk_probe::fen::parse(fen) {
             Ok((p, transform)) => Ok(Oriented { position: KpkPosition(p), transform }),
