@@ -277,8 +277,8 @@ impl Position {
     /// stalemate: KPK has no checkmate.
     #[inline]
     pub fn lone_king_replies(&self, mut reply: impl FnMut(Position)) -> bool {
-        let (wk, bk, wp) = (self.wk.index(), self.bk.index(), self.wp);
-        let reach = KING_ATTACKS[bk] & !(KING_ATTACKS[wk] | self.wk.bit());
+        let wp = self.wp;
+        let reach = king_attacks(self.bk) & !(king_attacks(self.wk) | self.wk.bit());
         // A square the pawn attacks is no step: the lone king would stand in check.
         let mut steps = reach & !wp.bit() & !pawn_attacks(wp);
         while steps != 0 {
@@ -300,7 +300,7 @@ impl Position {
                 if wk == wp {
                     continue;
                 }
-                let mut free = !(KING_ATTACKS[wk.index()] | wk.bit() | wp.bit() | checked);
+                let mut free = !(king_attacks(wk) | wk.bit() | wp.bit() | checked);
                 while free != 0 {
                     let bk = Square::ALL[free.trailing_zeros() as usize];
                     free &= free - 1;
@@ -311,40 +311,26 @@ impl Position {
     }
 }
 
-/// The squares a king on each square attacks, as bitboards.
-const KING_ATTACKS: [u64; 64] = {
-    let mut table = [0u64; 64];
-    let mut i = 0;
-    while i < 64 {
-        let (f, r) = ((i % 8) as i8, (i / 8) as i8);
-        let mut df = -1;
-        while df <= 1 {
-            let mut dr = -1;
-            while dr <= 1 {
-                if df != 0 || dr != 0 {
-                    table[i] |= on_board(f + df, r + dr);
-                }
-                dr += 1;
-            }
-            df += 1;
-        }
-        i += 1;
-    }
-    table
-};
+/// Every square but those of the a-file, and of the h-file: what a step to the east, or to the
+/// west, may land on without wrapping round the board.
+const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// The squares a white pawn on `wp` attacks (one rank up, one file either side).
-const fn pawn_attacks(wp: Square) -> u64 {
-    let (f, r) = (wp.file() as i8, wp.rank() as i8);
-    on_board(f - 1, r + 1) | on_board(f + 1, r + 1)
+/// The squares a king on `sq` attacks, as a bitboard: its rank's neighbours (no wrap from the h-
+/// to the a-file), then that row shifted a rank up and down.
+#[inline]
+const fn king_attacks(sq: Square) -> u64 {
+    let b = sq.bit();
+    let row = b | ((b << 1) & NOT_A_FILE) | ((b >> 1) & NOT_H_FILE);
+    (row | (row << 8) | (row >> 8)) & !b
 }
 
-/// The bitboard of the square on 0-based `file` and `rank`, empty off the board.
-const fn on_board(file: i8, rank: i8) -> u64 {
-    match Square::from_coords(file, rank) {
-        Some(s) => s.bit(),
-        None => 0,
-    }
+/// The squares a white pawn on `wp` attacks (one rank up, one file either side; none off the
+/// board: the pawn stands below the eighth rank).
+#[inline]
+const fn pawn_attacks(wp: Square) -> u64 {
+    let b = wp.bit();
+    ((b << 7) & NOT_H_FILE) | ((b << 9) & NOT_A_FILE)
 }
 
 #[cfg(test)]
