@@ -86,12 +86,8 @@ impl DtzModel {
     /// `probe_dtz` for a sequence of FENs or boards: an int8 array. `errors="mask"`: a masked
     /// array, masked at the items that are not KPK positions.
     #[pyo3(signature = (fens, *, errors = "raise"))]
-    fn dtz<'py>(
-        &self,
-        py: Python<'py>,
-        fens: &Bound<'py, PyAny>,
-        errors: &str,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn dtz<'py>(&self, fens: &Bound<'py, PyAny>, errors: &str) -> PyResult<Bound<'py, PyAny>> {
+        let py = fens.py();
         let batch = oriented_many(py, fens, Errors::parse(errors)?)?;
         let dtz: Vec<i8> = batch.positions().iter().map(|p| self.inner.dtz(p.core())).collect();
         masked(py, PyArray1::from_vec(py, dtz).into_any(), batch.mask().as_deref())
