@@ -193,27 +193,21 @@ class DtzModel:
 
 
 def load(path):
-    with open(path, "rb") as f:
-        return DtzModel(f.read())
+    return DtzModel(kh.read_bytes(path))
 
 
 def _check(model_path, answers_path):
     """Compare with the bitbase's DTZ (examples/dtz_answers.rs) on every position, four ways."""
     model = load(model_path)
     n = 0
-    with open(answers_path) as f:
-        for line in f:
-            wk, bk, wp, btm, dtz = (int(v) for v in line.split())
-            for flip, black in ((0, False), (7, False), (56, True), (63, True)):
-                sq = (bk, wk, wp) if black else (wk, bk, wp)
-                got = model.probe_dtz(sq[0] ^ flip, sq[1] ^ flip, sq[2] ^ flip, black, bool(btm) != black)
-                if got != dtz:
-                    raise SystemExit("python DTZ reader: %s gives %d turned by %d" % (line.strip(), got, flip))
-            n += 1
-    if n != 165676:
-        raise SystemExit("python DTZ reader: %d answers, expected 165676" % n)
-    with open(model_path, "rb") as f:
-        data = f.read()
+    for row in kh.answer_rows(answers_path, "python DTZ reader"):
+        wk, bk, wp, btm, dtz = (int(v) for v in row)
+        for turn, squares in kh.orientations(wk, bk, wp, bool(btm)):
+            got = model.probe_dtz(*squares)
+            if got != dtz:
+                raise SystemExit("python DTZ reader: %s gives %d turned by %d" % (" ".join(row), got, turn))
+        n += 1
+    data = kh.read_bytes(model_path)
     for bad in (data[:-1], data[:20], data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 16]) + data[len(data) // 2 + 1:]):
         try:
             DtzModel(bad)

@@ -483,32 +483,49 @@ class Model:
         return self.probe(*parse_fen(fen))
 
 
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def load(path):
     """Load a model file."""
-    with open(path, "rb") as f:
-        return Model(f.read())
+    return Model(read_bytes(path))
+
+
+def orientations(wk, bk, wp, black_to_move):
+    """The four orientations of canonical squares (as given, files mirrored, colours reversed,
+    both): `(turn, (white_king, black_king, pawn, pawn_is_black, black_to_move))`, `turn` the
+    square numbers' XOR."""
+    for turn, black in ((0, False), (7, False), (56, True), (63, True)):
+        sq = (bk, wk, wp) if black else (wk, bk, wp)
+        yield turn, (sq[0] ^ turn, sq[1] ^ turn, sq[2] ^ turn, black, black_to_move != black)
+
+
+def answer_rows(answers_path, reader):
+    """The rows of an answers file (one legal position a line, its fields split); exits naming
+    `reader` unless the file lists every one of the 165,676 legal positions."""
+    n = 0
+    with open(answers_path) as f:
+        for line in f:
+            yield line.split()
+            n += 1
+    if n != 165676:
+        raise SystemExit("%s: %d answers, expected 165676" % (reader, n))
 
 
 def _check(model_path, answers_path):
     """Compare with the Rust answers on every legal position (see examples/hybrid_answers.rs)."""
     model = load(model_path)
     n = 0
-    with open(answers_path) as f:
-        for line in f:
-            wk, bk, wp, btm, outcome, source = line.split()
-            wk, bk, wp, btm = int(wk), int(bk), int(wp), btm == "1"
-            got = model.probe(wk, bk, wp, False, btm)
-            if got != (outcome, source):
-                raise SystemExit("python reader: %s gives %s, Rust %s" % (line.strip(), got, (outcome, source)))
-            # The other three orientations: files mirrored, colours reversed, both.
-            for flip, black in ((7, False), (56, True), (63, True)):
-                sq = (bk, wk, wp) if black else (wk, bk, wp)
-                again = model.probe(sq[0] ^ flip, sq[1] ^ flip, sq[2] ^ flip, black, btm != black)
-                if again != got:
-                    raise SystemExit("python reader: %s gives %s turned by %d" % (line.strip(), again, flip))
-            n += 1
-    if n != 165676:
-        raise SystemExit("python reader: %d answers, expected 165676" % n)
+    for row in answer_rows(answers_path, "python reader"):
+        wk, bk, wp, btm = int(row[0]), int(row[1]), int(row[2]), row[3] == "1"
+        want = (row[4], row[5])
+        for turn, squares in orientations(wk, bk, wp, btm):
+            got = model.probe(*squares)
+            if got != want:
+                raise SystemExit("python reader: %s gives %s turned by %d, Rust %s" % (" ".join(row), got, turn, want))
+        n += 1
     assert model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1")[0] == "win"
     assert model.probe_fen("1K6/6p1/6k1/8/8/8/8/8 b - - 0 1")[0] == "win"
     assert model.probe_fen("k7/8/1K6/P7/8/8/8/8 b - - 0 1")[0] == "draw"

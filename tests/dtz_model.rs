@@ -3,10 +3,11 @@
 //! against the bitbase; damaged files refused; and `kpk compress-dtz` rewrites the committed model
 //! byte for byte.
 
+mod support;
+
 use kpk::chess::position::Transform;
 use kpk::{Bitbase, KpkPosition};
 use kpk_probe::DtzModel;
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-dtz.hybrid");
@@ -43,17 +44,10 @@ fn the_rust_reader_is_exact_in_four_orientations_and_under_the_size_goal() {
 #[test]
 fn damaged_files_are_refused() {
     let bytes = std::fs::read(MODEL).unwrap();
-    for cut in 0..bytes.len() {
-        assert!(DtzModel::from_bytes(&bytes[..cut]).is_err(), "cut to {cut} bytes");
+    let every: Vec<usize> = (0..bytes.len()).collect();
+    for (what, bad) in kpk::scratch::corruptions(&bytes, &every, &[0x04]) {
+        assert!(DtzModel::from_bytes(&bad).is_err(), "{what} accepted");
     }
-    for at in (0..bytes.len()).step_by(7) {
-        let mut bad = bytes.clone();
-        bad[at] ^= 0x04;
-        assert!(DtzModel::from_bytes(&bad).is_err(), "bit flipped in byte {at}");
-    }
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert!(DtzModel::from_bytes(&longer).is_err());
     // A win/draw model is no DTZ model, and the other way round.
     let wdl = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")).unwrap();
     assert!(DtzModel::from_bytes(&wdl).is_err());
@@ -65,22 +59,10 @@ fn kpk_query_dtz_reads_the_model_file_alone() {
     let bb = Bitbase::generate();
     let positions: Vec<KpkPosition> = KpkPosition::all().step_by(5).collect();
     let fens: Vec<String> = positions.iter().flat_map(|p| transforms().map(|t| p.to_fen_with(t))).collect();
-    let dir = std::env::temp_dir().join(format!("kpk-dtz-query-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::Scratch::new("dtz-query");
     std::fs::copy(MODEL, dir.join("only.hybrid")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
-        .args(["query", "--dtz", "--model", "only.hybrid", "--stdin"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = fens.join("\n");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let args = ["query", "--dtz", "--model", "only.hybrid", "--stdin"];
+    let out = support::kpk_with_input(dir.path(), &args, fens.join("\n"));
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -105,8 +87,7 @@ fn kpk_query_dtz_refuses_a_model_without_depths() {
 
 #[test]
 fn compress_dtz_rewrites_the_committed_model_byte_for_byte() {
-    let dir = std::env::temp_dir().join(format!("kpk-dtz-compress-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::Scratch::new("dtz-compress");
     let (model, report) = (dir.join("m.hybrid"), dir.join("DTZ.md"));
     let status = Command::new(env!("CARGO_BIN_EXE_kpk"))
         .args(["compress-dtz", "--hybrid", concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")])
@@ -119,5 +100,4 @@ fn compress_dtz_rewrites_the_committed_model_byte_for_byte() {
         .unwrap();
     assert!(status.success());
     assert_eq!(std::fs::read(&model).unwrap(), std::fs::read(MODEL).unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,7 +6,7 @@
 use kpk::chess::position::Transform;
 use kpk::{Bitbase, KpkPosition};
 use kpk_probe::lazy::{Lazy, workspace_words};
-use kpk_probe::{Color, Model, Outcome, Position, Square};
+use kpk_probe::{Color, Model, Outcome, Position, Probe, Square};
 
 const ORIENTATIONS: [Transform; 4] = [
     Transform { flip_colours: false, mirror_files: false },

@@ -12,8 +12,7 @@ use kpk::chess::position::{After, Move, Transform};
 use kpk::play::PlayModel;
 use kpk::play::propose::{N_FEATURES, N_REGIMES};
 use kpk::{Bitbase, Color, KpkPosition, Oriented, Outcome};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::Path;
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-play.hybrid");
 
@@ -47,17 +46,8 @@ fn dtc_after(bb: &Bitbase, p: &KpkPosition, mv: Move) -> Option<u8> {
 fn best_move_is_legal_everywhere_and_perfect_where_specified() {
     let bb = Bitbase::generate();
     let fens: Vec<String> = KpkPosition::all().flat_map(|p| transforms().map(|t| p.to_fen_with(t))).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
-        .args(["query", "--model", MODEL, "--best-move", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = fens.join("\n");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let args = ["query", "--model", MODEL, "--best-move", "--stdin"];
+    let out = support::kpk_with_input(Path::new(env!("CARGO_MANIFEST_DIR")), &args, fens.join("\n"));
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();

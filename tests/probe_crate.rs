@@ -6,7 +6,7 @@
 use kpk::chess::position::Transform;
 use kpk::hybrid::Hybrid;
 use kpk::{Bitbase, KpkIndex, KpkPosition};
-use kpk_probe::{Color, Model, Outcome, Position};
+use kpk_probe::{Color, Model, Outcome, Position, Probe};
 
 const ORIENTATIONS: [Transform; 4] = [
     Transform { flip_colours: false, mirror_files: false },

@@ -4,7 +4,7 @@
 //! runs under `guard`, so even a defect in the library ends as [`KPK_INTERNAL`] instead of
 //! unwinding into C.
 
-use kpk_probe::{Color, DtzModel, Model, Outcome, Position, Source, Square};
+use kpk_probe::{Color, DtzModel, Model, Outcome, Position, Probe, Source, Square};
 use std::ffi::{CStr, c_char, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -5,7 +5,7 @@
 #![no_std]
 
 use core::mem::MaybeUninit;
-use kpk_probe::{Color, Lazy, Outcome, Square};
+use kpk_probe::{Color, Lazy, Outcome, Probe, Square};
 
 /// The pawn side wins.
 pub const KPK_WIN: i32 = 1;

@@ -17,8 +17,8 @@
 
 use crate::bits::{BitError, BitReader, unzigzag};
 use crate::fen::FenError;
-use crate::model::{FormatError, Model, read_sorted};
-use crate::position::{MAX_INDEX, Outcome, Position};
+use crate::model::{FormatError, Model, has_bit, read_sorted};
+use crate::position::{MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{MAX_DEPTH, RANGES, X_BITS, threshold_bits};
@@ -188,33 +188,50 @@ pub fn promotion_wins(wk: Square, bk: Square, q: Square, diagonal: bool) -> bool
         .any(|&(df, dr)| bk.offset(df, dr).is_some_and(|s| s.distance(wk) > 1 && attacked & s.bit() == 0))
 }
 
+/// Calls `f` with every position with the pawn side to move that `wins` (a bit per index, see
+/// [`Model::wins`]) calls won, in index order, and whether it has a winning pawn move.
+fn won_pawn_side(wins: &[u64], mut f: impl FnMut(Position, bool)) {
+    Position::each(Color::White, |p| {
+        if has_bit(wins, p.index()) {
+            f(p, winning_pawn_move(&p, |q| has_bit(wins, q.index())));
+        }
+    });
+}
+
 /// The hard positions of a win/draw model: the positions with the pawn side to move that it calls
 /// won and that have no winning pawn move, by index.
 #[must_use]
 pub fn hard_positions(wdl: &Model) -> Vec<u32> {
-    let wins = |q: &Position| wdl.probe(q).outcome == Outcome::Win;
-    Position::all()
-        .filter(|p| p.white_to_move() && wins(p) && !winning_pawn_move(p, wins))
-        .map(|p| p.index())
-        .collect()
+    let mut hard = Vec::new();
+    won_pawn_side(&wdl.wins(), |p, pawn_move| {
+        if !pawn_move {
+            hard.push(p.index());
+        }
+    });
+    hard
 }
 
 impl DtzModel {
-    /// Put a model together and answer every position once.
+    /// Put a model together and answer every position once: the win/draw answers are read once
+    /// (a bit set), the pawn side's won positions walked once, then the lone king's.
     pub fn new(
         embedded: &[u8],
         tree: ValueTree,
         corrections: Vec<Correction>,
     ) -> Result<DtzModel, FormatError> {
         let wdl = Model::from_bytes(embedded)?;
-        let hard = hard_positions(&wdl);
+        let wins = wdl.wins();
         let mut depth = alloc::vec![0u8; MAX_INDEX];
-        for p in Position::all().filter(|p| p.white_to_move() && wdl.probe(p).outcome == Outcome::Win) {
-            depth[p.index() as usize] = 1;
-        }
+        let mut hard = Vec::new();
+        won_pawn_side(&wins, |p, pawn_move| {
+            if pawn_move {
+                depth[p.index() as usize] = 1;
+            } else {
+                hard.push(p);
+            }
+        });
         let mut next = corrections.iter().peekable();
-        for (place, &i) in hard.iter().enumerate() {
-            let p = Position::from_index(i).expect("a hard position is legal");
+        for (place, p) in hard.iter().enumerate() {
             let mut v = i32::from(tree.value(&characteristics(p.coordinates(), true)));
             if let Some(c) = next.next_if(|c| c.place as usize == place) {
                 v += i32::from(c.delta);
@@ -222,16 +239,19 @@ impl DtzModel {
             if v < 0 || 2 * v + 3 > MAX_DTZ as i32 {
                 return Err(FormatError::Invalid("a hard position's DTZ is out of range"));
             }
-            depth[i as usize] = (2 * v + 3) as u8;
+            depth[p.index() as usize] = (2 * v + 3) as u8;
         }
         if next.next().is_some() {
             return Err(FormatError::Invalid("a correction names no hard position"));
         }
-        for p in Position::all().filter(|p| !p.white_to_move() && wdl.probe(p).outcome == Outcome::Win) {
-            let mut longest = 0u8;
-            p.lone_king_replies(|q| longest = longest.max(depth[q.index() as usize]));
-            depth[p.index() as usize] = longest.saturating_add(1);
-        }
+        Position::each(Color::Black, |p| {
+            if has_bit(&wins, p.index()) {
+                let mut longest = 0u8;
+                p.lone_king_replies(|q| longest = longest.max(depth[q.index() as usize]));
+                depth[p.index() as usize] = longest.saturating_add(1);
+            }
+        });
+        drop(wins);
         Ok(DtzModel { wdl, embedded: embedded.to_vec(), tree, corrections, depth })
     }
 

@@ -17,8 +17,7 @@
 
 use crate::bits::crc32;
 use crate::model::{Answer, CONFIDENCE_ORDER, FormatError, MAGIC, MAX_RICE, Source, VERSION_TREE};
-use crate::position::{Illegal, MAX_INDEX, Outcome, Position};
-use crate::square::{Color, Square};
+use crate::position::{MAX_INDEX, Outcome, Position};
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{MAX_DEPTH, RANGES, X_BITS, threshold_bits};
 
@@ -80,19 +79,6 @@ impl<'a> Lazy<'a> {
     #[must_use]
     pub fn probe(&self, p: &Position) -> Answer {
         if p.white_to_move() { self.covered(p) } else { self.one_ply(p) }
-    }
-
-    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given squares,
-    /// `side_to_move` to play; from the pawn side's point of view.
-    pub fn probe_squares(
-        &self,
-        white_king: Square,
-        black_king: Square,
-        pawn: Square,
-        pawn_color: Color,
-        side_to_move: Color,
-    ) -> Result<Answer, Illegal> {
-        Ok(self.probe(&Position::oriented(white_king, black_king, pawn, pawn_color, side_to_move)?.0))
     }
 
     /// The one-ply rule for `p`, the lone king to move. (Not inlined, here and in this module's
@@ -248,6 +234,12 @@ impl<'a> Lazy<'a> {
             next = e + 1;
         }
         Ok(at)
+    }
+}
+
+impl crate::model::Probe for Lazy<'_> {
+    fn probe(&self, p: &Position) -> Answer {
+        Lazy::probe(self, p)
     }
 }
 

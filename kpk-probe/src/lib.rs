@@ -6,7 +6,7 @@
 //! loaded, so one model answers from any number of threads.
 //!
 //! ```
-//! use kpk_probe::{Color, Model, Outcome, Square};
+//! use kpk_probe::{Color, Model, Outcome, Probe, Square};
 //! let model = Model::from_bytes(include_bytes!("../../models/kpk.hybrid")).unwrap();
 //! // White: Kb3, Pb2; Black: Kg1; White to move. The pawn side wins.
 //! let a = model.probe_fen("8/8/8/8/8/1K6/1P6/6k1 w - - 0 1").unwrap();
@@ -61,6 +61,6 @@ pub use dtz::DtzModel;
 pub use fen::{FenError, Material};
 pub use input::Input;
 pub use lazy::Lazy;
-pub use model::{Answer, Coverage, FormatError, Learner, Model, Source};
+pub use model::{Answer, Coverage, FormatError, Learner, Model, Probe, Source};
 pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
 pub use square::{BadSquare, Color, Square};

@@ -10,6 +10,7 @@ use crate::position::{Illegal, MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{Tree, TreeError};
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -261,30 +262,45 @@ impl Model {
     fn rule_answers(&self) -> Vec<u64> {
         let words = MAX_INDEX.div_ceil(64);
         let mut pawn_side_wins = alloc::vec![0u64; words];
-        for p in Position::all().filter(Position::white_to_move) {
+        Position::each(Color::White, |p| {
             if self.covered(&p).outcome == Outcome::Win {
-                let i = p.index() as usize;
-                pawn_side_wins[i / 64] |= 1 << (i % 64);
+                set_bit(&mut pawn_side_wins, p.index());
             }
-        }
-        let wins = |q: &Position| pawn_side_wins[q.index() as usize / 64] >> (q.index() % 64) & 1 == 1;
+        });
         let mut by_rule = if matches!(self.learner, Learner::Tree(_)) {
             pawn_side_wins.clone()
         } else {
             alloc::vec![0u64; words]
         };
-        for p in Position::all().filter(|p| !p.white_to_move()) {
+        Position::each(Color::Black, |p| {
             let (mut replies, mut all_win) = (0, true);
             let takes = p.lone_king_replies(|q| {
                 replies += 1;
-                all_win &= wins(&q);
+                all_win &= has_bit(&pawn_side_wins, q.index());
             });
             if !takes && replies > 0 && all_win {
-                let i = p.index() as usize;
-                by_rule[i / 64] |= 1 << (i % 64);
+                set_bit(&mut by_rule, p.index());
             }
-        }
+        });
         by_rule
+    }
+
+    /// Bit `i` set iff index `i` names a legal position the model answers as a win: for a tree
+    /// the set computed at load, for a net every legal position answered here.
+    #[must_use]
+    pub fn wins(&self) -> Cow<'_, [u64]> {
+        if matches!(self.learner, Learner::Tree(_)) {
+            return Cow::Borrowed(&self.by_rule);
+        }
+        let mut wins = alloc::vec![0u64; MAX_INDEX.div_ceil(64)];
+        for side in [Color::White, Color::Black] {
+            Position::each(side, |p| {
+                if self.probe(&p).outcome == Outcome::Win {
+                    set_bit(&mut wins, p.index());
+                }
+            });
+        }
+        Cow::Owned(wins)
     }
 
     /// Decode a model file (format version 1, 2 or 3; see the crate documentation).
@@ -435,9 +451,32 @@ impl Model {
         }
     }
 
-    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given squares,
-    /// `side_to_move` to play; from the pawn side's point of view.
-    pub fn probe_squares(
+    /// The answer for a position in FEN, from the pawn side's point of view.
+    pub fn probe_fen(&self, fen: &str) -> Result<Answer, FenError> {
+        Ok(self.probe(&Position::from_fen(fen)?))
+    }
+}
+
+/// Whether bit `i` of a bit set over the indices is set.
+#[inline]
+#[must_use]
+pub fn has_bit(set: &[u64], i: u32) -> bool {
+    set[i as usize / 64] >> (i % 64) & 1 == 1
+}
+
+fn set_bit(set: &mut [u64], i: u32) {
+    set[i as usize / 64] |= 1 << (i % 64);
+}
+
+/// What answers win/draw for a canonical position: the expanded [`Model`] and the lazy path
+/// ([`crate::Lazy`]); the other ways of asking are written once here.
+pub trait Probe {
+    /// The exact answer for `p`, from the pawn side's point of view.
+    fn probe(&self, p: &Position) -> Answer;
+
+    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given
+    /// squares, `side_to_move` to play; from the pawn side's point of view.
+    fn probe_squares(
         &self,
         white_king: Square,
         black_king: Square,
@@ -447,10 +486,11 @@ impl Model {
     ) -> Result<Answer, Illegal> {
         Ok(self.probe(&Position::oriented(white_king, black_king, pawn, pawn_color, side_to_move)?.0))
     }
+}
 
-    /// The answer for a position in FEN, from the pawn side's point of view.
-    pub fn probe_fen(&self, fen: &str) -> Result<Answer, FenError> {
-        Ok(self.probe(&Position::from_fen(fen)?))
+impl Probe for Model {
+    fn probe(&self, p: &Position) -> Answer {
+        Model::probe(self, p)
     }
 }
 

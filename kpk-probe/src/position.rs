@@ -275,22 +275,62 @@ impl Position {
     /// pawn side then to move), and returns whether it can also take the pawn (the pawn stands
     /// next to it and the pawn side's king does not guard it). No reply and no capture is
     /// stalemate: KPK has no checkmate.
+    #[inline]
     pub fn lone_king_replies(&self, mut reply: impl FnMut(Position)) -> bool {
-        let mut takes = false;
-        for (df, dr) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
-            let Some(to) = self.bk.offset(df, dr) else { continue };
-            if to.distance(self.wk) <= 1 {
-                continue;
-            }
-            if to == self.wp {
-                takes = true;
-            } else if let Ok(p) = Position::new(self.wk, to, self.wp, Color::White) {
-                // `new` refuses a square the pawn attacks: the king may not step there.
-                reply(p);
+        let wp = self.wp;
+        let reach = king_attacks(self.bk) & !(king_attacks(self.wk) | self.wk.bit());
+        // A square the pawn attacks is no step: the lone king would stand in check.
+        let mut steps = reach & !wp.bit() & !pawn_attacks(wp);
+        while steps != 0 {
+            let to = Square::ALL[steps.trailing_zeros() as usize];
+            steps &= steps - 1;
+            reply(Position { wk: self.wk, bk: to, wp, side: Color::White });
+        }
+        reach & wp.bit() != 0
+    }
+
+    /// Calls `f` with every legal position with `side` to move, in index order: a walk over the
+    /// placements as the index numbers them (pawn, pawn side's king, lone king), the lone king
+    /// on the squares legality leaves it.
+    pub fn each(side: Color, mut f: impl FnMut(Position)) {
+        for slot in 0..24 {
+            let wp = pawn_square(slot);
+            let checked = if side == Color::White { pawn_attacks(wp) } else { 0 };
+            for wk in Square::ALL {
+                if wk == wp {
+                    continue;
+                }
+                let mut free = !(king_attacks(wk) | wk.bit() | wp.bit() | checked);
+                while free != 0 {
+                    let bk = Square::ALL[free.trailing_zeros() as usize];
+                    free &= free - 1;
+                    f(Position { wk, bk, wp, side });
+                }
             }
         }
-        takes
     }
+}
+
+/// Every square but those of the a-file, and of the h-file: what a step to the east, or to the
+/// west, may land on without wrapping round the board.
+const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The squares a king on `sq` attacks, as a bitboard: its rank's neighbours (no wrap from the h-
+/// to the a-file), then that row shifted a rank up and down.
+#[inline]
+const fn king_attacks(sq: Square) -> u64 {
+    let b = sq.bit();
+    let row = b | ((b << 1) & NOT_A_FILE) | ((b >> 1) & NOT_H_FILE);
+    (row | (row << 8) | (row >> 8)) & !b
+}
+
+/// The squares a white pawn on `wp` attacks (one rank up, one file either side; none off the
+/// board: the pawn stands below the eighth rank).
+#[inline]
+const fn pawn_attacks(wp: Square) -> u64 {
+    let b = wp.bit();
+    ((b << 7) & NOT_H_FILE) | ((b << 9) & NOT_A_FILE)
 }
 
 #[cfg(test)]
@@ -309,6 +349,29 @@ mod tests {
             }
         }
         assert_eq!((white, black), (81_664, 84_012));
+    }
+
+    #[test]
+    fn each_walks_the_legal_positions_in_index_order_and_replies_are_the_kings_steps() {
+        for side in [Color::White, Color::Black] {
+            let mut walked = alloc::vec::Vec::new();
+            Position::each(side, |p| walked.push(p));
+            let all: alloc::vec::Vec<Position> = Position::all().filter(|p| p.side == side).collect();
+            assert_eq!(walked, all);
+        }
+        let steps = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+        Position::each(Color::Black, |p| {
+            let mut replies = alloc::vec::Vec::new();
+            let takes = p.lone_king_replies(|q| replies.push(q));
+            let mut want = alloc::vec::Vec::new();
+            let targets = steps.iter().filter_map(|&(df, dr)| p.bk.offset(df, dr));
+            for to in targets.filter(|to| to.distance(p.wk) > 1) {
+                want.extend(Position::new(p.wk, to, p.wp, Color::White).ok().filter(|_| to != p.wp));
+            }
+            want.sort_by_key(Position::index);
+            assert_eq!(replies, want);
+            assert_eq!(takes, p.bk.distance(p.wp) == 1 && p.wk.distance(p.wp) > 1);
+        });
     }
 
     #[test]

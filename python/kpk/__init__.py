@@ -11,13 +11,17 @@ A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA
   4.5, and wtm, btm, all, as ``(X, y, fens)`` in the row order of ``kpk dataset``.
 - ``Hybrid(path=None)``: the exact win/draw classifier (a small integer net plus the positions it
   gets wrong, section 5.1); the committed model ships inside the package.
+- ``DtzModel(path=None)``: Syzygy's DTZ from the DTZ model file alone (``probe_dtz``, ``get_dtz``,
+  ``probe_wdl``, ``get_wdl``, and ``dtz(fens)`` for a batch); the committed model ships inside the
+  package.
 - ``PlayModel(path=None).best_move(fen)``: a perfect move from the play model file.
 - ``load_net(path)``: a net saved by ``kpk run`` (``weights.json``) as NumPy arrays.
 - ``datasets.load_kpk(name)``: a set as scikit-learn loads its data sets (a ``Bunch``).
 - ``benchmark.evaluate(estimator, side=..., n=..., draws=...)``: section 7's comparison for any
   scikit-learn-style estimator, on the draws of ``kpk learners``.
-- ``Bitbase().probe_wdl(board)`` / ``probe_dtc`` / ``get_wdl`` / ``get_dtc``: probes shaped as
-  python-chess's ``chess.syzygy``, from the side to move's point of view.
+- ``Bitbase().probe_wdl(board)`` / ``probe_dtc`` / ``probe_dtz`` / ``get_wdl`` / ``get_dtc`` /
+  ``get_dtz``: probes shaped as python-chess's ``chess.syzygy``, from the side to move's point of
+  view.
 
 A position is a FEN string, a python-chess ``chess.Board`` (read from its bitboards) or any object
 with a ``fen()`` method, with the pawn of either colour on any file; answers are from the pawn
@@ -32,6 +36,7 @@ from ._kpk import (
     SETS,
     TABLE4,
     Bitbase,
+    DtzModel,
     Hybrid,
     PlayModel,
     Probe,
@@ -44,6 +49,7 @@ from ._kpk import (
 __all__ = [
     "Bitbase",
     "CODINGS",
+    "DtzModel",
     "Hybrid",
     "PlayModel",
     "Probe",

@@ -78,9 +78,32 @@ class Bitbase:
         negative where it loses, 0 for a draw. ``KeyError`` where the position is not KPK."""
     def get_wdl(self, board: Position, default: Any = None) -> Any:
         """``probe_wdl``, or ``default`` where the position is not KPK."""
+    def probe_dtz(self, board: Position) -> int:
+        """DTZ, as ``chess.syzygy``'s: plies to the next zeroing move (a pawn move or a capture)
+        from the side to move's point of view, 0 for a draw. ``KeyError`` where not KPK."""
     def get_dtc(self, board: Position, default: Any = None) -> Any:
         """``probe_dtc``, or ``default`` where the position is not KPK."""
+    def get_dtz(self, board: Position, default: Any = None) -> Any:
+        """``probe_dtz``, or ``default`` where the position is not KPK."""
     def __len__(self) -> int: ...
+
+class DtzModel:
+    """Syzygy's DTZ from the DTZ model file alone (``models/kpk-dtz.hybrid``, shipped inside the
+    package, or a file written by ``kpk compress-dtz``)."""
+
+    def __init__(self, path: Optional[Union[str, os.PathLike[str]]] = None) -> None: ...
+    def probe_dtz(self, board: Position) -> int:
+        """DTZ from the side to move's point of view, as ``chess.syzygy``'s ``probe_dtz``: positive
+        where it wins, negative where it loses, 0 for a draw. ``KeyError`` where not KPK."""
+    def get_dtz(self, board: Position, default: Any = None) -> Any:
+        """``probe_dtz``, or ``default`` where the position is not KPK."""
+    def probe_wdl(self, board: Position) -> int:
+        """Win-draw-loss from the embedded win/draw model: 2, 0 or -2 for the side to move."""
+    def get_wdl(self, board: Position, default: Any = None) -> Any:
+        """``probe_wdl``, or ``default`` where the position is not KPK."""
+    def dtz(self, fens: Positions, *, errors: Errors = "raise") -> npt.NDArray[np.int8]:
+        """``probe_dtz`` of each position as an int8 array (masked at bad items under
+        ``errors="mask"``)."""
 
 def features(
     fens: Positions, coding: str = "natural", *, dtype: npt.DTypeLike = None, errors: Errors = "raise"

@@ -14,6 +14,11 @@ def play_model(data, name):
     return _kpk.PlayModel._from_bytes(data, name)
 
 
+def dtz_model(data, name):
+    """A ``DtzModel`` from its model file's bytes."""
+    return _kpk.DtzModel._from_bytes(data, name)
+
+
 def probe(fen):
     """The ``Probe`` of a position."""
     return _kpk.Bitbase().probe(fen)

@@ -43,10 +43,29 @@ fn dtc(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
     if p.side() == Color::White { d } else { -d }
 }
 
+/// DTZ ([`kpk::Bitbase::dtz`]): plies to the next zeroing move from the side to move's point of
+/// view, positive where it wins, negative where it loses, 0 for a draw.
+fn dtz(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
+    i32::from(bb.dtz(&o.position))
+}
+
 /// The position of `board` for a Syzygy-shaped probe: a `KeyError` where its material is not
 /// KPK, as `chess.syzygy` raises one for a table it does not have.
-fn kpk_board(board: &Bound<'_, PyAny>) -> PyResult<Oriented> {
-    read_kpk(board)?.ok_or_else(|| PyKeyError::new_err("not a KPK position: the bitbase holds KPvK only"))
+pub(crate) fn kpk_board(board: &Bound<'_, PyAny>) -> PyResult<Oriented> {
+    read_kpk(board)?.ok_or_else(|| PyKeyError::new_err("not a KPK position: kpk holds KPvK only"))
+}
+
+/// A Syzygy-shaped `get_*` probe: `value` of `board`'s position, or `default` where it is not
+/// KPK (as `chess.syzygy`'s `get_wdl` and `get_dtz`).
+pub(crate) fn get_or(
+    board: &Bound<'_, PyAny>,
+    default: Option<Py<PyAny>>,
+    value: impl Fn(&Oriented) -> i32,
+) -> PyResult<Option<Py<PyAny>>> {
+    Ok(match read_kpk(board)? {
+        Some(o) => Some(value(&o).into_pyobject(board.py())?.into_any().unbind()),
+        None => default,
+    })
 }
 
 #[pymethods]
@@ -95,24 +114,29 @@ impl Bitbase {
         Ok(dtc(self.bb, &kpk_board(board)?))
     }
 
+    /// DTZ as `chess.syzygy`'s `probe_dtz`: plies to the next zeroing move (a pawn move or a
+    /// capture) from the side to move's point of view, positive where it wins, negative where it
+    /// loses, 0 for a draw. `KeyError` where the position is not KPK.
+    fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        Ok(dtz(self.bb, &kpk_board(board)?))
+    }
+
     /// `probe_wdl`, or `default` where the position is not KPK (as `chess.syzygy`'s `get_wdl`).
     #[pyo3(signature = (board, default = None))]
     fn get_wdl(&self, board: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
-        let py = board.py();
-        Ok(match read_kpk(board)? {
-            Some(o) => Some(wdl(self.bb, &o).into_pyobject(py)?.into_any().unbind()),
-            None => default,
-        })
+        get_or(board, default, |o| wdl(self.bb, o))
     }
 
     /// `probe_dtc`, or `default` where the position is not KPK.
     #[pyo3(signature = (board, default = None))]
     fn get_dtc(&self, board: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
-        let py = board.py();
-        Ok(match read_kpk(board)? {
-            Some(o) => Some(dtc(self.bb, &o).into_pyobject(py)?.into_any().unbind()),
-            None => default,
-        })
+        get_or(board, default, |o| dtc(self.bb, o))
+    }
+
+    /// `probe_dtz`, or `default` where the position is not KPK (as `chess.syzygy`'s `get_dtz`).
+    #[pyo3(signature = (board, default = None))]
+    fn get_dtz(&self, board: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+        get_or(board, default, |o| dtz(self.bb, o))
     }
 
     /// Number of legal positions (pawn on files a-d; e-h mirror them): 165,676.

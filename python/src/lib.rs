@@ -9,11 +9,13 @@
 //! - `positions`: FENs and boards in, one or a batch, bad items raised or masked;
 //! - `bitbase`: the exact bitbase, probing (`probe`: `Probe` answers) and the Syzygy-shaped probes;
 //! - `dataset`: the paper's characteristics (Table 4) and sets (section 4.5) as NumPy arrays;
+//! - `dtz`: Syzygy's DTZ from the DTZ model file alone (`DtzModel`);
 //! - `models`: the exact hybrid of section 5.1, the play model and `kpk run`'s saved nets;
 
 mod bitbase;
 mod dataset;
 mod draws;
+mod dtz;
 mod models;
 mod positions;
 mod probe;
@@ -32,6 +34,7 @@ fn _kpk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bitbase::register(m)?;
     dataset::register(m)?;
     draws::register(m)?;
+    dtz::register(m)?;
     models::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

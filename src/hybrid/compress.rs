@@ -22,6 +22,7 @@ use super::qat::{self, QatSpec, Tuned};
 use super::{Hybrid, Sizes, refine};
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Allowed, Error, Result, at_least_one, check_count};
+use crate::experiment::replicate::SEED_STRIDE;
 use crate::net::mlp::Mlp;
 use crate::train::{self, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData};
 use rayon::prelude::*;
@@ -367,6 +368,55 @@ fn candidate(
         sizes,
         qat,
     })
+}
+
+/// How one candidate of a compress config is trained per replicate (the play match's hybrid of
+/// each seed, and the bytes primary of `kpk learners`): trained, quantised, fine-tuned and
+/// completed exactly as `kpk compress` does it ([`train_all`]), its seed replaced by the
+/// replicate's.
+#[derive(Clone, Debug)]
+pub struct HybridRecipe {
+    /// Where the config was read (for the report).
+    pub path: String,
+    pub config: CompressConfig,
+    pub candidate: CandidateSpec,
+}
+
+impl HybridRecipe {
+    /// `config`'s first candidate: `experiments/compress.toml` lists first the net `kpk compress`
+    /// chooses (the smallest exact file, `models/kpk-net.hybrid`; tests/play_match.rs checks this
+    /// against `reports/compression.json`). Training only that net per seed, not every candidate,
+    /// costs a third of a full `kpk compress` run.
+    pub fn first(path: &str, config: CompressConfig) -> Result<HybridRecipe> {
+        config.validate()?;
+        let candidate = config
+            .candidates
+            .first()
+            .cloned()
+            .ok_or_else(|| Error::config("candidates", "the hybrid's config lists no candidate"))?;
+        Ok(HybridRecipe { path: path.to_string(), config, candidate })
+    }
+
+    /// [`HybridRecipe::first`] of the compress config at `path`.
+    pub fn load(path: &std::path::Path) -> Result<HybridRecipe> {
+        HybridRecipe::first(&path.display().to_string(), CompressConfig::load(path)?)
+            .map_err(|e| e.in_file(path))
+    }
+
+    /// Replicate r's seed: the candidate's own (as `kpk compress` seeds it, the config's seed for
+    /// the first candidate) plus r · [`SEED_STRIDE`], as Table 5's replicates; replicate 0 is the
+    /// candidate `kpk compress` trains.
+    pub fn seed(&self, r: usize) -> u64 {
+        self.candidate.seed.unwrap_or(self.config.seed).wrapping_add(r as u64 * SEED_STRIDE)
+    }
+
+    /// The hybrids of replicates 0..`seeds`, trained at once, in replicate order.
+    pub fn train(&self, seeds: usize, bb: &Bitbase) -> Result<Vec<Candidate>> {
+        let specs: Vec<CandidateSpec> = (0..seeds)
+            .map(|r| CandidateSpec { seed: Some(self.seed(r)), ..self.candidate.clone() })
+            .collect();
+        train_all(&self.config, &specs, bb, &|_| {})
+    }
 }
 
 #[cfg(test)]

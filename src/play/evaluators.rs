@@ -20,10 +20,9 @@ use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::dataset::{SetName, Side};
 use crate::error::Result;
-use crate::experiment::replicate::SEED_STRIDE;
 use crate::experiment::{Trial, run_trial};
 use crate::hybrid::Hybrid;
-use crate::hybrid::compress::{Candidate, CandidateSpec, CompressConfig, train_all};
+pub use crate::hybrid::compress::HybridRecipe;
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::features;
@@ -33,51 +32,6 @@ pub const NN6_TRIAL: &str = "experiments/table5/trial38.toml";
 
 /// The compress config whose first candidate the match trains as the hybrid of each seed.
 pub const HYBRID_CONFIG: &str = "experiments/compress.toml";
-
-/// How the match trains the hybrid of each seed: one candidate of a compress config, trained,
-/// quantised, fine-tuned and completed exactly as `kpk compress` does it
-/// ([`crate::hybrid::compress::train_all`]), its seed replaced by the replicate's.
-#[derive(Clone, Debug)]
-pub struct HybridRecipe {
-    /// Where the config was read (for the report).
-    pub path: String,
-    pub config: CompressConfig,
-    pub candidate: CandidateSpec,
-}
-
-impl HybridRecipe {
-    /// `config`'s first candidate: `experiments/compress.toml` lists first the net `kpk compress`
-    /// chooses (the smallest exact file, `models/kpk-net.hybrid`; tests/play_match.rs checks this
-    /// against `reports/compression.json`). Training only that net per seed, not every candidate,
-    /// costs a third of a full `kpk compress` run.
-    pub fn first(path: &str, config: CompressConfig) -> Result<HybridRecipe> {
-        config.validate()?;
-        let candidate = config.candidates.first().cloned().ok_or_else(|| {
-            crate::error::Error::config("candidates", "the hybrid's config lists no candidate")
-        })?;
-        Ok(HybridRecipe { path: path.to_string(), config, candidate })
-    }
-
-    /// [`HybridRecipe::first`] of the compress config at `path`.
-    pub fn load(path: &std::path::Path) -> Result<HybridRecipe> {
-        HybridRecipe::first(&path.display().to_string(), CompressConfig::load(path)?)
-    }
-
-    /// Replicate r's seed: the candidate's own (as `kpk compress` seeds it, the config's seed for
-    /// the first candidate) plus r · [`SEED_STRIDE`], as Table 5's replicates; replicate 0 is the
-    /// candidate `kpk compress` trains.
-    pub fn seed(&self, r: usize) -> u64 {
-        self.candidate.seed.unwrap_or(self.config.seed).wrapping_add(r as u64 * SEED_STRIDE)
-    }
-
-    /// The hybrids of replicates 0..`seeds`, trained at once, in replicate order.
-    pub fn train(&self, seeds: usize, bb: &Bitbase) -> Result<Vec<Candidate>> {
-        let specs: Vec<CandidateSpec> = (0..seeds)
-            .map(|r| CandidateSpec { seed: Some(self.seed(r)), ..self.candidate.clone() })
-            .collect();
-        train_all(&self.config, &specs, bb, &|_| {})
-    }
-}
 
 /// A win/draw net per side to move, with the input coding both were trained on, and each net's
 /// training accuracy (%) and epochs run (wtm first).

@@ -4,36 +4,9 @@
  *
  * usage: dtz MODEL ANSWERS   (ANSWERS from `cargo run --release --example dtz_answers`)
  * Exit status 0 when every answer agrees. Run by .ci/run. */
+#define CHECK_NAME "C DTZ probe"
+#include "answers.h"
 #include "kpk.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-
-static int failures = 0;
-
-static void check(int ok, const char *what) {
-    if (!ok) {
-        fprintf(stderr, "C DTZ probe: FAILED: %s\n", what);
-        failures++;
-    }
-}
-
-static unsigned char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *bytes = malloc((size_t)n);
-    if (!bytes || fread(bytes, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(bytes);
-        return NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return bytes;
-}
 
 static int dtz_of(const kpk_dtz_model *m, int wk, int bk, int wp, int black_pawn, int btm, int *ok) {
     int d = 9999;
@@ -42,16 +15,9 @@ static int dtz_of(const kpk_dtz_model *m, int wk, int bk, int wp, int black_pawn
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s MODEL ANSWERS\n", argv[0]);
-        return 2;
-    }
     size_t len = 0;
-    unsigned char *bytes = read_file(argv[1], &len);
-    if (!bytes) {
-        fprintf(stderr, "cannot read %s\n", argv[1]);
-        return 2;
-    }
+    unsigned char *bytes = read_model(argc, argv, &len);
+    if (!bytes) return 2;
     kpk_dtz_model *model = kpk_dtz_model_load(bytes, len);
     check(model != NULL, "the DTZ model loads");
     if (!model) return 1;
@@ -63,11 +29,8 @@ int main(int argc, char **argv) {
     check(kpk_model_load(bytes, len) == NULL, "a DTZ model is no win/draw model");
     free(bytes);
 
-    FILE *answers = fopen(argv[2], "r");
-    if (!answers) {
-        fprintf(stderr, "cannot read %s\n", argv[2]);
-        return 2;
-    }
+    FILE *answers = open_answers(argv[2]);
+    if (!answers) return 2;
     int wk, bk, wp, btm, want;
     long positions = 0;
     while (fscanf(answers, "%d %d %d %d %d", &wk, &bk, &wp, &btm, &want) == 5) {
@@ -92,10 +55,5 @@ int main(int argc, char **argv) {
     check(kpk_probe_dtz(model, 17, 6, 1, 0, 0, &d) == KPK_ILLEGAL, "pawn on rank 1");
     kpk_dtz_model_free(model);
     kpk_dtz_model_free(NULL);
-    if (failures) {
-        fprintf(stderr, "C DTZ probe: %d failures\n", failures);
-        return 1;
-    }
-    printf("C DTZ probe: %ld positions agree with the bitbase in all four orientations\n", positions);
-    return 0;
+    return finish(positions, "the bitbase");
 }

@@ -3,49 +3,16 @@
  *
  * usage: probe MODEL ANSWERS   (ANSWERS from `cargo run --release --example hybrid_answers`)
  * Exit status 0 when every answer agrees. Run by .ci/run. */
+#define CHECK_NAME "C probe"
+#include "answers.h"
 #include "kpk.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-static void check(int ok, const char *what) {
-    if (!ok) {
-        fprintf(stderr, "C probe: FAILED: %s\n", what);
-        failures++;
-    }
-}
-
-static unsigned char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *bytes = malloc((size_t)n);
-    if (!bytes || fread(bytes, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(bytes);
-        return NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return bytes;
-}
-
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s MODEL ANSWERS\n", argv[0]);
-        return 2;
-    }
     size_t len = 0;
-    unsigned char *bytes = read_file(argv[1], &len);
-    if (!bytes) {
-        fprintf(stderr, "cannot read %s\n", argv[1]);
-        return 2;
-    }
+    unsigned char *bytes = read_model(argc, argv, &len);
+    if (!bytes) return 2;
     kpk_model *model = kpk_model_load(bytes, len);
     check(model != NULL, "the model loads");
     if (!model) return 1;
@@ -57,11 +24,8 @@ int main(int argc, char **argv) {
     check(kpk_model_load(NULL, len) == NULL, "a null model is refused");
     free(bytes); /* the model keeps its own copy */
 
-    FILE *answers = fopen(argv[2], "r");
-    if (!answers) {
-        fprintf(stderr, "cannot read %s\n", argv[2]);
-        return 2;
-    }
+    FILE *answers = open_answers(argv[2]);
+    if (!answers) return 2;
     int wk, bk, wp, btm;
     char outcome[16], source[16];
     long positions = 0;
@@ -105,10 +69,5 @@ int main(int argc, char **argv) {
     kpk_model_free(model);
     kpk_model_free(NULL);
 
-    if (failures) {
-        fprintf(stderr, "C probe: %d failures\n", failures);
-        return 1;
-    }
-    printf("C probe: %ld positions agree with the Rust answers in all four orientations\n", positions);
-    return 0;
+    return finish(positions, "the Rust answers");
 }

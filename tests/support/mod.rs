@@ -2,8 +2,9 @@
 //! `kpk` binary.
 #![allow(dead_code)] // each test file uses its own part
 
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 pub use kpk::scratch::Scratch;
 
@@ -36,4 +37,21 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// Run `kpk` with `args` in the folder `cwd`.
 pub fn kpk_in(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kpk")).current_dir(cwd).args(args).output().expect("run kpk")
+}
+
+/// Run `kpk` with `args` in the folder `cwd`, `input` on its standard input (written from a
+/// thread, so that a long input never waits on a full output pipe); standard error is inherited.
+pub fn kpk_with_input(cwd: &Path, args: &[&str], input: String) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .current_dir(cwd)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run kpk");
+    let mut stdin = child.stdin.take().expect("a pipe to kpk");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("kpk ran");
+    writer.join().expect("the writer thread").expect("kpk read its standard input");
+    out
 }
