@@ -3,10 +3,11 @@
 
 use kpk::Bitbase;
 use kpk::experiment::TrialConfig;
+use kpk::hybrid::compress::HybridRecipe;
 use kpk::hybrid::compress::{CompressConfig, Stage};
 use kpk::hybrid::results::CompressionResults;
 use kpk::play::PlayModel;
-use kpk::play::evaluators::{HYBRID_CONFIG, HybridRecipe};
+use kpk::play::evaluators::HYBRID_CONFIG;
 use kpk::play::pipeline::{MatchSetup, run_match};
 use kpk::play::results::PlayerKind;
 use kpk::report::play::{CSV_COLUMNS, render, results_csv};

@@ -35,7 +35,7 @@ class Probe:
     picklable."""
 
     def as_dict(self) -> dict[str, Any]:
-        """``fen``, ``result``, ``dtc`` and ``moves`` as a dict."""
+        """``fen``, ``result``, ``dtc``, ``dtz`` and ``moves`` as a dict."""
     def chess_moves(self) -> List[Tuple[Any, str, Optional[int]]]:
         """``moves`` with a python-chess ``chess.Move`` for each UCI string (needs python-chess)."""
 
@@ -48,6 +48,9 @@ class Probe:
     @property
     def dtc(self) -> Optional[int]:
         """Plies to conversion (promotion to a queen or rook that wins) for a win, else None."""
+    @property
+    def dtz(self) -> int:
+        """Syzygy's DTZ, from the side to move's point of view (0 in a draw), as ``probe_dtz``."""
     @property
     def moves(self) -> List[Tuple[str, str, Optional[int]]]:
         """``(uci, result, dtc)`` of every legal move, best first for the side to move.

@@ -1,5 +1,5 @@
-//! The bitbase's answer for one position (`kpk.Probe`): the result, the depth to conversion and
-//! every legal move's result, comparable, hashable and picklable.
+//! The bitbase's answer for one position (`kpk.Probe`): the result, the depth to conversion, the
+//! DTZ and every legal move's result, comparable, hashable and picklable.
 
 use crate::bitbase::bitbase;
 use kpk::chess::position::Oriented;
@@ -27,6 +27,9 @@ pub struct ProbeAnswer {
     result: &'static str,
     /// Plies to conversion (promotion to a safe queen or rook) for a win, else `None`.
     dtc: Option<u8>,
+    /// Syzygy's DTZ (docs/BITBASE.md): plies to the next zeroing move, positive when the side to
+    /// move wins, negative when it loses, 0 in a draw.
+    dtz: i8,
     /// `(uci, result, dtc)` for every legal move: the result and DTC of the position after it,
     /// from the pawn side's point of view, best first for the side to move.
     moves: Vec<(String, &'static str, Option<u8>)>,
@@ -37,19 +40,22 @@ impl ProbeAnswer {
     fn __repr__(&self) -> String {
         let dtc = self.dtc.map_or("None".to_string(), |d| d.to_string());
         format!(
-            "Probe(fen={:?}, result={:?}, dtc={dtc}, moves=[{} moves])",
+            "Probe(fen={:?}, result={:?}, dtc={dtc}, dtz={}, moves=[{} moves])",
             self.fen,
             self.result,
+            self.dtz,
             self.moves.len()
         )
     }
 
-    /// The answer as a dict: `fen`, `result`, `dtc` and `moves` (a list of `(uci, result, dtc)`).
+    /// The answer as a dict: `fen`, `result`, `dtc`, `dtz` and `moves` (a list of
+    /// `(uci, result, dtc)`).
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("fen", &self.fen)?;
         d.set_item("result", self.result)?;
         d.set_item("dtc", self.dtc)?;
+        d.set_item("dtz", self.dtz)?;
         d.set_item("moves", self.moves.clone())?;
         Ok(d)
     }
@@ -113,6 +119,7 @@ pub(crate) fn probe(o: &Oriented) -> ProbeAnswer {
         fen: o.to_fen(),
         result: result_name(bb.outcome(&p)),
         dtc: bb.dtc(&p).map(|d| d.0),
+        dtz: bb.dtz(&p),
         moves: moves.into_iter().map(|(_, name, o, d)| (name, result_name(o), d)).collect(),
     }
 }

@@ -99,7 +99,8 @@ def test_probes_compare_hash_and_convert():
     assert a == b and hash(a) == hash(b) and a != bb.probe(START)
     assert len({a, b, bb.probe(START)}) == 2
     d = a.as_dict()
-    assert d == {"fen": a.fen, "result": "win", "dtc": a.dtc, "moves": a.moves}
+    assert d == {"fen": a.fen, "result": "win", "dtc": a.dtc, "dtz": a.dtz, "moves": a.moves}
+    assert a.dtz == bb.probe_dtz(WON) > 0
 
 
 def test_errors_mask_answers_the_good_items_and_masks_the_bad():

@@ -320,7 +320,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let json = json.expect("checked above without --render-only");
         let model = PlayModel::load(&args.model)?;
         let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
-        let hybrid = kpk::play::evaluators::HybridRecipe::load(&args.hybrid)?;
+        let hybrid = kpk::hybrid::compress::HybridRecipe::load(&args.hybrid)?;
         let bb = Bitbase::generate();
         let setup = kpk::play::pipeline::MatchSetup {
             seeds: args.seeds as usize,

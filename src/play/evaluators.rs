@@ -7,7 +7,7 @@
 //!   (y1 − y2 + 1)/2, the win output against the draw output.
 //! - **hybrid net**: an exact hybrid's own quantised net alone: its output sum, positive for a win
 //!   (its confidence), exceptions not consulted. The match trains the hybrid of each seed as
-//!   `kpk compress` trains the candidate it ships as `models/kpk-net.hybrid` ([`HybridRecipe`]).
+//!   `kpk compress` trains the candidate it ships as `models/kpk-net.hybrid` ([`HybridRecipe`](crate::hybrid::compress::HybridRecipe)).
 //! - **hybrid**: the exact hybrid's answer (a win above every draw), the net's output breaking
 //!   ties among positions of one result.
 //! - **depth nets** ([`super::depth`]): a net's estimate of nearness to conversion.
@@ -22,7 +22,6 @@ use crate::dataset::{SetName, Side};
 use crate::error::Result;
 use crate::experiment::{Trial, run_trial};
 use crate::hybrid::Hybrid;
-pub use crate::hybrid::compress::HybridRecipe;
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::features;

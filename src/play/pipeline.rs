@@ -5,7 +5,7 @@
 use super::PlayModel;
 use super::analysis::{Played, analyse};
 use super::depth::{self, DepthNets, DepthTarget};
-use super::evaluators::{HybridRecipe, SideNets, cp_oracle, ladder, train_nn6, trained_ladders};
+use super::evaluators::{SideNets, cp_oracle, ladder, train_nn6, trained_ladders};
 use super::game::Player;
 use super::matches::{Record, pawn_side, record};
 use super::results::{DepthSetup, HybridTraining, MatchResults, Nn6Training, PlayerKind};
@@ -15,6 +15,7 @@ use crate::error::Result;
 use crate::experiment::Trial;
 use crate::experiment::replicate::{Replicates, SEED_STRIDE, variants};
 use crate::hybrid::compress::Candidate;
+use crate::hybrid::compress::HybridRecipe;
 use crate::stats::Interval;
 use rayon::prelude::*;
 
