@@ -8,6 +8,7 @@ use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
 use kpk::play::{PlayModel, is_perfect};
+use kpk::report::driver::{Mode, drive};
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -268,46 +269,27 @@ pub struct MatchArgs {
 }
 
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    use kpk::report::play::{FIGURE_SIZE, FIGURES};
-    let out = FileOut::check(&args.out)?;
-    let csv = FileOut::check(&args.csv)?;
-    let mut figures = Vec::new();
-    for stem in FIGURES {
-        for ext in ["png", "svg"] {
-            let path = args.figures.join(format!("{stem}.{ext}"));
-            figures.push((FileOut::check(&path)?, kpk::figures::plot::ImageFormat::of(&path)?));
-        }
-    }
     let started = std::time::Instant::now();
-    let results = if args.render_only {
-        kpk::template::read_results(&args.results)?
-    } else {
-        let json = FileOut::check(&args.results)?;
-        let model = PlayModel::load(&args.model)?;
-        let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
-        let hybrid = kpk::play::evaluators::HybridRecipe::load(&args.hybrid)?;
-        let bb = Bitbase::generate();
-        let setup = kpk::play::pipeline::MatchSetup {
+    let report = kpk::report::matches::Match {
+        model: args.model,
+        nn6: args.nn6,
+        hybrid: args.hybrid,
+        setup: kpk::play::pipeline::MatchSetup {
             seeds: args.seeds as usize,
             ..kpk::play::pipeline::MatchSetup::full(args.max_q)
-        };
-        let results =
-            kpk::play::pipeline::run_match(&model, &trial, &hybrid, &setup, &bb, &|s| errln!("{s}"))?;
-        json.write(kpk::template::results_json(&results)?.as_bytes())?;
-        results
+        },
+        report: args.out,
+        csv: args.csv,
+        figures: args.figures,
+        results: args.results,
+        progress: &|s| errln!("{s}"),
     };
-    let text = kpk::report::play::render(&results)?;
-    let table = kpk::report::play::results_csv(&results)?;
-    let charts = kpk::report::play::figures(&results)?;
-    for (k, (fig, format)) in figures.iter().enumerate() {
-        charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
-    }
-    csv.write(table.as_bytes())?;
-    out.write(text.as_bytes())?;
+    let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
+    drive(&report, mode)?;
     errln!(
         "the match took {:.1} s on this machine; wrote {}",
         started.elapsed().as_secs_f64(),
-        out.display()
+        report.report.display()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@ use crate::template::Engine;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
-/// (caption, path relative to the report) of each figure drawn by [`super::write_report`].
+/// (caption, path relative to the report) of each figure drawn by [`super::outputs`].
 pub fn figures(r: &Reproduction) -> Result<Vec<(String, &'static str)>> {
     let labels = &super::figures::LABELS;
     Ok(vec![

@@ -7,6 +7,9 @@
 
 mod figure;
 mod lines;
+mod pipeline;
+
+pub use pipeline::{Studies, StudyProgress, studies_md};
 
 use crate::error::{Error, Result};
 use crate::figures::plot::ImageFormat;
