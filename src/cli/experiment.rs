@@ -10,7 +10,7 @@ use kpk::experiment::{self, Progress, Trial, TrialRun};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
 use kpk::report::driver::{Mode, drive};
-use kpk::report::reproduction::{self, Reproduce};
+use kpk::report::reproduction::{self, pipeline::Reproduce};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;

@@ -4,7 +4,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::chess::bitbase::Bitbase;
 use kpk::report::driver::{Mode, drive};
-use kpk::report::studies::{self, Destinations, Studies, StudyProgress};
+use kpk::report::studies::pipeline::{Studies, StudyProgress, studies_md};
+use kpk::report::studies::{self, Destinations};
 use kpk::study::{self, Study};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -113,7 +114,7 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
         outln!("wrote {folder}")?;
     }
     if args.render_only || args.all {
-        outln!("wrote {}", studies::studies_md(&args.out).display())?;
+        outln!("wrote {}", studies_md(&args.out).display())?;
     }
     if !args.render_only {
         errln!("{studies_run} studies in {:.0} s", started.elapsed().as_secs_f64());

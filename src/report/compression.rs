@@ -1,7 +1,7 @@
 //! `reports/COMPRESSION.md` and its figures, rendered from `kpk compress`'s results
 //! ([`CompressionResults`], committed as `reports/compression.json`): every number comes from the
 //! run or from the cited sources, none is typed in by hand. The prose is the template
-//! `compression.md` beside this file.
+//! `templates/compression.md.j2`.
 
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
@@ -26,7 +26,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::LazyLock;
 
-const TEMPLATE: &str = include_str!("compression.md");
+const TEMPLATE: &str = include_str!("templates/compression.md.j2");
 
 /// The size plot, written beside the report as `.png` and `.svg`.
 pub const PLOT_NAME: &str = "compression-size";

@@ -54,7 +54,7 @@ struct ErrorsLabels {
 static LABELS: LazyLock<Labels> =
     LazyLock::new(|| toml::from_str(include_str!("frontier.toml")).expect("frontier.toml parses"));
 
-pub const TEMPLATE: &str = include_str!("frontier.md");
+pub const TEMPLATE: &str = include_str!("templates/frontier.md.j2");
 
 /// One net size over its seeds.
 struct Size<'a> {
@@ -84,7 +84,7 @@ fn sizes(rows: &[FrontierRow]) -> Vec<Size<'_>> {
     out
 }
 
-/// The frontier section's table and findings, for the template `frontier.md`.
+/// The frontier section's table and findings, for the template `templates/frontier.md.j2`.
 #[derive(Serialize)]
 pub struct View {
     seeds: usize,

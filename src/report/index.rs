@@ -59,7 +59,7 @@ pub fn render(dir: &Path, model_bytes: u64) -> Result<String> {
         lines.push(json!({ "line": pick(&p.report, &text, &p.phrase)?, "report": p.report }));
     }
     Engine::new()
-        .template("index", include_str!("index.md.j2"))
+        .template("index", include_str!("templates/index.md.j2"))
         .and_then(|e| e.render("index", &json!({ "findings": lines, "model_bytes": model_bytes })))
         .map_err(|e| Error::Internal(e.to_string()))
 }

@@ -106,7 +106,7 @@ pub fn markdown(findings: &[Finding]) -> Result<String> {
         .map(|f| Ok(json!({ "sentence": f.sentence()?, "section": f.section, "anchor": anchor(&f.section) })))
         .collect::<Result<Vec<_>>>()?;
     Engine::new()
-        .template("summary", include_str!("summary.md.j2"))
+        .template("summary", include_str!("templates/summary.md.j2"))
         .and_then(|e| e.render("summary", &json!({ "findings": lines })))
         .map_err(|e| Error::Internal(e.to_string()))
 }

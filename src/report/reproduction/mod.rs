@@ -5,7 +5,7 @@
 //! continued) and computes every number into a [`Reproduction`], committed as `reports/reproduction.json`;
 //! [`outputs`] draws the figures and writes the Markdown from that alone, so the report is
 //! redrawn without training, bitbase or run folder (`kpk reproduce --render-only`). The whole run
-//! is [`Reproduce`], a [`crate::report::driver::Report`].
+//! is [`pipeline::Reproduce`], a [`crate::report::driver::Report`].
 
 use crate::error::{Error, Result};
 
@@ -22,7 +22,7 @@ pub mod domain_notes;
 mod figures;
 pub mod findings;
 pub mod gap;
-mod pipeline;
+pub mod pipeline;
 pub mod readings_robustness;
 mod render;
 pub mod section51;
@@ -38,7 +38,6 @@ mod tests;
 
 pub use analyse::{Inputs, OtherRuns, TrialResult, analyse};
 pub use data::*;
-pub use pipeline::Reproduce;
 pub use render::render;
 
 /// Table 5's NN6 trials on the whole sets T3-T5, where our set-up is closest to the paper's: the

@@ -1,4 +1,4 @@
-//! The report's Markdown: the template `templates/report.md.j2` (the fixed prose, Table 5 beside
+//! The report's Markdown: the template `templates/reproduction/reproduction.md.j2` (the fixed prose, Table 5 beside
 //! the paper, the figures) with the sections of the other templates and of the modules that
 //! render their own tables filled in.
 
