@@ -1,5 +1,5 @@
-//! `reports/README.md`: the project's main findings, one line each, the most important first
-//! (issue 26). Each line is a finding of one report's `## Summary`, picked and ordered in
+//! `reports/README.md`: the project's main findings, one line each, the most important first.
+//! Each line is a finding of one report's `## Summary`, picked and ordered in
 //! `index.toml`; it keeps the number and interval that report's analysis computed from its runs,
 //! and its link is pointed into that report. Nothing here computes a number.
 
