@@ -9,8 +9,27 @@
 use kpk::hybrid::Hybrid;
 use kpk::{Bitbase, KpkPosition};
 use std::io::Write;
+use std::process::ExitCode;
 
-fn main() -> anyhow::Result<()> {
+/// As `kpk` does: standard output closed by its reader (`| head`) ends the program quietly with
+/// the code a shell reports for SIGPIPE; any other error is one line and exit 2.
+fn main() -> ExitCode {
+    match answers() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::from(141)
+        }
+        Err(e) => {
+            eprintln!("hybrid_answers: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn answers() -> anyhow::Result<()> {
     let path = std::env::args().nth(1).unwrap_or_else(|| "models/kpk.hybrid".into());
     let model = Hybrid::load(std::path::Path::new(&path))?;
     let bb = Bitbase::generate();

@@ -45,6 +45,22 @@ int kpk_probe(const kpk_model *model, int white_king, int black_king, int pawn,
  * by ASCII whitespace, counters of ASCII digits. */
 int kpk_probe_fen(const kpk_model *model, const char *fen, int *from_exception);
 
+/* DTZ models (KPKZ files, src/hybrid/format.md "The DTZ model"): Syzygy's depth to zeroing. */
+typedef struct kpk_dtz_model kpk_dtz_model;
+
+/* Decode a DTZ model file; NULL when the bytes are not a valid one (corrupt, truncated, other
+ * version). The bytes are copied. Loading answers every position once (a few milliseconds). */
+kpk_dtz_model *kpk_dtz_model_load(const uint8_t *bytes, size_t len);
+
+/* Free a DTZ model; NULL is ignored. */
+void kpk_dtz_model_free(kpk_dtz_model *model);
+
+/* Writes to *dtz the plies to the next pawn move or capture with best play: positive when the
+ * side to move wins, negative when it loses, 0 in a draw (squares and flags as kpk_probe).
+ * Returns 0, KPK_ILLEGAL or KPK_BAD_ARGUMENT (a null model or dtz, a square outside 0..63). */
+int kpk_probe_dtz(const kpk_dtz_model *model, int white_king, int black_king, int pawn,
+                  int pawn_is_black, int black_to_move, int *dtz);
+
 #ifdef __cplusplus
 }
 #endif

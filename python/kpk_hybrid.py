@@ -16,6 +16,7 @@ the net's ('net') or the decision tree's ('tree', version 3), flipped by the exc
 the model's other answers ('rule').
 """
 
+import operator
 import re
 import struct
 import sys
@@ -144,7 +145,18 @@ def characteristics(c, wtm):
 
 
 def canonical(wk, bk, wp, pawn_is_black=False, black_to_move=False):
-    """(wk, bk, wp, white_to_move) with the pawn White's on files a-d; raises IllegalPosition."""
+    """(wk, bk, wp, white_to_move) with the pawn White's on files a-d; raises IllegalPosition.
+
+    A square is a whole number 0..63 (an int, or anything operator.index accepts): a float or a
+    bool is refused with TypeError rather than truncated."""
+    for s in (wk, bk, wp):
+        if isinstance(s, bool):
+            raise TypeError("a square is a whole number 0..63, not a bool: %r" % (s,))
+        try:
+            operator.index(s)
+        except TypeError:
+            raise TypeError("a square is a whole number 0..63, not %r" % (s,)) from None
+    wk, bk, wp = operator.index(wk), operator.index(bk), operator.index(wp)
     if not all(0 <= s < 64 for s in (wk, bk, wp)):
         raise IllegalPosition("a square is not in 0..64")
     wtm = not black_to_move

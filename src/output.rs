@@ -14,7 +14,9 @@
 //!
 //! A *run folder* (one trial's `reports/<name>/`, an export's folder) is replaced only when it
 //! is recognisably a kpk run folder of the same kind ([`RunFolder::check`]); anything else at its
-//! path is an error. Two outputs of one command may not name the same file ([`distinct`]).
+//! path is an error. Two outputs of one command may not name the same file ([`distinct`]), an output
+//! may not be one of the command's inputs ([`apart_from_inputs`]), nor lie inside a folder of figures
+//! the command writes ([`outside_folder`]); [`check_all`] applies the first two.
 //!
 //! Every destination is checked before the long work starts ([`FileOut::check`],
 //! [`RunFolder::check`]): the check finds the folder the file will land in and creates and removes
@@ -312,24 +314,65 @@ fn keep_permissions(target: &Path, tmp: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Where a path lands: its canonical path (the longest existing ancestor canonicalised, the rest
+/// appended), and the device and inode of the file when one exists there.
+#[derive(Debug)]
+struct Place {
+    path: PathBuf,
+    inode: Option<(u64, u64)>,
+}
+
+impl Place {
+    fn of(path: &Path) -> Place {
+        let inode = std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()));
+        Place { path: canonical(path), inode }
+    }
+
+    /// Two places are one file when both exist with one inode, or when their paths agree.
+    fn same(&self, other: &Place) -> bool {
+        match (self.inode, other.inode) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.path == other.path,
+        }
+    }
+}
+
+/// `path` with its longest existing ancestor canonicalised (symlinks and `..` resolved) and the
+/// missing rest appended as given.
+fn canonical(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut head = absolute.as_path();
+    loop {
+        if let Ok(found) = std::fs::canonicalize(head) {
+            return rest.iter().rev().fold(found, |p: PathBuf, part| p.join(part));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
+/// Where an output lands; `None` for a FIFO or device, which loses nothing when named twice.
+fn place(o: &FileOut) -> Option<Place> {
+    match o {
+        FileOut::Stdout => Some(Place { path: PathBuf::from("-"), inode: None }),
+        FileOut::Replace { target, .. } => Some(Place::of(target)),
+        FileOut::Stream { .. } => None,
+    }
+}
+
 /// Refuse two outputs of one command that name the same file (`bitbase --out X --csv X`, a link
 /// and its target): the second would replace the first. Standard output may be named once.
 pub fn distinct(outputs: &[&FileOut]) -> Result<()> {
-    let identity = |o: &FileOut| -> Option<PathBuf> {
-        match o {
-            FileOut::Stdout => Some(PathBuf::from("-")),
-            FileOut::Replace { target, .. } => {
-                let dir =
-                    std::fs::canonicalize(parent_of(target)).unwrap_or_else(|_| parent_of(target).into());
-                Some(dir.join(target.file_name()?))
-            }
-            // A FIFO or device written twice (`/dev/null`) loses nothing.
-            FileOut::Stream { .. } => None,
-        }
-    };
     for (i, a) in outputs.iter().enumerate() {
+        let Some(pa) = place(a) else { continue };
         for b in &outputs[..i] {
-            if identity(a).is_some() && identity(a) == identity(b) {
+            if place(b).is_some_and(|pb| pa.same(&pb)) {
                 let same =
                     if a.display() == b.display() { String::new() } else { format!(" as {}", b.display()) };
                 return Err(out_err(
@@ -340,6 +383,48 @@ pub fn distinct(outputs: &[&FileOut]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Refuse an output that is one of the command's inputs (`compress --from w.json --out w.json`,
+/// or a link to it): writing it would destroy what is being read.
+pub fn apart_from_inputs(outputs: &[&FileOut], inputs: &[&Path]) -> Result<()> {
+    for input in inputs {
+        let pi = Place::of(input);
+        if let Some(o) = outputs.iter().find(|o| place(o).is_some_and(|po| po.same(&pi))) {
+            return Err(out_err(
+                Path::new(&o.display()),
+                format!(
+                    "is also an input of this command ({}); writing it would destroy it: give the \
+                     output another path",
+                    input.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuse an output that lies inside `folder`, a folder of figures the command writes itself
+/// (`match --csv FIGS/x.png --figures FIGS`).
+pub fn outside_folder(outputs: &[&FileOut], folder: &Path) -> Result<()> {
+    let inside = canonical(folder);
+    match outputs.iter().find(|o| place(o).is_some_and(|p| p.path.starts_with(&inside))) {
+        Some(o) => Err(out_err(
+            Path::new(&o.display()),
+            format!(
+                "lies inside {}, the folder of figures this command writes; give it a path outside",
+                folder.display()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The whole policy for one command, before any work: its outputs distinct from each other and
+/// apart from every input.
+pub fn check_all(outputs: &[&FileOut], inputs: &[&Path]) -> Result<()> {
+    distinct(outputs)?;
+    apart_from_inputs(outputs, inputs)
 }
 
 /// Write `bytes` to `path` by the policy of this module (check, then write).

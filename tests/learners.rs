@@ -1,75 +1,94 @@
-//! `kpk learners` on a reduced grid (one replicate, the MLP one epoch on T3, no variants): the
-//! full run takes minutes, so CI checks here that the result rows are complete, every exact model
-//! is exact on every legal position, and the report renders from its JSON alone byte for byte.
+//! `kpk learners` on a reduced grid (2 draws at the paper's size and at n = 250, one replicate on
+//! T3, the MLP one epoch there, no variants, a 1-epoch hybrid): the full run takes about half an
+//! hour, so CI checks here that every draw has its rows with test sets of every other position,
+//! every exact model is exact on every legal position, the verdicts recompute from the JSON and
+//! draws.csv alone, and the report renders from its JSON alone byte for byte.
 
 use kpk::chess::bitbase::Bitbase;
-use kpk::dataset::{SetName, Side};
+use kpk::dataset::Side;
 use kpk::learners::analyse::{self, LearnersReport, Settings};
+use kpk::learners::curves::{self, DRAW_COLUMNS, DrawFit};
+use kpk::learners::design::{Design, paper_size};
+use kpk::learners::power::Pilot;
 use kpk::learners::render::{self, Destinations, RESULT_COLUMNS};
-use kpk::learners::{InputSet, NAMES};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn reduced() -> LearnersReport {
+/// A one-net, one-epoch compress config: the bytes primary's plumbing, not its size.
+const TINY_COMPRESS: &str = r#"
+seed = 2
+slope = 1.0
+batch_size = 256
+stages = [{ learning_rate = 0.01, epochs = 1 }]
+candidates = [{ hidden = [4], inputs = "pawn_side", seed = 4, lone_king_by_rule = true }]
+[inputs]
+pawn_side = [1, 2, 3, 4, 5, 6, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32]
+"#;
+
+fn reduced(dir: &Path) -> (LearnersReport, Vec<DrawFit>) {
+    let bb = Bitbase::generate();
+    let mut design = Design::load(Path::new("experiments/learners_powered.toml")).unwrap();
+    (design.paper_draws, design.sizes, design.draws, design.hybrid_seeds) = (2, vec![250], vec![2], 2);
+    design.check().unwrap();
+    let compress = dir.join("compress.toml");
+    std::fs::write(&compress, TINY_COMPRESS).unwrap();
     let settings = Settings {
         replicates: 1,
         t3_epochs: 1,
         variants: false,
         table5: PathBuf::from("experiments/table5"),
         shipped_model: PathBuf::from("models/kpk-net.hybrid"),
+        design,
+        declared_in: "test".into(),
+        pilot: PathBuf::from("experiments/learners_pilot.csv"),
+        compress,
     };
-    analyse::analyse(&settings, &Bitbase::generate(), &|_| {}).expect("the reduced grid runs")
+    let draws =
+        curves::run(&settings.design, &settings.table5, &bb, &|_| {}).expect("the reduced curves run");
+    let report = analyse::analyse(&settings, &draws, &bb, &|_| {}).expect("the reduced grid runs");
+    (report, draws)
 }
 
 #[test]
-fn the_reduced_grid_has_every_row_and_renders_from_its_json_alone() {
-    let report = reduced();
-    // Six learners × two input sets × three training sets.
-    assert_eq!(report.rows.len(), 36);
-    let set_of = |name: &str| name.parse::<SetName>().expect("a row's training set is a named set");
-    for set in [SetName::T1, SetName::T2, SetName::T3] {
-        for inputs in InputSet::ALL {
-            let names: Vec<&str> = report
-                .rows
-                .iter()
-                .filter(|r| set_of(&r.train_set) == set && r.inputs == inputs)
-                .map(|r| r.learner.as_str())
-                .collect();
-            assert_eq!(names, NAMES, "{set} {}", inputs.name());
-        }
-    }
-    for r in &report.rows {
-        assert_eq!(r.fits.len(), 1);
-        assert!((0.0..=100.0).contains(&r.train.mean), "{r:?}");
-        assert!(r.model_bits > 0.0, "{} {}", r.learner, r.train_set);
-        // Exact models for the pawn side to move, checked on all 165,676 positions.
-        let wtm = set_of(&r.train_set).side() == Side::Wtm;
-        assert_eq!(r.exact_bytes.is_some(), wtm, "{} {}", r.learner, r.train_set);
-        assert_eq!(r.exact_checked, if wtm { 165_676 } else { 0 });
-        assert_eq!(r.exact_wrong, 0, "{} {}", r.learner, r.train_set);
-    }
-    // Five learners compared with the MLP on each of six cells.
-    assert_eq!(report.contrasts.len(), 30);
-    assert_eq!(report.theories.len(), 2);
-    for t in &report.theories {
-        assert_eq!(t.rules.iter().map(|r| r.covered).sum::<usize>(), 81_664);
-        assert_eq!(t.rules.iter().map(|r| r.correct).sum::<usize>(), t.correct);
-    }
-    assert_eq!(report.hidden.len(), 32, "trial 38's first hidden layer");
-
-    let csv = render::results_csv(&report);
-    let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some(RESULT_COLUMNS));
-    assert_eq!(lines.clone().count(), 36);
-    assert!(lines.all(|l| l.split(',').count() == 13), "{csv}");
-
+fn the_reduced_grid_has_every_draw_and_renders_from_its_json_alone() {
     let dir = std::env::temp_dir().join(format!("kpk-learners-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let (report, draws) = reduced(&dir);
+    // 7 learners × 2 input sets × (2 + 2) draws × 2 sides.
+    assert_eq!(draws.len(), 112);
+    for d in &draws {
+        let side_size = if d.side == Side::Wtm { 81_664 } else { 84_012 };
+        assert_eq!(d.test_n, side_size - d.n, "{d:?}");
+        assert!(d.n == paper_size(d.side) || d.n == 250);
+        assert!((0.0..=100.0).contains(&d.test_pct) && (0.0..=100.0).contains(&d.train_pct));
+    }
+    assert_eq!(report.primaries.len(), 11);
+    assert_eq!(report.curves.len(), 7 * 2 * 2 * 2);
+    assert_eq!(report.sizes.hybrid_bytes.len(), 2);
+    // The six learners × two input sets on T3, each exact model checked on all positions.
+    assert_eq!(report.rows.len(), 12);
+    for r in &report.rows {
+        assert_eq!(r.exact_checked, 165_676, "{}", r.learner);
+        assert_eq!(r.exact_wrong, 0, "{}", r.learner);
+    }
+    let csv = render::results_csv(&report);
+    assert_eq!(csv.lines().next(), Some(RESULT_COLUMNS));
+    assert_eq!(csv.lines().count(), 13);
+
     let to = Destinations::under(&dir);
+    render::write_draws(&draws, &to).unwrap();
     render::write(&report, &to).unwrap();
+    let draws_csv = std::fs::read_to_string(to.draws()).unwrap();
+    assert_eq!(draws_csv.lines().next(), Some(DRAW_COLUMNS));
     let first = std::fs::read(&to.markdown).unwrap();
-    let again = render::render_only(&to).unwrap();
+    render::render_only(&to).unwrap();
     assert_eq!(std::fs::read(&to.markdown).unwrap(), first, "rendering from the JSON alone");
-    assert_eq!(again.rows.len(), 36);
     assert!(String::from_utf8(first).unwrap().starts_with("# Section 7"));
+    let pilot = Pilot::load(Path::new("experiments/learners_pilot.csv")).unwrap();
+    let again = analyse::analyse_committed(&to.json, &to.draws(), &report.design, &pilot).unwrap();
+    // The derived numbers recompute from learners.json and draws.csv alone.
+    assert_eq!(again.primaries, report.primaries);
+    assert_eq!(again.curves, report.curves);
+    assert_eq!(again.against_mlp, report.against_mlp);
+    assert_eq!(again.characterisation, report.characterisation);
     std::fs::remove_dir_all(&dir).unwrap();
 }

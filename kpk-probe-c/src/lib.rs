@@ -4,7 +4,7 @@
 //! runs under `guard`, so even a defect in the library ends as [`KPK_INTERNAL`] instead of
 //! unwinding into C.
 
-use kpk_probe::{Color, Model, Outcome, Source, Square};
+use kpk_probe::{Color, DtzModel, Model, Outcome, Position, Source, Square};
 use std::ffi::{CStr, c_char, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -117,6 +117,72 @@ pub unsafe extern "C" fn kpk_probe_fen(
     let Ok(text) = (unsafe { CStr::from_ptr(fen) }).to_str() else { return KPK_ILLEGAL };
     guard(KPK_INTERNAL, || match model.probe_fen(text) {
         Ok(a) => encode(a.outcome, a.source, from_exception),
+        Err(_) => KPK_ILLEGAL,
+    })
+}
+
+/// Decode a DTZ model file (`KPKZ`) from `len` bytes at `bytes`. Returns null if the bytes are not
+/// a valid DTZ model (or `bytes` is null). Free it with [`kpk_dtz_model_free`].
+///
+/// # Safety
+/// `bytes` must point to `len` readable bytes (or be null).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kpk_dtz_model_load(bytes: *const u8, len: usize) -> *mut DtzModel {
+    if bytes.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the caller promises `len` readable bytes at `bytes`.
+    let slice = unsafe { std::slice::from_raw_parts(bytes, len) };
+    guard(std::ptr::null_mut(), || match DtzModel::from_bytes(slice) {
+        Ok(m) => Box::into_raw(Box::new(m)),
+        Err(_) => std::ptr::null_mut(),
+    })
+}
+
+/// Free a DTZ model from [`kpk_dtz_model_load`]; null is ignored.
+///
+/// # Safety
+/// `model` must come from `kpk_dtz_model_load` and not be used or freed again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kpk_dtz_model_free(model: *mut DtzModel) {
+    if !model.is_null() {
+        // SAFETY: the pointer came from Box::into_raw in kpk_dtz_model_load.
+        drop(unsafe { Box::from_raw(model) });
+    }
+}
+
+/// Syzygy's DTZ by squares: plies to the next pawn move or capture, positive when the side to
+/// move wins, negative when it loses, 0 in a draw; written to `*dtz`. Returns 0, `KPK_ILLEGAL`,
+/// `KPK_BAD_ARGUMENT` (a null pointer, a square outside 0..64) or `KPK_INTERNAL`.
+///
+/// # Safety
+/// `model` must come from `kpk_dtz_model_load`; `dtz` must be null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kpk_probe_dtz(
+    model: *const DtzModel,
+    white_king: c_int,
+    black_king: c_int,
+    pawn: c_int,
+    pawn_is_black: c_int,
+    black_to_move: c_int,
+    dtz: *mut c_int,
+) -> c_int {
+    // SAFETY: the caller passes a model from kpk_dtz_model_load (or null, refused here).
+    let Some(model) = (unsafe { model.as_ref() }) else { return KPK_BAD_ARGUMENT };
+    if dtz.is_null() {
+        return KPK_BAD_ARGUMENT;
+    }
+    let square = |s: c_int| u8::try_from(s).ok().and_then(Square::new);
+    let (Some(wk), Some(bk), Some(p)) = (square(white_king), square(black_king), square(pawn)) else {
+        return KPK_BAD_ARGUMENT;
+    };
+    let color = |black: c_int| if black != 0 { Color::Black } else { Color::White };
+    guard(KPK_INTERNAL, || match Position::oriented(wk, bk, p, color(pawn_is_black), color(black_to_move)) {
+        Ok((pos, _)) => {
+            // SAFETY: checked non-null; the caller promises it is writable.
+            unsafe { *dtz = c_int::from(model.dtz(&pos)) };
+            0
+        }
         Err(_) => KPK_ILLEGAL,
     })
 }

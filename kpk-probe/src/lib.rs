@@ -44,9 +44,11 @@
 extern crate alloc;
 
 pub mod bits;
+pub mod dtz;
 pub mod fen;
 pub mod first_layer;
 pub mod input;
+pub mod lazy;
 pub mod model;
 pub mod net;
 pub mod position;
@@ -55,8 +57,10 @@ pub mod square;
 pub mod table4;
 pub mod tree;
 
+pub use dtz::DtzModel;
 pub use fen::{FenError, Material};
 pub use input::Input;
+pub use lazy::Lazy;
 pub use model::{Answer, Coverage, FormatError, Learner, Model, Source};
 pub use position::{Illegal, MAX_INDEX, Outcome, Position, Transform};
 pub use square::{BadSquare, Color, Square};

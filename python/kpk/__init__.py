@@ -13,15 +13,24 @@ A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA
   gets wrong, section 5.1); the committed model ships inside the package.
 - ``PlayModel(path=None).best_move(fen)``: a perfect move from the play model file.
 - ``load_net(path)``: a net saved by ``kpk run`` (``weights.json``) as NumPy arrays.
+- ``datasets.load_kpk(name)``: a set as scikit-learn loads its data sets (a ``Bunch``).
+- ``benchmark.evaluate(estimator, side=..., n=..., draws=...)``: section 7's comparison for any
+  scikit-learn-style estimator, on the draws of ``kpk learners``.
+- ``Bitbase().probe_wdl(board)`` / ``probe_dtc`` / ``get_wdl`` / ``get_dtc``: probes shaped as
+  python-chess's ``chess.syzygy``, from the side to move's point of view.
 
-A position is a FEN string or any object with a ``fen()`` method (a python-chess ``chess.Board``),
-with the pawn of either colour on any file; answers are from the pawn side's point of view. Bad
-input raises ``ValueError`` with kpk's one-line message. Nothing here uses the network.
+A position is a FEN string, a python-chess ``chess.Board`` (read from its bitboards) or any object
+with a ``fen()`` method, with the pawn of either colour on any file; answers are from the pawn
+side's point of view. Bad input raises ``ValueError`` with kpk's one-line message; the batch calls
+take ``errors="mask"`` to answer the good items and mask the bad ones. Every object pickles.
+Nothing here uses the network.
 """
 
+from . import benchmark, datasets
 from ._kpk import (
     CODINGS,
     SETS,
+    TABLE4,
     Bitbase,
     Hybrid,
     PlayModel,
@@ -39,8 +48,11 @@ __all__ = [
     "PlayModel",
     "Probe",
     "SETS",
+    "TABLE4",
     "__version__",
     "dataset",
+    "benchmark",
+    "datasets",
     "features",
     "load_net",
 ]

@@ -1,7 +1,7 @@
 """Type stubs of kpk's compiled module (see the package docstring of ``kpk``)."""
 
 import os
-from typing import Any, Iterable, List, Optional, Protocol, Tuple, Union
+from typing import Any, Iterable, List, Literal, Optional, Protocol, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,7 +10,7 @@ class _HasFen(Protocol):
     def fen(self) -> str: ...
 
 Position = Union[str, _HasFen]
-"""A FEN, or a board with a ``fen()`` method such as python-chess's ``chess.Board``."""
+"""A FEN, a python-chess ``chess.Board`` (read from its bitboards), or any object with ``fen()``."""
 
 Positions = Union[Position, Iterable[Position]]
 """A sequence of positions; a single FEN or board counts as a sequence of one."""
@@ -20,9 +20,24 @@ SETS: Tuple[str, ...]
 """The names ``dataset`` accepts (case-insensitive): T1, S1, T2, S2, T3, T4, T5, wtm, btm, all."""
 CODINGS: Tuple[str, ...]
 """The input codings ``features`` and ``dataset`` accept (section 4.2)."""
+TABLE4: Tuple[dict[str, Any], ...]
+"""Table 4, one dict per characteristic: ``x``, ``code``, ``name`` (the short name), ``level``,
+``description``, ``formula``, ``range`` (over the legal positions), ``printed_range``,
+``binary_bits``."""
+
+Errors = Literal["raise", "mask"]
+"""What a batch call does with an item that is not a KPK position: raise ``ValueError`` (or
+``TypeError``) naming its place, or answer the rest and return masked arrays
+(``numpy.ma.MaskedArray``), masked where the item was bad. With no bad item the arrays are plain."""
 
 class Probe:
-    """The bitbase's answer for one position."""
+    """The bitbase's answer for one position; equal (and hashing alike) where the positions are,
+    picklable."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """``fen``, ``result``, ``dtc`` and ``moves`` as a dict."""
+    def chess_moves(self) -> List[Tuple[Any, str, Optional[int]]]:
+        """``moves`` with a python-chess ``chess.Move`` for each UCI string (needs python-chess)."""
 
     @property
     def fen(self) -> str:
@@ -51,25 +66,41 @@ class Bitbase:
     def __init__(self) -> None: ...
     def probe(self, fen: Position) -> Probe:
         """One position's result, DTC and the result of each legal move."""
-    def probe_many(self, fens: Positions) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.int16]]:
+    def probe_many(
+        self, fens: Positions, *, errors: Errors = "raise"
+    ) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.int16]]:
         """``(win, dtc)``: True where the pawn side wins, and the DTC (-1 for a draw)."""
+    def probe_wdl(self, board: Position) -> int:
+        """Win-draw-loss from the side to move's point of view, as ``chess.syzygy``'s: 2 a win,
+        0 a draw, -2 a loss. ``KeyError`` where the position is not KPK."""
+    def probe_dtc(self, board: Position) -> int:
+        """Plies to conversion from the side to move's point of view: positive where it wins,
+        negative where it loses, 0 for a draw. ``KeyError`` where the position is not KPK."""
+    def get_wdl(self, board: Position, default: Any = None) -> Any:
+        """``probe_wdl``, or ``default`` where the position is not KPK."""
+    def get_dtc(self, board: Position, default: Any = None) -> Any:
+        """``probe_dtc``, or ``default`` where the position is not KPK."""
     def __len__(self) -> int: ...
 
-def features(fens: Positions, coding: str = "natural") -> npt.NDArray[np.float64]:
+def features(
+    fens: Positions, coding: str = "natural", *, dtype: npt.DTypeLike = None, errors: Errors = "raise"
+) -> npt.NDArray[Any]:
     """The characteristics x1..x32 (Table 4) of each position, one row per FEN.
 
     ``coding`` is ``natural`` (32 columns, the raw values), ``scaled`` (32 columns in [0, 1]),
     ``binary`` (92 bits) or ``onehot`` (one column per value). Computed in the canonical
-    orientation (White pawn on files a-d), as ``kpk features`` prints them.
+    orientation (White pawn on files a-d), as ``kpk features`` prints them. ``dtype``: float64
+    (the default), float32, int8, int16, int32 or int64 (not for ``scaled``).
     """
 
 def dataset(
-    name: str, coding: str = "natural", seed: int = 1998
-) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], List[str]]:
+    name: str, coding: str = "natural", seed: int = 1998, *, dtype: npt.DTypeLike = None
+) -> Tuple[npt.NDArray[Any], npt.NDArray[np.int64], List[str]]:
     """A named set as ``(X, y, fens)``: inputs in ``coding``, 1 for a win else 0, canonical FENs.
 
     ``name`` is T1, S1, T2, S2 (seeded draws: ``seed`` matters only for these), T3, T4, T5, wtm,
     btm or all (section 4.5). Rows are in the order of ``kpk dataset --set NAME``'s CSV.
+    ``kpk.datasets.load_kpk`` gives the same as a scikit-learn ``Bunch``.
     """
 
 class Hybrid:
@@ -81,7 +112,7 @@ class Hybrid:
     """
 
     def __init__(self, path: Optional[Union[str, os.PathLike[str]]] = None) -> None: ...
-    def classify(self, fens: Positions) -> npt.NDArray[np.bool_]:
+    def classify(self, fens: Positions, *, errors: Errors = "raise") -> npt.NDArray[np.bool_]:
         """True where the pawn side wins, one value per position."""
     def classify_squares(
         self,
@@ -89,11 +120,14 @@ class Hybrid:
         bk: npt.ArrayLike,
         wp: npt.ArrayLike,
         black_to_move: Union[bool, npt.ArrayLike],
+        *,
+        errors: Errors = "raise",
     ) -> npt.NDArray[np.bool_]:
         """The same from int arrays of squares (0 = a1, 1 = b1, ..., 63 = h8), the pawn White.
 
         The pawn may be on any file; ``black_to_move`` is one bool for all positions or one per
-        position. An illegal position raises ValueError naming its place.
+        position. Squares must be integers (a float is refused, never truncated); an illegal
+        position raises ValueError naming its place.
         """
 
 class PlayModel:
@@ -103,8 +137,9 @@ class PlayModel:
     """
 
     def __init__(self, path: Optional[Union[str, os.PathLike[str]]] = None) -> None: ...
-    def best_move(self, fen: Position) -> str:
-        """The model's move in UCI in the position's own orientation, or ``"-"`` if none is legal.
+    def best_move(self, fen: Position, *, as_move: bool = False) -> Any:
+        """The model's move in UCI in the position's own orientation, or ``"-"`` if none is legal;
+        with ``as_move=True`` a python-chess ``chess.Move``, or None if none is legal.
 
         The pawn side wins as fast as possible where it wins; the lone king keeps a draw where it
         can.

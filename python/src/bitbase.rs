@@ -1,34 +1,21 @@
-//! The bitbase and probing, the characteristics x1..x32 (Table 4) in the codings of section 4.2,
-//! and the named sets of section 4.5, as NumPy arrays.
+//! The exact bitbase: probing one position (a `Probe`) or many (NumPy arrays), and the
+//! Syzygy-shaped probes of python-chess's `chess.syzygy` (values from the side to move's point
+//! of view; docs/PYTHON.md relates them to Syzygy's).
 
-use crate::{oriented, oriented_many, value_error};
-use kpk::chess::position::{KpkPosition, Oriented};
-use kpk::dataset::Dataset;
-use kpk::paper::coding::InputCoding;
-use kpk::paper::features::features;
-use kpk::play::{after, uci};
+use crate::positions::{Errors, masked, oriented, oriented_many, read_kpk};
+use crate::probe::{ProbeAnswer, probe};
+use kpk::chess::position::Oriented;
 use kpk::{Color, Outcome};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::PyArray1;
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
-use rayon::prelude::*;
+use pyo3::types::{PyTuple, PyType};
 use std::sync::OnceLock;
-
-/// A one-dimensional NumPy array and a float64 matrix, as returned to Python.
-type Column<'py, T> = Bound<'py, PyArray1<T>>;
-type Matrix<'py> = Bound<'py, PyArray2<f64>>;
 
 /// The bitbase, generated once per process (it is a pure function of the rules of chess).
 pub(crate) fn bitbase() -> &'static kpk::Bitbase {
     static BITBASE: OnceLock<kpk::Bitbase> = OnceLock::new();
     BITBASE.get_or_init(kpk::Bitbase::generate)
-}
-
-fn result_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win => "win",
-        Outcome::Draw => "draw",
-    }
 }
 
 /// The exact KPK bitbase: every legal position's result and depth to conversion (DTC).
@@ -37,62 +24,29 @@ pub struct Bitbase {
     bb: &'static kpk::Bitbase,
 }
 
-/// The bitbase's answer for one position.
-#[pyclass(module = "kpk", name = "Probe", frozen, get_all)]
-pub struct ProbeAnswer {
-    /// The position, as given.
-    fen: String,
-    /// `"win"` or `"draw"`, from the pawn side's point of view.
-    result: &'static str,
-    /// Plies to conversion (promotion to a safe queen or rook) for a win, else `None`.
-    dtc: Option<u8>,
-    /// `(uci, result, dtc)` for every legal move: the result and DTC of the position after it,
-    /// from the pawn side's point of view, best first for the side to move.
-    moves: Vec<(String, &'static str, Option<u8>)>,
-}
-
-#[pymethods]
-impl ProbeAnswer {
-    fn __repr__(&self) -> String {
-        let dtc = self.dtc.map_or("None".to_string(), |d| d.to_string());
-        format!(
-            "Probe(fen={:?}, result={:?}, dtc={dtc}, moves=[{} moves])",
-            self.fen,
-            self.result,
-            self.moves.len()
-        )
-    }
-}
-
-/// Sort key of a move for the side to move, smaller better: the pawn side's quickest win, else a
-/// draw; the lone king's draw, else its slowest loss (as `kpk probe` orders them).
-fn rank(side: Color, outcome: Outcome, dtc: Option<u8>) -> i32 {
-    let d = dtc.map_or(0, i32::from);
-    match (side, outcome) {
-        (Color::White, Outcome::Win) => d,
-        (Color::White, Outcome::Draw) => 1000,
-        (Color::Black, Outcome::Draw) => -1000,
-        (Color::Black, Outcome::Win) => -d,
-    }
-}
-
-fn probe(bb: &kpk::Bitbase, o: &Oriented) -> ProbeAnswer {
+/// Win-draw-loss of `o` from the side to move's point of view, as Syzygy's WDL: 2 a win, 0 a
+/// draw, -2 a loss (KPK has no win or loss that the fifty-move rule spoils, Syzygy's 1 and -1).
+fn wdl(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
     let p = o.position;
-    let mut moves: Vec<_> = p
-        .moves()
-        .into_iter()
-        .map(|mv| {
-            let (outcome, dtc) = after(bb, &p, mv);
-            (rank(p.side(), outcome, dtc), uci(o, mv), outcome, dtc)
-        })
-        .collect();
-    moves.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    ProbeAnswer {
-        fen: o.to_fen(),
-        result: result_name(bb.outcome(&p)),
-        dtc: bb.dtc(&p).map(|d| d.0),
-        moves: moves.into_iter().map(|(_, name, o, d)| (name, result_name(o), d)).collect(),
+    match (bb.outcome(&p), p.side()) {
+        (Outcome::Draw, _) => 0,
+        (Outcome::Win, Color::White) => 2,
+        (Outcome::Win, Color::Black) => -2,
     }
+}
+
+/// Plies to conversion from the side to move's point of view: positive where it wins, negative
+/// where it loses, 0 for a draw.
+fn dtc(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
+    let p = o.position;
+    let d = bb.dtc(&p).map_or(0, |d| i32::from(d.0));
+    if p.side() == Color::White { d } else { -d }
+}
+
+/// The position of `board` for a Syzygy-shaped probe: a `KeyError` where its material is not
+/// KPK, as `chess.syzygy` raises one for a table it does not have.
+fn kpk_board(board: &Bound<'_, PyAny>) -> PyResult<Oriented> {
+    read_kpk(board)?.ok_or_else(|| PyKeyError::new_err("not a KPK position: the bitbase holds KPvK only"))
 }
 
 #[pymethods]
@@ -105,22 +59,60 @@ impl Bitbase {
 
     /// Probe one position (a FEN or a `chess.Board`): its result, DTC and every move's result.
     fn probe(&self, fen: &Bound<'_, PyAny>) -> PyResult<ProbeAnswer> {
-        Ok(probe(self.bb, &oriented(fen)?))
+        Ok(probe(&oriented(fen)?))
     }
 
     /// Probe many positions: `(win, dtc)`, a bool array (True where the pawn side wins) and an
-    /// int16 array of DTCs (-1 for a draw).
+    /// int16 array of DTCs (-1 for a draw). `errors="mask"`: masked arrays, masked at bad items.
+    #[pyo3(signature = (fens, *, errors = "raise"))]
     fn probe_many<'py>(
         &self,
         py: Python<'py>,
         fens: &Bound<'py, PyAny>,
-    ) -> PyResult<(Column<'py, bool>, Column<'py, i16>)> {
-        let positions = oriented_many(py, fens)?;
+        errors: &str,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let batch = oriented_many(py, fens, Errors::parse(errors)?)?;
+        let positions = batch.positions();
         let bb = self.bb;
-        let win: Vec<bool> = positions.iter().map(|o| bb.outcome(&o.position) == Outcome::Win).collect();
-        let dtc: Vec<i16> =
-            positions.iter().map(|o| bb.dtc(&o.position).map_or(-1, |d| i16::from(d.0))).collect();
-        Ok((PyArray1::from_vec(py, win), PyArray1::from_vec(py, dtc)))
+        let win: Vec<bool> = positions.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
+        let dtc: Vec<i16> = positions.iter().map(|p| bb.dtc(p).map_or(-1, |d| i16::from(d.0))).collect();
+        let mask = batch.mask();
+        let win = masked(py, PyArray1::from_vec(py, win).into_any(), mask.as_deref())?;
+        let dtc = masked(py, PyArray1::from_vec(py, dtc).into_any(), mask.as_deref())?;
+        PyTuple::new(py, [win, dtc])
+    }
+
+    /// Win-draw-loss from the side to move's point of view, as `chess.syzygy`'s `probe_wdl`:
+    /// 2 a win, 0 a draw, -2 a loss. `KeyError` where the position is not KPK.
+    fn probe_wdl(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        Ok(wdl(self.bb, &kpk_board(board)?))
+    }
+
+    /// Plies to conversion (promotion to a queen or rook that wins) from the side to move's
+    /// point of view: positive where it wins, negative where it loses, 0 for a draw. `KeyError`
+    /// where the position is not KPK.
+    fn probe_dtc(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        Ok(dtc(self.bb, &kpk_board(board)?))
+    }
+
+    /// `probe_wdl`, or `default` where the position is not KPK (as `chess.syzygy`'s `get_wdl`).
+    #[pyo3(signature = (board, default = None))]
+    fn get_wdl(&self, board: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+        let py = board.py();
+        Ok(match read_kpk(board)? {
+            Some(o) => Some(wdl(self.bb, &o).into_pyobject(py)?.into_any().unbind()),
+            None => default,
+        })
+    }
+
+    /// `probe_dtc`, or `default` where the position is not KPK.
+    #[pyo3(signature = (board, default = None))]
+    fn get_dtc(&self, board: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+        let py = board.py();
+        Ok(match read_kpk(board)? {
+            Some(o) => Some(dtc(self.bb, &o).into_pyobject(py)?.into_any().unbind()),
+            None => default,
+        })
     }
 
     /// Number of legal positions (pawn on files a-d; e-h mirror them): 165,676.
@@ -132,59 +124,15 @@ impl Bitbase {
     fn __repr__(&self) -> String {
         format!("Bitbase({} legal positions)", self.__len__())
     }
-}
 
-fn coding_of(name: &str) -> PyResult<InputCoding> {
-    name.parse::<InputCoding>().map_err(value_error)
-}
-
-/// The inputs of `positions` in `coding`, one row each, as a float64 array.
-fn inputs<'py>(py: Python<'py>, positions: &[KpkPosition], coding: InputCoding) -> PyResult<Matrix<'py>> {
-    let width = coding.width();
-    let mut data = vec![0.0; positions.len() * width];
-    py.detach(|| {
-        data.par_chunks_mut(width.max(1))
-            .zip(positions)
-            .for_each(|(row, p)| coding.encode(&features(p), row));
-    });
-    PyArray1::from_vec(py, data).reshape([positions.len(), width])
-}
-
-/// The characteristics x1..x32 of each position (Table 4), in `coding`: `natural` (32 columns),
-/// `scaled`, `binary` or `onehot`; one float64 row per FEN, computed in the canonical orientation.
-#[pyfunction(name = "features")]
-#[pyo3(signature = (fens, coding = "natural"))]
-fn features_of<'py>(py: Python<'py>, fens: &Bound<'py, PyAny>, coding: &str) -> PyResult<Matrix<'py>> {
-    let coding = coding_of(coding)?;
-    let positions: Vec<KpkPosition> = oriented_many(py, fens)?.iter().map(|o| o.position).collect();
-    inputs(py, &positions, coding)
-}
-
-/// A named set of section 4.5 as `(X, y, fens)`: the inputs in `coding`, 1 for a win else 0
-/// (int64), and each position's canonical FEN, in the order of `kpk dataset --set NAME`'s CSV.
-#[pyfunction]
-#[pyo3(signature = (name, coding = "natural", seed = kpk::dataset::DEFAULT_SEED))]
-fn dataset<'py>(
-    py: Python<'py>,
-    name: &str,
-    coding: &str,
-    seed: u64,
-) -> PyResult<(Matrix<'py>, Column<'py, i64>, Vec<String>)> {
-    let coding = coding_of(coding)?;
-    let ds = py.detach(|| Dataset::named(name, seed, bitbase())).map_err(value_error)?;
-    let x = inputs(py, &ds.positions, coding)?;
-    let y: Vec<i64> = ds.outcomes.iter().map(|&o| i64::from(o == Outcome::Win)).collect();
-    let fens: Vec<String> = py.detach(|| ds.positions.par_iter().map(KpkPosition::to_fen).collect());
-    Ok((x, PyArray1::from_vec(py, y), fens))
+    /// Pickled as nothing: unpickling generates (or shares) the bitbase again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, ()) {
+        (slf.get_type(), ())
+    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bitbase>()?;
     m.add_class::<ProbeAnswer>()?;
-    m.add_function(wrap_pyfunction!(features_of, m)?)?;
-    m.add_function(wrap_pyfunction!(dataset, m)?)?;
-    // The names `dataset` and `features` accept, from the library's own lists.
-    m.add("SETS", PyTuple::new(m.py(), kpk::dataset::SetName::ALL.map(|s| s.name()))?)?;
-    m.add("CODINGS", PyTuple::new(m.py(), InputCoding::ALL.map(InputCoding::name))?)?;
     Ok(())
 }

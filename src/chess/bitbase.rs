@@ -30,7 +30,7 @@
 //!
 //! Each ply adds the positions of exactly that depth; when a ply adds nothing, no later ply can.
 
-use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, squares};
+use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, neighbours, squares};
 use crate::chess::index::{KpkIndex, MAX_INDEX, SIDE_WORDS, WORDS, pawn_square, word};
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
@@ -50,17 +50,41 @@ pub struct Bitbase {
     win: Vec<u64>,
     /// One byte per index: the DTC of a won position, 0 for draws and illegal indices.
     dtc: Vec<u8>,
+    /// One byte per index: |DTZ| of a won or lost position ([`crate::chess::dtz`]), 0 for draws
+    /// and illegal indices.
+    dtz: Vec<u8>,
 }
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
+/// The masks both fixpoints start from, one word per (side, pawn, pawn side's king).
+struct Masks {
+    /// Black-king squares of legal positions, both sides to move.
+    legal: Vec<u64>,
+    /// Per pawn-side word: the squares the lone king may step to (an unguarded pawn's square
+    /// included).
+    safe: Vec<u64>,
+    /// Per pawn-side word: the lone-king squares where a promotion wins at once.
+    promotes: Vec<u64>,
+}
 
-/// The squares next to some square of `set` (a king step away).
-#[inline(always)]
-fn neighbours(set: u64) -> u64 {
-    let sideways = ((set << 1) & !FILE_A) | ((set >> 1) & !FILE_H);
-    let row = set | sideways;
-    sideways | (row << 8) | (row >> 8)
+impl Masks {
+    fn new() -> Masks {
+        let mut legal = vec![0u64; WORDS];
+        let mut safe = vec![0u64; SIDE_WORDS];
+        let mut promotes = vec![0u64; SIDE_WORDS];
+        for slot in 0..24 {
+            let wp = pawn_square(slot);
+            for wk in Square::ALL {
+                let w = word(Color::White, slot, wk);
+                legal[w] = legal_mask(Color::White, wp, wk);
+                legal[word(Color::Black, slot, wk)] = legal_mask(Color::Black, wp, wk);
+                safe[w] = !(KING_ATTACKS[wk.index()] | WHITE_PAWN_ATTACKS[wp.index()] | wk.bit());
+                if slot >= 20 {
+                    promotes[w] = promotion_wins(wk, wp);
+                }
+            }
+        }
+        Masks { legal, safe, promotes }
+    }
 }
 
 /// Black-king squares that make the (side, pawn, wk) placement legal.
@@ -98,17 +122,7 @@ fn promotion_wins(wk: Square, wp: Square) -> u64 {
 impl Bitbase {
     /// Compute the bitbase by retrograde analysis (about a millisecond; see `kpk bench`).
     pub fn generate() -> Bitbase {
-        let mut legal = vec![0u64; WORDS];
-        let mut safe = vec![0u64; SIDE_WORDS];
-        for slot in 0..24 {
-            let wp = pawn_square(slot);
-            for wk in Square::ALL {
-                legal[word(Color::White, slot, wk)] = legal_mask(Color::White, wp, wk);
-                legal[word(Color::Black, slot, wk)] = legal_mask(Color::Black, wp, wk);
-                safe[word(Color::White, slot, wk)] =
-                    !(KING_ATTACKS[wk.index()] | WHITE_PAWN_ATTACKS[wp.index()] | wk.bit());
-            }
-        }
+        let Masks { legal, safe, promotes } = Masks::new();
         let mut win = vec![0u64; WORDS];
         let mut dtc = vec![0u8; MAX_INDEX];
         let (white, black) = win.split_at_mut(SIDE_WORDS);
@@ -118,13 +132,9 @@ impl Bitbase {
             }
         };
         // Ply 1: promotions.
-        for slot in 20..24 {
-            let wp = pawn_square(slot);
-            for wk in Square::ALL {
-                let w = word(Color::White, slot, wk);
-                white[w] = promotion_wins(wk, wp);
-                record(&mut dtc, w, white[w], 1);
-            }
+        for w in 0..SIDE_WORDS {
+            white[w] = promotes[w];
+            record(&mut dtc, w, white[w], 1);
         }
         let mut d = 1u8;
         loop {
@@ -176,7 +186,8 @@ impl Bitbase {
                 break;
             }
         }
-        Bitbase { win, dtc }
+        let dtz = crate::chess::dtz::generate(&win, &legal, &safe, &promotes);
+        Bitbase { win, dtc, dtz }
     }
 
     /// Outcome of a legal position, from the pawn side's point of view.
@@ -199,6 +210,18 @@ impl Bitbase {
             0 => None,
             d => Some(Dtc(d)),
         }
+    }
+
+    /// DTZ of a legal position ([`crate::chess::dtz`]): plies to the next zeroing move, positive
+    /// when the side to move wins, negative when it loses, 0 in a draw.
+    pub fn dtz(&self, p: &KpkPosition) -> i8 {
+        self.dtz_at(KpkIndex::of(p))
+    }
+
+    /// DTZ at an index (0 for draws and illegal indices).
+    pub fn dtz_at(&self, i: KpkIndex) -> i8 {
+        let d = self.dtz[i.value()] as i8;
+        if i.side() == Color::White { d } else { -d }
     }
 
     /// The won-position bits, one per index (24,576 bytes).
@@ -294,7 +317,9 @@ impl Bitbase {
             }
             win[i.value() / 64] |= 1 << (i.value() % 64);
         }
-        Ok(Bitbase { win, dtc })
+        let Masks { legal, safe, promotes } = Masks::new();
+        let dtz = crate::chess::dtz::generate(&win, &legal, &safe, &promotes);
+        Ok(Bitbase { win, dtc, dtz })
     }
 
     /// Load a bitbase file written by [`Bitbase::save`].

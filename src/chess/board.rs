@@ -65,6 +65,17 @@ pub fn slider_attacks(from: Square, blockers: u64, orthogonal: bool, diagonal: b
     attacks
 }
 
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The squares next to some square of `set` (a king step away).
+#[inline(always)]
+pub fn neighbours(set: u64) -> u64 {
+    let sideways = ((set << 1) & !FILE_A) | ((set >> 1) & !FILE_H);
+    let row = set | sideways;
+    sideways | (row << 8) | (row >> 8)
+}
+
 /// Iterate over the squares of a bitboard, lowest first.
 pub fn squares(mut bb: u64) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {

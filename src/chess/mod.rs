@@ -6,6 +6,7 @@
 
 pub mod bitbase;
 pub mod board;
+pub mod dtz;
 pub mod index;
 pub mod position;
 pub mod probe;

@@ -1,4 +1,4 @@
-//! Probing: a position's outcome and DTC, and what every legal move leads to (`kpk probe`).
+//! Probing: a position's outcome, DTC and DTZ, and what every legal move leads to (`kpk probe`).
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
@@ -10,6 +10,9 @@ pub struct Probe {
     pub outcome: Outcome,
     /// Plies to conversion for a win.
     pub dtc: Option<u8>,
+    /// Syzygy's DTZ: plies to the next zeroing move, positive when the side to move wins,
+    /// negative when it loses, 0 in a draw ([`crate::chess::dtz`]).
+    pub dtz: i8,
     /// Legal moves, best first for the side to move.
     pub moves: Vec<MoveLine>,
 }
@@ -66,5 +69,5 @@ pub fn probe(bb: &Bitbase, o: &Oriented) -> Probe {
             m.best = true;
         }
     }
-    Probe { outcome: bb.outcome(&p), dtc: bb.dtc(&p).map(|d| d.0), moves }
+    Probe { outcome: bb.outcome(&p), dtc: bb.dtc(&p).map(|d| d.0), dtz: bb.dtz(&p), moves }
 }

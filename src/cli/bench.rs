@@ -20,7 +20,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = BenchTarget::Bitbase)]
     what: BenchTarget,
     /// The model file: a hybrid for `--what query` [default: models/kpk.hybrid], a play model for
-    /// `--what best-move` [default: models/kpk-play.hybrid].
+    /// `--what best-move` [default: models/kpk-play.hybrid], a DTZ model for `--what dtz`
+    /// [default: models/kpk-dtz.hybrid].
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
 }
@@ -45,6 +46,8 @@ pub enum BenchTarget {
     Query,
     /// Best moves from the play model (`--model`): per query over every legal position.
     BestMove,
+    /// DTZ from the DTZ model (`--model`): per query over every legal position, and loading.
+    Dtz,
 }
 
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -60,7 +63,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     };
     match args.what {
         BenchTarget::Bitbase => report(
-            "bitbase generate (outcome + DTC, all 196,608 indices)",
+            "bitbase generate (outcome + DTC + DTZ, all 196,608 indices)",
             time_runs(runs, Bitbase::generate),
         )?,
         BenchTarget::Features => {
@@ -106,6 +109,10 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             let path = args.model.as_deref().unwrap_or(Path::new(kpk::play::model::DEFAULT_PLAY_MODEL));
             super::play::bench_best_move(path, args.runs.map_or(20, |n| n as usize))?
         }
+        BenchTarget::Dtz => {
+            let path = args.model.as_deref().unwrap_or(Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL));
+            super::dtz::bench_dtz(path, runs)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -113,7 +120,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
 /// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded and as a
 /// batch on every thread.
 pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
-    let model = Hybrid::load(path).context("loading the hybrid model (write one with `kpk compress`)")?;
+    let model = Hybrid::load(path)
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     let learner = if model.net().is_ok() { "a net" } else { "a decision tree" };
     outln!(
         "model {}: format version {}, {} bytes, {learner} and {} exceptions",
@@ -169,6 +177,50 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
     let bytes = kpk::io::read(path)?;
     let (_, median_load, _) = time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
     outln!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6)?;
+    let (_, median_expand, _) = time_runs(runs, || kpk_probe::Model::from_bytes(&bytes).is_ok());
+    outln!(
+        "kpk-probe expanded path, load (parse + checks + every answer computed): {:.1} µs",
+        median_expand.as_secs_f64() * 1e6
+    )?;
+    bench_lazy(&bytes, &positions, runs)
+}
+
+/// The lazy path (`kpk_probe::lazy`) of a version-3 model: its load, and its queries one by one
+/// over every legal position, by side to move.
+fn bench_lazy(bytes: &[u8], positions: &[kpk_probe::Position], runs: usize) -> anyhow::Result<()> {
+    let mut work = vec![0u32; kpk_probe::lazy::workspace_words(bytes)];
+    if kpk_probe::Lazy::load(bytes, &mut work).is_err() {
+        outln!("kpk-probe lazy path: answers format version 3 (a tree) only")?;
+        return Ok(());
+    }
+    let (_, median_load, _) = time_runs(runs, || kpk_probe::Lazy::load(bytes, &mut work).is_ok());
+    outln!(
+        "kpk-probe lazy path, load (parse + checks, {} words of workspace): {:.2} µs",
+        kpk_probe::lazy::workspace_words(bytes),
+        median_load.as_secs_f64() * 1e6
+    )?;
+    let lazy = kpk_probe::Lazy::load(bytes, &mut work).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for (side, white) in [("the pawn side", true), ("the lone king", false)] {
+        let some: Vec<&kpk_probe::Position> =
+            positions.iter().filter(|p| p.white_to_move() == white).collect();
+        let (min, median, _) = time_runs(runs.div_ceil(10), || {
+            some.iter().filter(|p| lazy.probe(p).outcome == kpk_probe::Outcome::Win).count()
+        });
+        outln!(
+            "kpk-probe lazy path, {} positions with {side} to move, one by one: {:.1} ns per position (median; min {:.1})",
+            some.len(),
+            median.as_secs_f64() * 1e9 / some.len() as f64,
+            min.as_secs_f64() * 1e9 / some.len() as f64
+        )?;
+    }
+    let (_, median, _) = time_runs(runs.div_ceil(10), || {
+        positions.iter().filter(|p| lazy.probe(p).outcome == kpk_probe::Outcome::Win).count()
+    });
+    outln!(
+        "kpk-probe lazy path, all {} legal positions: {:.1} ns per position (median)",
+        positions.len(),
+        median.as_secs_f64() * 1e9 / positions.len() as f64
+    )?;
     Ok(())
 }
 

@@ -145,7 +145,7 @@ fn print_probe(bb: &Bitbase, o: &Oriented) -> std::io::Result<()> {
     let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
     let to_move = if p.side() == Color::White { "the pawn side" } else { "the lone king" };
     let result = match answer.dtc {
-        Some(d) => format!("{}, DTC {d} plies", answer.outcome),
+        Some(d) => format!("{}, DTC {d} plies, DTZ {}", answer.outcome, answer.dtz),
         None => answer.outcome.to_string(),
     };
     outln!("{}", o.to_fen())?;

@@ -11,6 +11,7 @@ use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
 use kpk::report::driver::{Mode, drive};
 use kpk::report::reproduction::{self, pipeline::Reproduce};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -176,9 +177,16 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
             .expect("valid template")
             .progress_chars("=> "),
     );
+    // On a terminal a bar; elsewhere (a log, a pipe) one line per tenth of the runs.
+    let terminal = std::io::stderr().is_terminal();
+    let tenths = std::sync::atomic::AtomicUsize::new(0);
     let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
+        let tenth = done * 10 / total.max(1) + 1;
+        if !terminal && tenths.fetch_max(tenth, std::sync::atomic::Ordering::Relaxed) < tenth {
+            errln!("[{:>6.0} s] {done}/{total} runs", started.elapsed().as_secs_f64());
+        }
     };
     let report = Reproduce {
         configs: args.configs,
@@ -226,6 +234,9 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     }
     let format = ImageFormat::of(&path)?;
     let out = FileOut::check(&path)?;
+    let (config_path, summary_path) =
+        (folder.join(experiment::CONFIG_TOML), folder.join(experiment::SUMMARY_JSON));
+    kpk::output::check_all(&[&out], &[&args.metrics, &config_path, &summary_path])?;
     let rows = experiment::read_metrics(&args.metrics)?;
     experiment::check_finite(&args.metrics, &rows)?;
     let title = args.title.unwrap_or_else(|| {
@@ -236,10 +247,9 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     });
     // A trial folder's config and summary, where present beside the metrics, add the margin, the
     // error target and the kept epoch to the chart.
-    let config = experiment::TrialConfig::load(&folder.join(experiment::CONFIG_TOML)).ok();
-    let summary: Option<experiment::Summary> = kpk::io::read(&folder.join(experiment::SUMMARY_JSON))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    let config = experiment::TrialConfig::load(&config_path).ok();
+    let summary: Option<experiment::Summary> =
+        kpk::io::read(&summary_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
     let marks =
         config.map_or_else(Default::default, |t| experiment::ChartMarks::of(&t.config, summary.as_ref()));
     experiment::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;

@@ -2,6 +2,7 @@
 //! summaries (`report::index`). It reads the rendered reports and computes nothing.
 
 use clap::Args;
+use kpk::hybrid::{Hybrid, Learner};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,17 +11,28 @@ pub struct FindingsArgs {
     /// The folder of the rendered reports; README.md is written there.
     #[arg(long, default_value = "reports", value_name = "DIR")]
     reports: PathBuf,
-    /// The shipped exact model, whose size the findings give.
+    /// The shipped exact model (`kpk learners --ship`), whose size the findings give.
     #[arg(long, default_value = "models/kpk.hybrid", value_name = "FILE")]
     model: PathBuf,
 }
 
 pub fn run_findings(args: FindingsArgs) -> anyhow::Result<ExitCode> {
-    let model =
-        std::fs::metadata(&args.model).map_err(|e| anyhow::anyhow!("{}: {e}", args.model.display()))?;
-    let readme = kpk::report::index::render(&args.reports, model.len())?;
     let to = args.reports.join("README.md");
-    kpk::output::write_file(&to, readme.as_bytes())?;
+    let out = kpk::output::FileOut::check(&to)?;
+    kpk::output::check_all(&[&out], &[&args.model])?;
+    // The findings say what the model is: so it is read, not merely measured.
+    let (model, bytes) = Hybrid::load_sized(&args.model)?;
+    if !matches!(model.learner(), Learner::Tree(_)) {
+        anyhow::bail!(
+            "{}: holds a net, and the findings describe the shipped decision tree (`kpk learners --ship`)",
+            args.model.display()
+        );
+    }
+    if !model.disagreements(&kpk::Bitbase::generate()).is_empty() {
+        anyhow::bail!("{}: is not exact: it disagrees with the bitbase", args.model.display());
+    }
+    let readme = kpk::report::index::render(&args.reports, &args.model.display().to_string(), bytes)?;
+    out.write(readme.as_bytes())?;
     errln!("wrote {}", to.display());
     Ok(ExitCode::SUCCESS)
 }

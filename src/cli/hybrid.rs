@@ -25,8 +25,13 @@ the exit code is then 1."
 )]
 pub struct QueryArgs {
     /// The model file (written by `kpk learners --ship` or `kpk compress`).
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    model: PathBuf,
+    /// [default: models/kpk.hybrid, or models/kpk-dtz.hybrid with --dtz]
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// Add a column: Syzygy's DTZ (plies to the next pawn move or capture, positive when the side
+    /// to move wins, negative when it loses, 0 in a draw). Needs a DTZ model (`kpk compress-dtz`).
+    #[arg(long)]
+    dtz: bool,
     /// Add a last column: a move in UCI notation in the FEN's own squares (`-` when there is
     /// none), perfect where the position's result says so. Needs a play model (`kpk compress-play`).
     #[arg(long)]
@@ -40,7 +45,9 @@ pub struct QueryArgs {
 }
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let (model, play) = super::play::load_query_model(&args.model, args.best_move)?;
+    let default = if args.dtz { kpk::hybrid::dtz::DEFAULT_DTZ_MODEL } else { kpk::hybrid::DEFAULT_MODEL };
+    let path = args.model.clone().unwrap_or_else(|| PathBuf::from(default));
+    let (model, play, dtz) = super::play::load_query_model(&path, args.best_move, args.dtz)?;
     // The move column is printed only when asked for, whichever model answers.
     let play = play.filter(|_| args.best_move);
     let mut out = std::io::BufWriter::new(super::stdout());
@@ -54,6 +61,9 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
                 Ok(o) => {
                     let a = model.classify(&o.position);
                     write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+                    if let Some(dtz) = &dtz {
+                        write!(out, "\t{}", dtz.dtz(&kpk::hybrid::inputs::probe_position(&o.position)))?;
+                    }
                     if let Some(play) = &play {
                         write!(out, "\t{}", super::play::best_move_column(play, &o))?;
                     }
@@ -196,7 +206,6 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
     let cfg = CompressConfig::load(&args.config)?;
     // The model is checked with the report's destinations (the driver's) before minutes of training.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::NET_MODEL.as_ref()))?;
-    kpk::output::distinct(&[&out, &FileOut::check(&args.report)?, &FileOut::check(&results)?])?;
     let started = std::time::Instant::now();
     let progress = |line: &str| errln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
     // With the model on standard output, the tables go to standard error.
@@ -242,6 +251,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         config: args.config.display().to_string(),
         cfg,
         measure_frontier: args.frontier,
+        model: args.out.clone().unwrap_or_else(|| kpk::hybrid::NET_MODEL.into()),
         progress: &progress,
         chosen: &chosen,
     };
@@ -254,8 +264,9 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
 
 /// `kpk compress --from NET.json --out FILE`: quantise and complete a saved net.
 fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let saved = SavedNet::load(from)?;
     let out = FileOut::check(out)?;
+    kpk::output::check_all(&[&out], &[from])?;
+    let saved = SavedNet::load(from)?;
     let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let done = from_saved(&saved, &bb).with_context(|| from.display().to_string())?;

@@ -4,9 +4,11 @@
 use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::{self, Settings};
-use kpk::learners::contrasts::Declared;
+use kpk::learners::curves;
+use kpk::learners::design::Design;
+use kpk::learners::power::{self, Pilot};
 use kpk::learners::render::{self, Destinations};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,8 +23,9 @@ pub struct LearnersArgs {
     /// The MLP hybrid (written by `kpk compress`), whose size the exact models are compared with.
     #[arg(long, default_value = kpk::hybrid::NET_MODEL, value_name = "FILE")]
     model: PathBuf,
-    /// Replicates per learner and training set (the committed report: 5).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    /// Replicates per learner on the whole side's rows (the committed report: 5); at least 2, so
+    /// that every whole-side row the report shows has an interval.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=50))]
     replicates: u16,
     /// The MLP's epoch cap on T3 (the committed report: 100).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -30,16 +33,30 @@ pub struct LearnersArgs {
     /// Leave out the frontier's variants on T3 (a reduced run).
     #[arg(long)]
     no_variants: bool,
-    /// The contrasts declared for section 7's question (the primaries adjusted by Holm).
-    #[arg(long, default_value = "experiments/learners.toml", value_name = "FILE")]
-    contrasts: PathBuf,
+    /// The compress config whose chosen net is the bytes primary's quantised hybrid.
+    #[arg(long, default_value = "experiments/compress.toml", value_name = "FILE")]
+    compress: PathBuf,
     /// Fit nothing: render LEARNERS.md, the CSVs and the figure from the committed learners.json.
     #[arg(long, conflicts_with_all = ["ship", "analyse_only"])]
     render_only: bool,
-    /// Fit nothing: read the fits of the committed learners.json, compute the contrasts from them
-    /// again (--contrasts), rewrite learners.json and render.
+    /// Fit nothing: read the committed learners.json and learners/draws.csv, compute the curves,
+    /// contrasts and verdicts from them again (--design, --pilot), rewrite learners.json and render.
     #[arg(long, conflicts_with = "ship")]
     analyse_only: bool,
+    /// Read the learning curves' draws from the committed learners/draws.csv instead of fitting
+    /// them again, and run the rest of the comparison (the sizes and the whole side).
+    #[arg(long, conflicts_with_all = ["ship", "analyse_only", "render_only"])]
+    from_draws: bool,
+    /// Fit nothing: print the declared design's power from its pilot (each primary's minimal
+    /// detectable difference) and check it against the declaration's limit.
+    #[arg(long, conflicts_with_all = ["ship", "analyse_only", "render_only"])]
+    power: bool,
+    /// The declared design of the comparison (draws, primaries, margin, α, power).
+    #[arg(long, default_value = "experiments/learners_powered.toml", value_name = "FILE")]
+    design: PathBuf,
+    /// The pilot the design's power is computed from.
+    #[arg(long, default_value = "experiments/learners_pilot.csv", value_name = "FILE")]
+    pilot: PathBuf,
     /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
     /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
@@ -88,35 +105,81 @@ fn run_ship(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The commit that last changed the declaration at `path` (git's answer), or why there is none.
+fn declared_in(path: &std::path::Path) -> String {
+    let out = std::process::Command::new("git").args(["log", "-1", "--format=%H", "--"]).arg(path).output();
+    match out {
+        Ok(o) if o.status.success() && !o.stdout.trim_ascii().is_empty() => {
+            String::from_utf8_lossy(o.stdout.trim_ascii()).into_owned()
+        }
+        _ => "uncommitted".to_string(),
+    }
+}
+
 pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.ship {
         return run_ship(path);
     }
+    if args.power {
+        let design = Design::load(&args.design)?;
+        let power = power::of(&design, &Pilot::load(&args.pilot)?)?;
+        outln!("{}", power::table(&design, &power).trim_end())?;
+        power.check(&design)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let to = Destinations::under(&args.out);
+    // Every destination is checked before minutes of fitting, apart from every input.
+    let draws_path = to.draws();
+    let fits_draws = !(args.render_only || args.analyse_only || args.from_draws);
+    let inputs: Vec<&Path> = if args.render_only {
+        vec![&to.json]
+    } else if args.analyse_only {
+        vec![&args.design, &args.pilot, &draws_path]
+    } else {
+        let mut read = vec![args.model.as_path(), &args.design, &args.pilot, &args.compress];
+        read.extend(args.from_draws.then_some(draws_path.as_path()));
+        read
+    };
+    to.check(!args.render_only, fits_draws, &inputs)?;
     if args.render_only {
         render::render_only(&to)?;
         errln!("rendered {} from {}", to.markdown.display(), to.json.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let declared = Declared::load(&args.contrasts)?;
+    let design = Design::load(&args.design)?;
+    let pilot = Pilot::load(&args.pilot)?;
     if args.analyse_only {
-        let report = analyse::analyse_committed(&to.json, &declared)?;
+        let report = analyse::analyse_committed(&to.json, &to.draws(), &design, &pilot)?;
         render::write(&report, &to)?;
         errln!("analysed {} again and rendered {}", to.json.display(), to.markdown.display());
         return Ok(ExitCode::SUCCESS);
     }
+    power::of(&design, &pilot)?.check(&design)?;
     let settings = Settings {
         replicates: usize::from(args.replicates),
         t3_epochs: args.t3_epochs as usize,
         variants: !args.no_variants,
         table5: args.configs,
         shipped_model: args.model,
+        declared_in: declared_in(&args.design),
+        design,
+        pilot: args.pilot,
+        compress: args.compress,
     };
     settings.check()?;
     let started = Instant::now();
     let bb = Bitbase::generate();
     let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
-    let report = analyse::analyse_declared(&settings, &declared, &bb, &progress)?;
+    let draws = if args.from_draws {
+        curves::read_draws(&to.draws())?
+    } else {
+        progress("the learning curves");
+        let draws = curves::run(&settings.design, &settings.table5, &bb, &progress)?;
+        // The draws are the run's data: written first, so that nothing measured is lost.
+        render::write_draws(&draws, &to)?;
+        draws
+    };
+    let report = analyse::analyse(&settings, &draws, &bb, &progress)?;
     render::write(&report, &to)?;
     // Wall time is machine-dependent: printed here, never written to the report.
     outln!("learner        inputs    set  replicates  seconds per fit (mean)")?;

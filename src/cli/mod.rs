@@ -28,6 +28,7 @@ macro_rules! errln {
 mod bench;
 mod bitbase;
 mod dataset;
+mod dtz;
 mod experiment;
 mod findings;
 mod hybrid;
@@ -38,6 +39,7 @@ mod serve;
 mod study;
 mod timing;
 mod train_bench;
+mod uci;
 
 #[derive(Parser)]
 #[command(
@@ -58,7 +60,7 @@ enum Command {
     Probe(bitbase::ProbeArgs),
     /// Measure the speed of the bitbase generator and other hot paths.
     Bench(bench::BenchArgs),
-    /// Exact outcomes from the hybrid model file alone (net + exception table; no bitbase).
+    /// Exact outcomes from the model file alone (a decision tree or a net, and its exceptions; no bitbase).
     Query(hybrid::QueryArgs),
     /// Write a named training/testing set (T1..T5, S1, S2, wtm, btm, all) as CSV with x1..x32.
     Dataset(dataset::DatasetArgs),
@@ -68,6 +70,8 @@ enum Command {
     Compress(hybrid::CompressArgs),
     /// Build the play model: the hybrid plus a move proposer and its exceptions (perfect moves).
     CompressPlay(play::CompressPlayArgs),
+    /// Build the DTZ model: Syzygy's depth to zeroing for every position (reports/DTZ.md).
+    CompressDtz(dtz::CompressDtzArgs),
     /// Play one game from a FEN and print it as PGN (perfect play, the play model, or random).
     Play(play::PlayArgs),
     /// Every player against perfect play from every won and drawn position: reports/PLAY.md.
@@ -90,6 +94,8 @@ enum Command {
     Findings(findings::FindingsArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
     Study(study::StudyArgs),
+    /// A UCI chess engine for KPK positions: the play model's moves (or --perfect, the bitbase's).
+    Uci(uci::UciArgs),
 }
 
 /// The answer of a command that takes a batch of inputs (FENs on the command line or lines of
@@ -146,15 +152,13 @@ pub fn run() -> anyhow::Result<ExitCode> {
             stdout().flush()?;
             return Ok(ExitCode::SUCCESS);
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `kpk` alone: the help, on standard error, and exit 2.
+            errln!("{}", e.render().to_string().trim_end());
+            return Ok(ExitCode::from(2));
+        }
         Err(e) => {
-            // A usage error: clap's message as kpk's one error line, then its usage hint; exit 2.
-            let text = e.render().to_string();
-            let mut lines = text.lines();
-            let first = lines.next().unwrap_or_default();
-            errln!("kpk: error: {}", kpk::error::escape_controls(first.trim_start_matches("error: ")));
-            for line in lines.filter(|l| !l.trim().is_empty()) {
-                errln!("{}", kpk::error::escape_controls(line));
-            }
+            errln!("kpk: error: {}", kpk::error::escape_controls(&usage_line(&e.render().to_string())));
             return Ok(ExitCode::from(2));
         }
     };
@@ -167,6 +171,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Features(args) => dataset::run_features(args),
         Command::Compress(args) => hybrid::run_compress(args),
         Command::CompressPlay(args) => play::run_compress_play(args),
+        Command::CompressDtz(args) => dtz::run_compress_dtz(args),
         Command::Play(args) => play::run_play(args),
         Command::Match(args) => play::run_match(args),
         Command::Run(args) => experiment::run_run(args),
@@ -178,10 +183,26 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Findings(args) => findings::run_findings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
+        Command::Uci(args) => uci::run_uci(args),
     }?;
     // What is still buffered is written now, so that a failure is reported rather than lost.
     stdout().flush()?;
     Ok(code)
+}
+
+/// A usage error as kpk's one error line: clap's message, its tips, and the command whose
+/// `--help` tells more (`unexpected argument '--x' found; tip: … (try 'kpk learners --help')`).
+fn usage_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut line = lines.next().unwrap_or_default().trim_start_matches("error: ").to_string();
+    for tip in lines.filter(|l| l.starts_with("tip:")) {
+        line += &format!("; {tip}");
+    }
+    let sub = std::env::args()
+        .nth(1)
+        .filter(|a| <Cli as clap::CommandFactory>::command().find_subcommand(a).is_some());
+    let command = sub.map_or_else(|| "kpk".to_string(), |s| format!("kpk {s}"));
+    format!("{line} (try '{command} --help')")
 }
 
 /// Replicates, seeds and draws given on the command line: 1 to [`kpk::study::MAX_REPLICATES`]

@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
+use kpk::hybrid::dtz::DEFAULT_DTZ_MODEL;
 use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
@@ -27,8 +28,9 @@ pub struct CompressPlayArgs {
 
 pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
     let out = FileOut::check(&args.out)?;
-    let hybrid =
-        Hybrid::load(&args.hybrid).context("loading the hybrid model (write one with `kpk compress`)")?;
+    kpk::output::check_all(&[&out], &[&args.hybrid])?;
+    let hybrid = Hybrid::load(&args.hybrid)
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     let bb = Bitbase::generate();
     if !hybrid.disagreements(&bb).is_empty() {
         anyhow::bail!("{} is not exact: it disagrees with the bitbase", args.hybrid.display());
@@ -85,11 +87,13 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
 pub fn load_query_model(
     path: &std::path::Path,
     best_move: bool,
-) -> anyhow::Result<(Hybrid, Option<PlayModel>)> {
+    dtz: bool,
+) -> anyhow::Result<(Hybrid, Option<PlayModel>, Option<kpk_probe::DtzModel>)> {
     let bytes = match kpk::io::read(path) {
         Err(kpk::Error::Io { cause, .. })
             if cause.kind() == std::io::ErrorKind::NotFound
-                && path == Path::new(kpk::hybrid::DEFAULT_MODEL) =>
+                && (path == Path::new(kpk::hybrid::DEFAULT_MODEL)
+                    || path == Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL)) =>
         {
             anyhow::bail!(
                 "{}: not found: the default model is looked for in the current folder (run kpk from \
@@ -99,19 +103,35 @@ pub fn load_query_model(
         }
         read => read?,
     };
+    let shown = path.display().to_string();
+    if dtz && !bytes.starts_with(kpk_probe::dtz::DTZ_MAGIC) {
+        anyhow::bail!(
+            "{shown} holds no depths: --dtz needs a DTZ model such as {DEFAULT_DTZ_MODEL} (`kpk compress-dtz`)"
+        );
+    }
+    if bytes.starts_with(kpk_probe::dtz::DTZ_MAGIC) {
+        let m = kpk_probe::DtzModel::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let hybrid = Hybrid::from_bytes(m.embedded(), &shown)?;
+        if best_move {
+            anyhow::bail!(
+                "{shown} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL}"
+            );
+        }
+        return Ok((hybrid, None, Some(m)));
+    }
     if bytes.starts_with(kpk::play::PLAY_MAGIC) {
-        let play = PlayModel::from_bytes(&bytes, &path.display().to_string())?;
-        return Ok((play.hybrid().clone(), Some(play)));
+        let play = PlayModel::from_bytes(&bytes, &shown)?;
+        return Ok((play.hybrid().clone(), Some(play), None));
     }
     let hybrid = Hybrid::from_bytes(&bytes, &path.display().to_string())
-        .context("loading the hybrid model (write one with `kpk compress`)")?;
+        .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     if best_move {
         anyhow::bail!(
             "{} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL} (`kpk compress-play`)",
             path.display()
         );
     }
-    Ok((hybrid, None))
+    Ok((hybrid, None, None))
 }
 
 /// `kpk query --best-move`'s last column: the model's move in UCI in the FEN's own squares, `-`
@@ -257,6 +277,9 @@ pub struct MatchArgs {
     /// Where to write wins won and draws held with their intervals over seeds (CSV).
     #[arg(long, value_name = "FILE", default_value = "reports/play/results.csv")]
     csv: PathBuf,
+    /// Where to write each player's counts per seed, from which the intervals are computed (CSV).
+    #[arg(long, value_name = "FILE", default_value = "reports/play/seeds.csv")]
+    seeds_csv: PathBuf,
     /// Where the report's figures go (PNG and SVG).
     #[arg(long, value_name = "DIR", default_value = "reports/figures")]
     figures: PathBuf,
@@ -280,6 +303,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         },
         report: args.out,
         csv: args.csv,
+        seeds_csv: args.seeds_csv,
         figures: args.figures,
         results: args.results,
         progress: &|s| errln!("{s}"),

@@ -1,7 +1,6 @@
 //! `kpk readings`: section 4.5's stopping rule and kept state under every reading examined,
 //! replicated over all trials of Table 5, against the paper's epochs and accuracies.
 
-use anyhow::bail;
 use clap::Args;
 use kpk::experiment::Trial;
 use kpk::experiment::pipeline::{self, default_jobs};
@@ -34,8 +33,8 @@ pub struct ReadingsArgs {
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65535))]
     jobs: Option<usize>,
     /// Only these trials of Table 5, e.g. "1-37" or "38,41".
-    #[arg(long, value_name = "LIST")]
-    trials: Option<String>,
+    #[arg(long, value_name = "LIST", value_parser = parse_trials)]
+    trials: Option<TrialList>,
     /// A learning-rate sweep instead: train every trial at each of these rates and compare the
     /// configs' reading of the stopping rule with the paper (sweep.csv, sweep.png, sweep.svg).
     #[arg(long, value_name = "RATES", value_delimiter = ',')]
@@ -50,18 +49,23 @@ pub struct ReadingsArgs {
     render_only: bool,
 }
 
-/// Parse "1-37" or "38,41" or "1-13,21-28" into trial numbers.
-fn parse_trials(list: &str) -> anyhow::Result<Vec<u8>> {
+/// Trial numbers of Table 5 given on the command line.
+#[derive(Clone, Debug)]
+pub struct TrialList(Vec<u8>);
+
+/// Parse "1-37" or "38,41" or "1-13,21-28" into trial numbers (clap's value parser of
+/// `--trials`, so that an error names the flag).
+fn parse_trials(list: &str) -> Result<TrialList, String> {
     let mut out = Vec::new();
     for part in list.split(',') {
         let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let (a, b): (u8, u8) = (a.trim().parse()?, b.trim().parse()?);
-        if a == 0 || b < a || b > 41 {
-            bail!("--trials: '{part}' is not a range of trials within 1-41");
+        let range = a.trim().parse::<u8>().and_then(|a| Ok((a, b.trim().parse::<u8>()?)));
+        match range {
+            Ok((a, b)) if a >= 1 && a <= b && b <= 41 => out.extend(a..=b),
+            _ => return Err(format!("'{part}' is not a trial or a range of trials within 1-41")),
         }
-        out.extend(a..=b);
     }
-    Ok(out)
+    Ok(TrialList(out))
 }
 
 /// Check every file a mode will write, before any training (outputs never destroy what kpk did
@@ -87,8 +91,7 @@ fn write_csv<T: serde::Serialize>(out: &FileOut, rows: &[T]) -> anyhow::Result<(
 pub fn run_readings(args: ReadingsArgs) -> anyhow::Result<ExitCode> {
     let mut trials = pipeline::load_dir(&args.configs)?;
     if let Some(list) = &args.trials {
-        let keep = parse_trials(list)?;
-        trials.retain(|t| readings::trial_number(t.name()).is_some_and(|n| keep.contains(&n)));
+        trials.retain(|t| readings::trial_number(t.name()).is_some_and(|n| list.0.contains(&n)));
     }
     if args.render_only {
         return render_sweep(&args.out);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 #[derive(Args)]
 #[command(after_help = "Listens on 127.0.0.1 only and prints the page's address. The JSON API: \
-GET /api/probe?fen=FEN and GET /api/map?fen=FEN (see the README).")]
+GET /api/probe?fen=FEN and GET /api/map?fen=FEN (see docs/SERVE.md).")]
 pub struct ServeArgs {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8642)]

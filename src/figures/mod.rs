@@ -5,4 +5,5 @@
 
 pub mod colours;
 pub mod plot;
+mod printable;
 pub mod raster;

@@ -299,15 +299,16 @@ impl LineChart {
     ) -> Result<()> {
         ensure_font()?;
         let shown = Path::new(&out.display()).to_path_buf();
+        let chart = self.printable();
         out.write_rendered(format.extension(), |tmp| match format {
             ImageFormat::Png => {
                 let root = BitMapBackend::new(tmp, size).into_drawing_area();
-                self.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
+                chart.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
                 root.present().map_err(|e| draw_err(&shown, e))
             }
             ImageFormat::Svg => {
                 let root = SVGBackend::new(tmp, size).into_drawing_area();
-                self.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
+                chart.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
                 root.present().map_err(|e| draw_err(&shown, e))
             }
         })

@@ -131,6 +131,12 @@ impl Hybrid {
         Hybrid::from_bytes(&crate::io::read(path)?, &path.display().to_string())
     }
 
+    /// Load a model file and give its length in bytes: the size of a file the reader accepted.
+    pub fn load_sized(path: &Path) -> Result<(Hybrid, u64)> {
+        let bytes = crate::io::read(path)?;
+        Ok((Hybrid::from_bytes(&bytes, &path.display().to_string())?, bytes.len() as u64))
+    }
+
     /// Parse a model file; `path` only names the file in errors. The probe crate decodes it
     /// (one decoder for kpk and every program that embeds the probe).
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<Hybrid> {

@@ -10,6 +10,7 @@
 pub mod bits;
 pub mod complete;
 pub mod compress;
+pub mod dtz;
 pub mod exceptions;
 pub mod format;
 pub mod frontier;

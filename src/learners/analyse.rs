@@ -1,23 +1,27 @@
-//! The comparison's pipeline: fit every learner to the same draws, measure, pair with the MLP,
-//! and return the typed result that `reports/learners.json` holds (rendered by
+//! The comparison's pipeline: the declared learning curves ([`super::curves`]) and their
+//! verdicts ([`super::verdicts`]), the bytes primary ([`super::size`]), and the whole-side
+//! measures, and the typed result that `reports/learners.json` holds (rendered by
 //! [`super::render`]).
 //!
-//! # Design
+//! # The whole side
 //!
-//! Three training sets, as the paper uses them (section 4.5, Table 5): T1 tested on S1 (wtm,
-//! 125 + 125 positions) and T2 tested on S2 (btm, 136 + 136), drawn afresh for each replicate
-//! (replicate r uses data seed 1998 + r, so replicate 0 is the committed draw of Table 5's trials),
-//! and T3, every wtm position, where the training accuracy is the accuracy on the whole set.
-//! Replicate r's learner seed is the cell's trial seed + r (only the MLP and the boosted trees
-//! draw at random). Every learner of replicate r sees the same draw, so each learner is compared
-//! with the MLP by the per-replicate differences (percentage points) and their 95% t-interval.
-//! The MLP of each cell is the cell's Table 5 trial (trial 1 for T1, 14 for T2, 38 for T3).
+//! Besides the learning curves, every learner is fitted to T3, every wtm position, where the
+//! training accuracy is the accuracy on the whole set and each learner's exact model is counted
+//! (with the frontier's variants). Replicate r's learner seed is trial 38's seed + r (only the MLP
+//! and the boosted trees draw at random); the exploratory learner-minus-MLP contrasts there are
+//! paired by replicate. Section 7's seeding comparison runs on T1/S1, replicate r on data seed
+//! 1998 + r (replicate 0 is the committed draw of Table 5's trials).
 
-use super::contrasts::{self, Arm, Declared, DeclaredContrast, Measure};
+use super::curves::{self, CurvePoint, DrawFit};
+use super::design::Design;
 use super::exact::{Domain, ExactModel};
+use super::explore::{self, Explored};
 use super::mlp::PaperMlp;
+use super::power::{self, Pilot, Power};
 use super::rules::RuleText;
 use super::section7::{self, HiddenUnit, Seeding, StartResult};
+use super::size::{self, Sizes};
+use super::verdicts::{self, PrimaryResult};
 use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
@@ -46,10 +50,19 @@ pub struct Settings {
     pub table5: PathBuf,
     /// The MLP hybrid model (models/kpk-net.hybrid), for its size.
     pub shipped_model: PathBuf,
+    /// The declared design (`experiments/learners_powered.toml`) and the commit that declared it.
+    pub design: Design,
+    pub declared_in: String,
+    /// The pilot the design's power is computed from.
+    pub pilot: PathBuf,
+    /// The compress config whose chosen net is the bytes primary's hybrid.
+    pub compress: PathBuf,
 }
 
 impl Settings {
     pub fn check(&self) -> Result<()> {
+        // One replicate is allowed here (a reduced grid); the command asks for two, so that every
+        // whole-side row it reports has an interval.
         if !(1..=MAX_REPLICATES).contains(&self.replicates) {
             return Err(Error::config(
                 "replicates",
@@ -59,7 +72,8 @@ impl Settings {
         if !(1..=crate::experiment::MAX_EPOCHS_LIMIT).contains(&self.t3_epochs) {
             return Err(Error::config("t3_epochs", format!("must be at least 1, got {}", self.t3_epochs)));
         }
-        Ok(())
+        // The model compared with is read by its reader before any fit, not after minutes of them.
+        crate::hybrid::Hybrid::load_sized(&self.shipped_model).map(|_| ())
     }
 }
 
@@ -71,11 +85,11 @@ struct Cell {
     trial: &'static str,
 }
 
-const CELLS: [Cell; 3] = [
-    Cell { train: SetName::T1, test: Some(SetName::S1), trial: "trial01" },
-    Cell { train: SetName::T2, test: Some(SetName::S2), trial: "trial14" },
-    Cell { train: SetName::T3, test: None, trial: "trial38" },
-];
+/// The whole side with the pawn to move.
+const WHOLE: Cell = Cell { train: SetName::T3, test: None, trial: "trial38" };
+
+/// Section 7's seeding comparison's cell.
+const SEEDING: Cell = Cell { train: SetName::T1, test: Some(SetName::S1), trial: "trial01" };
 
 /// One replicate of one learner on one cell.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -116,7 +130,7 @@ pub struct Row {
 /// A learner minus the MLP, paired over replicates: accuracy in points (test accuracy on T1/T2,
 /// whole-set accuracy on T3) and, where both have one, exact-model bytes. Exploratory: the 95%
 /// interval, unadjusted, and where it falls, never a verdict (the declared primaries of
-/// [`super::contrasts`] carry the verdicts).
+/// [`super::verdicts`] carry the verdicts).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Contrast {
     pub learner: String,
@@ -198,18 +212,28 @@ fn smallest(rows: &[Row], variants: &[Row], shipped: u64) -> Vec<Smallest> {
 /// Everything `reports/learners.json` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LearnersReport {
+    /// The declared design as read for the run, and the commit that declared it.
+    pub design: Design,
+    pub declared_in: String,
+    /// The design's power from its pilot.
+    pub power: Power,
+    /// The declared primaries read from draws.csv (derived: recomputed by `--analyse-only`).
+    pub primaries: Vec<PrimaryResult>,
+    /// The learning curves: each cell's summary (derived from draws.csv).
+    pub curves: Vec<CurvePoint>,
+    /// Exploratory: each learner against the paper's MLP, and x1..x32 against x1..x6 (derived).
+    pub against_mlp: Vec<Explored>,
+    pub characterisation: Vec<Explored>,
+    /// The bytes primary's two files.
+    pub sizes: Sizes,
     pub replicates: usize,
     pub t3_epochs: usize,
+    /// Every learner on T3 (the whole wtm side).
     pub rows: Vec<Row>,
     pub variants: Vec<Row>,
-    /// Every learner against the MLP on each cell, exploratory (derived from `rows`: recomputed,
-    /// never read, by `kpk learners --analyse-only`).
-    #[serde(default)]
+    /// Every learner against the MLP on T3, exploratory (derived from `rows`: recomputed, never
+    /// read, by `kpk learners --analyse-only`).
     pub contrasts: Vec<Contrast>,
-    /// The contrasts `experiments/learners.toml` declares, the primaries adjusted by Holm
-    /// (derived from `rows` and `seeding` like `contrasts`).
-    #[serde(default)]
-    pub declared: Vec<DeclaredContrast>,
     pub smallest: Vec<Smallest>,
     pub theories: Vec<Theory>,
     pub seeding: Seeding,
@@ -320,10 +344,10 @@ fn contrast(a: &Row, mlp: &Row) -> Contrast {
     }
 }
 
-/// The six learners on every cell and input set.
+/// The six learners on the whole side with each input set.
 fn main_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str)) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
-    for cell in &CELLS {
+    for cell in [&WHOLE] {
         let mlp = cell_mlp(cell, s)?;
         let seed0 = mlp.trial.config.seed;
         let data = draws(cell, s.replicates, bb);
@@ -357,7 +381,7 @@ pub fn exploratory(rows: &[Row]) -> Vec<Contrast> {
 
 /// The frontier's variants, on T3 with all 32 characteristics, one replicate each.
 fn variant_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str)) -> Result<Vec<Row>> {
-    let cell = &CELLS[2];
+    let cell = &WHOLE;
     let data = draws(cell, 1, bb);
     let mut learners: Vec<Box<dyn Learner>> = Vec::new();
     for max_rules in [4, 8, 16, 64, 128] {
@@ -409,7 +433,7 @@ fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
     let mut config = (*load_trial(&s.table5, "trial01")?.config).clone();
     config.topology = "32-10-1".parse()?;
     let mlp = PaperMlp::new(config.check()?, None);
-    let data = draws(&CELLS[0], s.replicates, bb);
+    let data = draws(&SEEDING, s.replicates, bb);
     let runs: Vec<([f64; 4], [f64; 4], f64)> = data
         .par_iter()
         .enumerate()
@@ -441,15 +465,19 @@ fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
     })
 }
 
-/// Run the whole comparison. `progress` hears what is being fitted.
-pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<LearnersReport> {
-    s.check()?;
-    let shipped_bytes = std::fs::metadata(&s.shipped_model)
-        .map_err(|cause| Error::Io { path: s.shipped_model.display().to_string(), cause })?
-        .len();
+/// The measures on the whole side: T3 rows, variants, theories, seeding, hidden units.
+struct Whole {
+    rows: Vec<Row>,
+    variants: Vec<Row>,
+    theories: Vec<Theory>,
+    seeding: Seeding,
+    hidden: Vec<HiddenUnit>,
+    hidden_net: String,
+}
+
+fn whole_side(s: &Settings, bb: &Bitbase, progress: &(dyn Fn(&str) + Sync)) -> Result<Whole> {
     let domain = Domain::new(bb);
     let rows = main_rows(s, bb, &domain, progress)?;
-    let contrasts = exploratory(&rows);
     let variants = if s.variants { variant_rows(s, bb, &domain, progress)? } else { Vec::new() };
     progress("rule lists as theories");
     let t1 = Samples::of(&Dataset::of(SetName::T1, DEFAULT_SEED, bb));
@@ -458,88 +486,95 @@ pub fn analyse(s: &Settings, bb: &Bitbase, progress: &dyn Fn(&str)) -> Result<Le
     progress("seeding a 2-level net from the 1-level net");
     let seeding = seeding(s, bb)?;
     progress("reading the hidden units");
-    let mlp = cell_mlp(&CELLS[2], s)?;
+    let mlp = cell_mlp(&WHOLE, s)?;
     let widths = mlp.widths(InputSet::All);
     let net = crate::net::mlp::Mlp::new(&widths, mlp.trial.config.slope, mlp.trial.config.seed)?;
     let (net, _, _) = mlp.train_net(net, &domain.wtm, InputSet::All)?;
     let hidden = section7::hidden_units(&net, &domain.wtm);
     let hidden_net =
         format!("{} (trial 38's config, T3, seed {})", mlp.trial.topology(), mlp.trial.config.seed);
-    Ok(LearnersReport {
+    Ok(Whole { rows, variants, theories, seeding, hidden, hidden_net })
+}
+
+/// The rest of the comparison after the learning curves (`draws`, [`curves::run`]'s rows): the
+/// bytes primary and the whole side's measures, and everything derived. `progress` hears what is
+/// being fitted.
+pub fn analyse(
+    s: &Settings,
+    draws: &[DrawFit],
+    bb: &Bitbase,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<LearnersReport> {
+    s.check()?;
+    let pilot = Pilot::load(&s.pilot)?;
+    // The size compared with is that of a model the reader accepts, not of whatever file is named.
+    let shipped_bytes = crate::hybrid::Hybrid::load_sized(&s.shipped_model)?.1;
+    progress("the shipped tree and the hybrid's seeds");
+    let sizes = size::measure(&s.compress, s.design.hybrid_seeds, bb)?;
+    let w = whole_side(s, bb, progress)?;
+    let mut report = LearnersReport {
+        design: s.design.clone(),
+        declared_in: s.declared_in.clone(),
+        power: power::of(&s.design, &pilot)?,
+        primaries: Vec::new(),
+        curves: Vec::new(),
+        against_mlp: Vec::new(),
+        characterisation: Vec::new(),
+        sizes,
         replicates: s.replicates,
         t3_epochs: s.t3_epochs,
-        smallest: smallest(&rows, &variants, shipped_bytes),
-        rows,
-        variants,
-        contrasts,
-        declared: Vec::new(),
-        theories,
-        seeding,
-        hidden,
-        hidden_net,
+        smallest: smallest(&w.rows, &w.variants, shipped_bytes),
+        contrasts: Vec::new(),
+        rows: w.rows,
+        variants: w.variants,
+        theories: w.theories,
+        seeding: w.seeding,
+        hidden: w.hidden,
+        hidden_net: w.hidden_net,
         shipped_bytes,
         envelope_bytes: super::exact::ENVELOPE_BYTES,
-    })
-}
-
-/// The values of `arm` on `m`, replicate by replicate.
-fn values(report: &LearnersReport, arm: &Arm, m: Measure) -> Result<Vec<f64>> {
-    let missing = |what: &str| Error::Internal(format!("learners.json has no {what} for {arm}"));
-    match arm {
-        Arm::Row { learner, inputs, train_set } => {
-            let set = train_set.to_string();
-            let row = report
-                .rows
-                .iter()
-                .find(|r| &r.learner == learner && r.inputs == *inputs && r.train_set == set)
-                .ok_or_else(|| missing("row"))?;
-            row.fits
-                .iter()
-                .map(|f| match m {
-                    Measure::TestPct => f.test_pct,
-                    Measure::TrainPct => Some(f.train_pct),
-                    Measure::ExactBytes => f.exact.as_ref().map(|e| e.bytes as f64),
-                    Measure::Epochs => None,
-                })
-                .map(|v| v.ok_or_else(|| missing(m.column())))
-                .collect()
-        }
-        Arm::Seeding { seeded } => {
-            let s = if *seeded { &report.seeding.seeded } else { &report.seeding.random };
-            Ok(match m {
-                Measure::TestPct => s.test_pct.clone(),
-                Measure::TrainPct => s.train_pct.clone(),
-                Measure::Epochs => s.epochs.clone(),
-                Measure::ExactBytes => return Err(missing(m.column())),
-            })
-        }
-    }
-}
-
-/// The comparison with its declared contrasts: [`analyse`], then the contrasts `declared` names,
-/// read from its fits.
-pub fn analyse_declared(
-    s: &Settings,
-    declared: &Declared,
-    bb: &Bitbase,
-    progress: &dyn Fn(&str),
-) -> Result<LearnersReport> {
-    let mut report = analyse(s, bb, progress)?;
-    report.declared = contrasts::declare(|arm, m| values(&report, arm, m), declared)?;
+    };
+    derive(&mut report, draws)?;
     Ok(report)
 }
 
-/// `kpk learners --analyse-only`: the fits of a committed `learners.json`, with what is derived
-/// from them (the exploratory and the declared contrasts) computed again, never read.
-pub fn analyse_committed(json: &Path, declared: &Declared) -> Result<LearnersReport> {
+/// What is derived from the draws and the T3 rows: the curves, the exploratory contrasts and the
+/// primaries' verdicts.
+pub fn derive(report: &mut LearnersReport, draws: &[DrawFit]) -> Result<()> {
+    report.curves = curves::curves(draws)?;
+    report.against_mlp = explore::against_mlp(draws);
+    report.characterisation = explore::characterisation(draws);
+    report.contrasts = exploratory(&report.rows);
+    let sizes = &report.sizes;
+    report.primaries =
+        verdicts::primaries(&report.design, &report.power, draws, sizes.tree_bytes, &sizes.hybrid_bytes)?;
+    Ok(())
+}
+
+/// `kpk learners --analyse-only`: the committed `learners.json` and `draws.csv`, with everything
+/// derived from them computed again, never read. The declaration must be the one the run read.
+pub fn analyse_committed(
+    json: &Path,
+    draws_csv: &Path,
+    design: &Design,
+    pilot: &Pilot,
+) -> Result<LearnersReport> {
     let mut value: serde_json::Value = crate::template::read_results(json)?;
     if let Some(fields) = value.as_object_mut() {
-        fields.remove("contrasts");
-        fields.remove("declared");
+        for derived in ["contrasts", "primaries", "curves", "against_mlp", "characterisation"] {
+            fields.insert(derived.to_string(), serde_json::Value::Array(Vec::new()));
+        }
+        fields.insert("power".into(), serde_json::json!({"family": 0, "level": 0.0, "primaries": []}));
     }
     let mut report: LearnersReport = serde_json::from_value(value)
         .map_err(|e| Error::Format { path: json.display().to_string(), message: e.to_string() })?;
-    report.contrasts = exploratory(&report.rows);
-    report.declared = contrasts::declare(|arm, m| values(&report, arm, m), declared)?;
+    if &report.design != design {
+        return Err(Error::Format {
+            path: json.display().to_string(),
+            message: "its declared design differs from the declaration file: rerun `kpk learners`".into(),
+        });
+    }
+    report.power = power::of(design, pilot)?;
+    derive(&mut report, &curves::read_draws(draws_csv)?)?;
     Ok(report)
 }

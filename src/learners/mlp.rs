@@ -10,11 +10,12 @@
 //! single-rounded weights (section 4.3's reading at m = 0: a win when the net classifies the
 //! position a win; an undecided two-output answer counts as a draw).
 
+use super::design::{CONVERGED, MlpBudgets};
 use super::{InputSet, Learner, Model, Row, Samples};
 use crate::error::Result;
 use crate::experiment::Trial;
 use crate::net::mlp::{Mlp, Workspace};
-use crate::train::{self, Classification, OutputCoding, TrainConfig, TrainData};
+use crate::train::{self, Classification, OutputCoding, StopRule, TrainConfig, TrainData};
 use ndarray::Array2;
 
 /// The paper's MLP under a trial's config.
@@ -48,10 +49,67 @@ impl PaperMlp {
 
     /// Train `net` (shaped for `inputs`) on `data`; the kept net and the epochs run.
     pub fn train_net(&self, net: Mlp, data: &Samples, inputs: InputSet) -> Result<(Mlp, usize, usize)> {
-        let x = natural_inputs(data, inputs);
-        let train_data = TrainData { inputs: x.view(), wins: &data.wins };
-        let r = train::train(net, &train_data, None, &self.train_config(), &mut |_| {})?;
-        Ok((r.net, r.epochs_run, r.best_epoch))
+        train_net_with(net, data, inputs, &self.train_config())
+    }
+
+    /// A fitted model of `net` trained under `cfg`.
+    fn fit_with(
+        &self,
+        data: &Samples,
+        inputs: InputSet,
+        seed: u64,
+        cfg: &TrainConfig,
+    ) -> Result<Box<dyn Model>> {
+        let net = Mlp::new(&self.widths(inputs), self.trial.config.slope, seed)?;
+        let (net, epochs, _) = train_net_with(net, data, inputs, cfg)?;
+        Ok(Box::new(MlpModel {
+            net: single_rounded(&net)?,
+            output: self.trial.output().without_margin(),
+            inputs,
+            epochs,
+        }))
+    }
+}
+
+/// Train `net` (shaped for `inputs`) on `data` under `cfg`; the kept net, epochs run and kept.
+fn train_net_with(
+    net: Mlp,
+    data: &Samples,
+    inputs: InputSet,
+    cfg: &TrainConfig,
+) -> Result<(Mlp, usize, usize)> {
+    let x = natural_inputs(data, inputs);
+    let train_data = TrainData { inputs: x.view(), wins: &data.wins };
+    let r = train::train(net, &train_data, None, cfg, &mut |_| {})?;
+    Ok((r.net, r.epochs_run, r.best_epoch))
+}
+
+/// The paper's MLP given a budget to converge: the same trial's net, step and kept state, without
+/// the error target; it stops after `patience` epochs without a gain in the training set's
+/// correct count, or at the epoch cap [`MlpBudgets::converged_epochs`] for the training size.
+#[derive(Clone, Debug)]
+pub struct ConvergedMlp {
+    pub mlp: PaperMlp,
+    pub budgets: MlpBudgets,
+}
+
+impl ConvergedMlp {
+    /// The training config on `n` positions.
+    pub fn train_config(&self, n: usize) -> TrainConfig {
+        let mut cfg = self.mlp.trial.train_config();
+        cfg.stop = StopRule::NoImprovement;
+        cfg.patience = Some(self.budgets.converged_patience);
+        cfg.max_epochs = self.budgets.converged_epochs(n);
+        cfg
+    }
+}
+
+impl Learner for ConvergedMlp {
+    fn name(&self) -> &'static str {
+        CONVERGED
+    }
+    fn fit(&self, data: &Samples, inputs: InputSet, seed: u64) -> Result<Box<dyn Model>> {
+        self.mlp.fit_with(data, inputs, seed, &self.train_config(data.len()))
     }
 }
 
@@ -82,6 +140,18 @@ impl Model for MlpModel {
         let mut ws = Workspace::new(&self.net);
         self.output.classify(self.net.forward_with(&mut ws, &input)) == Classification::Win
     }
+    fn predict_all(&self, rows: &[Row]) -> Vec<bool> {
+        let mut ws = Workspace::new(&self.net);
+        let mut input = vec![0.0; self.inputs.cols().len()];
+        rows.iter()
+            .map(|x| {
+                for (v, &a) in input.iter_mut().zip(&x[self.inputs.cols()]) {
+                    *v = f64::from(a);
+                }
+                self.output.classify(self.net.forward_with(&mut ws, &input)) == Classification::Win
+            })
+            .collect()
+    }
     fn model_bits(&self) -> u64 {
         32 * self.net.weight_count() as u64
     }
@@ -98,13 +168,6 @@ impl Learner for PaperMlp {
         String::new()
     }
     fn fit(&self, data: &Samples, inputs: InputSet, seed: u64) -> Result<Box<dyn Model>> {
-        let net = Mlp::new(&self.widths(inputs), self.trial.config.slope, seed)?;
-        let (net, epochs, _) = self.train_net(net, data, inputs)?;
-        Ok(Box::new(MlpModel {
-            net: single_rounded(&net)?,
-            output: self.trial.output().without_margin(),
-            inputs,
-            epochs,
-        }))
+        self.fit_with(data, inputs, seed, &self.train_config())
     }
 }

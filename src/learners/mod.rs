@@ -26,15 +26,22 @@
 pub mod analyse;
 pub mod bayes;
 pub mod boosted;
-pub mod contrasts;
+pub mod curve_figure;
+pub mod curves;
+pub mod design;
+pub mod draws;
 pub mod exact;
+pub mod explore;
 pub mod logistic;
 pub mod mlp;
+pub mod power;
 pub mod render;
 pub mod rules;
 pub mod section7;
 pub mod ship;
+pub mod size;
 pub mod tree;
+pub mod verdicts;
 
 use crate::dataset::Dataset;
 use crate::error::Result;
@@ -115,7 +122,7 @@ impl Samples {
 
     /// Percentage of positions `model` answers right.
     pub fn accuracy_pct(&self, model: &dyn Model) -> f64 {
-        let right = self.rows.iter().zip(&self.wins).filter(|(x, w)| model.predict(x) == **w).count();
+        let right = model.predict_all(&self.rows).iter().zip(&self.wins).filter(|(p, w)| p == w).count();
         100.0 * right as f64 / self.len().max(1) as f64
     }
 }
@@ -135,6 +142,10 @@ pub trait Learner: Sync {
 pub trait Model: Send + Sync {
     /// `true` for a win, from exactly the values the encoding stores.
     fn predict(&self, x: &Row) -> bool;
+    /// [`Model::predict`] of every row (a model may answer many at once faster).
+    fn predict_all(&self, rows: &[Row]) -> Vec<bool> {
+        rows.iter().map(|x| self.predict(x)).collect()
+    }
     /// Bits of the model as encoded (its module documents the layout).
     fn model_bits(&self) -> u64;
     /// Passes over the training set (epochs, boosting rounds, Newton steps, rules grown): a

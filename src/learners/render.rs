@@ -1,17 +1,19 @@
 //! Render the comparison from its JSON alone: `reports/LEARNERS.md` (the template
-//! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv` and `contrasts.csv`, and the
-//! accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`). Nothing here trains or measures.
+//! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv`, `contrasts.csv` and
+//! `curves.csv`, the accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`) and the learning
+//! curves (`curves.png`, `curves.svg`). Nothing here trains or measures; `draws.csv`, the run's
+//! data, is written by the run beside them ([`write_draws`]) and never rendered.
 
-use super::analyse::{Contrast, LearnersReport, Row};
-use super::contrasts::{self, Arm};
+use super::analyse::{LearnersReport, Row};
+use super::curve_figure::{self, CurveLabels};
+use super::curves::{CURVE_COLUMNS, DrawFit, draws_csv};
+use super::explore::Explored;
 use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::output::FileOut;
 use crate::stats::Interval;
-use crate::stats::compare::{ClaimVerdict, Method};
-use crate::stats::family::{CONTRAST_COLUMNS, ContrastLine};
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
 use serde_json::json;
@@ -27,8 +29,9 @@ struct FigureLabels {
     x: String,
     y: String,
     shipped: String,
-    /// A readable key for each learner of [`super::NAMES`].
+    /// A readable key for each learner of [`super::NAMES`] and the converged MLP.
     names: BTreeMap<String, String>,
+    curves: CurveLabels,
 }
 
 static LABELS: LazyLock<FigureLabels> =
@@ -44,7 +47,8 @@ pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean
 pub struct Destinations {
     pub json: PathBuf,
     pub markdown: PathBuf,
-    /// results.csv, variants.csv, frontier.png, frontier.svg, contrasts.csv.
+    /// results.csv, variants.csv, frontier.png, frontier.svg, contrasts.csv, curves.csv,
+    /// curves.png, curves.svg, and the run's draws.csv.
     pub folder: PathBuf,
 }
 
@@ -67,10 +71,42 @@ impl Destinations {
             f.join("frontier.png"),
             f.join("frontier.svg"),
             f.join("contrasts.csv"),
+            f.join("curves.csv"),
+            f.join("curves.png"),
+            f.join("curves.svg"),
         ]
         .iter()
         .map(|p| FileOut::check(p))
         .collect()
+    }
+
+    /// The run's data: one row per learner, inputs, side, n and draw.
+    pub fn draws(&self) -> PathBuf {
+        self.folder.join("draws.csv")
+    }
+}
+
+/// Write the run's draws (draws.csv).
+pub fn write_draws(draws: &[DrawFit], to: &Destinations) -> Result<()> {
+    let out = FileOut::check(&to.draws())?;
+    std::fs::create_dir_all(&to.folder)
+        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
+    out.write(draws_csv(draws)?.as_bytes())
+}
+
+impl Destinations {
+    /// Check every destination before any fitting: each writable, all distinct, none of them one
+    /// of `inputs`, nor inside the report's own folder unless it belongs there. `json` says
+    /// whether the JSON is written (a run, --analyse-only) or only read (--render-only); `draws`
+    /// whether draws.csv is written (a run that fits the learning curves) or read.
+    pub fn check(&self, json: bool, draws: bool, inputs: &[&Path]) -> Result<()> {
+        let outs = self.outputs()?;
+        let head = if json { vec![FileOut::check(&self.json)?] } else { Vec::new() };
+        let data = if draws { vec![FileOut::check(&self.draws())?] } else { Vec::new() };
+        let all: Vec<&FileOut> = head.iter().chain(&data).chain(&outs).collect();
+        crate::output::check_all(&all, inputs)?;
+        let beside: Vec<&FileOut> = head.iter().chain(&outs[..1]).collect();
+        crate::output::outside_folder(&beside, &self.folder)
     }
 }
 
@@ -100,7 +136,11 @@ fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
     let chart = frontier(report)?;
     chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
     chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))?;
-    outs[5].write(contrasts_csv(report).as_bytes())
+    outs[5].write(contrasts_csv(report).as_bytes())?;
+    outs[6].write(curves_csv(report).as_bytes())?;
+    let names = curve_figure::names(&report.curves, &LABELS.names);
+    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[7], ImageFormat::Png)?;
+    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[8], ImageFormat::Svg)
 }
 
 /// `+1.23 [−0.40, +2.86]`: a paired difference and its interval.
@@ -113,33 +153,12 @@ fn mean_in(iv: Typed<Interval>, digits: usize) -> String {
     format!("{:.digits$} [{:.digits$}, {:.digits$}]", iv.mean, iv.lo, iv.hi)
 }
 
-/// A contrast's arm, read back from its label in `learners.json`.
-fn parse_arm(label: &str) -> std::result::Result<Arm, minijinja::Error> {
-    label
-        .parse()
-        .map_err(|e: Error| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
-}
-
-/// The sets an arm is trained and tested on, as the report names them: `T1/S1`, `T3`; empty for
-/// section 7's seeding starts.
-fn sets(label: String) -> std::result::Result<String, minijinja::Error> {
-    Ok(match parse_arm(&label)? {
-        Arm::Row { train_set, .. } => match train_set.testing() {
-            Some(test) => format!("{train_set}/{test}"),
-            None => train_set.to_string(),
-        },
-        Arm::Seeding { .. } => String::new(),
-    })
-}
-
 /// The Markdown report.
 pub fn markdown(report: &LearnersReport) -> Result<String> {
     let engine = Engine::new()
         .filter("interval", interval)
         .filter("mean_in", mean_in)
         .filter("cell", |s: String| s.replace('|', "\\|"))
-        .filter("sets", sets)
-        .test("seeding", |a: String| parse_arm(&a).map(|a| matches!(a, Arm::Seeding { .. })))
         .template("learners.md", TEMPLATE)
         .map_err(|e| Error::Internal(e.to_string()))?;
     engine.render("learners.md", report).map_err(|e| Error::Internal(e.to_string()))
@@ -189,65 +208,110 @@ pub fn variants_csv(report: &LearnersReport) -> String {
     out
 }
 
-/// An exploratory contrast's arms: the learner's row and the MLP's on the same cell.
-fn exploratory_arms(c: &Contrast) -> Option<(Arm, Arm)> {
-    let train_set: SetName = c.train_set.parse().ok()?;
-    let arm = |learner: &str| Arm::Row { learner: learner.to_string(), inputs: c.inputs, train_set };
-    Some((arm(&c.learner), arm("mlp")))
+/// The columns of contrasts.csv.
+pub const CONTRAST_COLUMNS: &str = "contrast,measure,a,a_inputs,b,b_inputs,side,n,primary,units,estimate,lo95,hi95,p_holm,p_tost_holm,verdict";
+
+fn opt_p(p: Option<f64>) -> String {
+    p.map(|v| format!("{v:.6}")).unwrap_or_default()
 }
 
-/// `contrasts.csv`: the declared contrasts (primaries with Holm's level, adjusted p-value and
-/// verdict), then every exploratory learner-minus-MLP contrast LEARNERS.md shows (accuracy,
-/// then exact bytes where both have an exact model) that no declared one repeats.
+/// An exploratory line of contrasts.csv.
+fn explored_line(name: &str, e: &Explored) -> String {
+    format!(
+        "{name},test_pct,{},{},{},{},{},{},false,{},{:.4},{:.4},{:.4},,,exploratory\n",
+        e.a,
+        e.a_inputs.name(),
+        e.b,
+        e.b_inputs.name(),
+        e.side,
+        e.n,
+        e.draws,
+        e.diff.mean,
+        e.diff.lo,
+        e.diff.hi
+    )
+}
+
+/// `contrasts.csv`: the declared primaries (Holm's p of superiority and of TOST, the verdict),
+/// then every exploratory contrast LEARNERS.md draws on: each learner against the paper's MLP
+/// and x1..x32 against x1..x6 on each cell, paired by draw, and each learner against the MLP on
+/// T3 (accuracy on every wtm position), paired by replicate.
 pub fn contrasts_csv(report: &LearnersReport) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
-    for c in &report.declared {
-        let verdict = c.verdict.map_or("exploratory", ClaimVerdict::words);
-        s.push_str(
-            &ContrastLine {
-                name: &c.name,
-                measure: c.measure.column(),
-                a: c.a.to_string(),
-                b: c.b.to_string(),
-                primary: c.primary,
-                estimate: c.estimate,
-                lo: c.lo,
-                hi: c.hi,
-                method: c.method,
-                p_adjusted: c.p_adjusted,
-                verdict,
-            }
-            .to_string(),
-        );
+    for p in &report.primaries {
+        let (a_in, b_in) = match p.measure {
+            super::design::Measure::TestPct => ("x1..x32", "x1..x32"),
+            super::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
+        };
+        s.push_str(&format!(
+            "{},{},{},{a_in},{},{b_in},{},{},true,{},{:.4},{:.4},{:.4},{},{},{}\n",
+            p.name,
+            serde_json::to_value(p.measure)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            p.a,
+            p.b,
+            p.side,
+            p.n.map(|n| n.to_string()).unwrap_or_default(),
+            p.units,
+            p.estimate,
+            p.lo95,
+            p.hi95,
+            opt_p(Some(p.p_holm)),
+            opt_p(p.p_tost_holm),
+            serde_json::to_value(p.verdict)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+        ));
     }
-    let declared = |a: &Arm, b: &Arm, m: contrasts::Measure| {
-        report.declared.iter().any(|d| &d.a == a && &d.b == b && d.measure == m)
-    };
+    for e in &report.against_mlp {
+        s.push_str(&explored_line(
+            &format!("{}_vs_mlp_{}_{}_x{}", e.a, e.side, e.n, e.a_inputs.cols().len()),
+            e,
+        ));
+    }
+    for e in &report.characterisation {
+        s.push_str(&explored_line(&format!("{}_x32_vs_x6_{}_{}", e.a, e.side, e.n), e));
+    }
     for c in &report.contrasts {
-        let Some((a, b)) = exploratory_arms(c) else { continue };
-        let accuracy =
-            if c.measure == "test" { contrasts::Measure::TestPct } else { contrasts::Measure::TrainPct };
-        let cell = format!("{}_vs_mlp_{}_x{}", c.learner, c.train_set, c.inputs.cols().len());
-        let bytes = c.bytes_diff.map(|d| (contrasts::Measure::ExactBytes, d, format!("{cell}_bytes")));
-        for (m, d, name) in std::iter::once((accuracy, c.accuracy_diff, cell.clone())).chain(bytes) {
-            if declared(&a, &b, m) {
-                continue;
-            }
-            let line = ContrastLine {
-                name: &name,
-                measure: m.column(),
-                a: a.to_string(),
-                b: b.to_string(),
-                primary: false,
-                estimate: d.mean,
-                lo: d.lo,
-                hi: d.hi,
-                method: Method::Paired,
-                p_adjusted: None,
-                verdict: "exploratory",
-            };
-            s.push_str(&line.to_string());
-        }
+        s.push_str(&format!(
+            "{}_vs_mlp_T3_x{},train_pct,{},{},mlp,{},wtm,81664,false,{},{:.4},{:.4},{:.4},,,exploratory\n",
+            c.learner,
+            c.inputs.cols().len(),
+            c.learner,
+            c.inputs.name(),
+            c.inputs.name(),
+            report.replicates,
+            c.accuracy_diff.mean,
+            c.accuracy_diff.lo,
+            c.accuracy_diff.hi
+        ));
+    }
+    s
+}
+
+/// `curves.csv`: each cell's summary per learner and input set.
+pub fn curves_csv(report: &LearnersReport) -> String {
+    let mut s = format!("{CURVE_COLUMNS}\n");
+    for p in &report.curves {
+        s.push_str(&format!(
+            "{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.1}\n",
+            p.learner,
+            p.inputs.name(),
+            p.side,
+            p.n,
+            p.draws,
+            p.train.mean,
+            p.train.lo,
+            p.train.hi,
+            p.test.mean,
+            p.test.lo,
+            p.test.hi,
+            p.test_sd,
+            p.passes
+        ));
     }
     s
 }

@@ -6,7 +6,7 @@ use super::depth::{DepthAccuracy, DepthTarget, Tally};
 use super::matches::{MAX_PLIES, Record};
 use super::results::{
     Band, CpClaim, CpRow, CpShort, DepthDtc, DepthSetup, DepthSide, DtcCount, ExcessPair, HybridTraining,
-    MatchResults, Nn6Training, PlayerKind, PlayerResult,
+    MatchResults, Nn6Training, PlayerKind, PlayerResult, SeedOutcome,
 };
 use crate::dataset::Side;
 use crate::stats::Interval;
@@ -89,6 +89,16 @@ fn player(kind: PlayerKind, seeds: &[&Record]) -> PlayerResult {
         draws_held: over_seeds(&per_seed(&|r| pct(r.held, r.drawn))),
         by_dtc,
         by_band,
+        per_seed: seeds
+            .iter()
+            .map(|r| SeedOutcome {
+                seed: r.replicate,
+                converted: r.pawn.total().1,
+                excess_sum: r.pawn.excess_sum,
+                held: r.held,
+                largest_p: r.pawn.largest_p(),
+            })
+            .collect(),
     }
 }
 

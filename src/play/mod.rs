@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod depth;
+pub mod engine;
 pub mod evaluators;
 pub mod game;
 pub mod matches;

@@ -121,6 +121,25 @@ pub struct PlayerResult {
     pub by_dtc: Vec<DtcCount>,
     /// % converted in each band of DTC ([`MatchResults::bands`]), mean over seeds.
     pub by_band: Vec<Option<f64>>,
+    /// Each seed's counts, from which `wins_won`, `draws_held` and section 2's p over seeds are
+    /// computed (`reports/play/seeds.csv`).
+    #[serde(default)]
+    pub per_seed: Vec<SeedOutcome>,
+}
+
+/// One seed of a player: the counts behind its percentages over seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedOutcome {
+    /// The replicate r = 0, 1, …: the r-th weight seed of each trained net, or the random mover's
+    /// seed r.
+    pub seed: usize,
+    /// Won positions converted as the pawn side, and plies beyond DTC summed over those games.
+    pub converted: usize,
+    pub excess_sum: usize,
+    /// Drawn positions held as the lone king.
+    pub held: usize,
+    /// The largest p with every position of Cp converted.
+    pub largest_p: usize,
 }
 
 /// Won positions of one DTC and the % a player converted (mean and interval over seeds).

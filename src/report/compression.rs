@@ -206,12 +206,18 @@ pub struct CompressRun<'a> {
     pub cfg: CompressConfig,
     /// Measure the frontier now; without it, the report reuses an earlier run's data.
     pub measure_frontier: bool,
+    /// Where the chosen model is written (by `chosen`).
+    pub model: std::path::PathBuf,
     pub progress: crate::hybrid::compress::Progress<'a>,
     pub chosen: &'a dyn Fn(&[Candidate]) -> Result<crate::hybrid::Hybrid>,
 }
 
 impl Report for Compress<'_> {
     type Results = CompressionResults;
+
+    fn command(&self) -> &'static str {
+        "compress"
+    }
 
     fn results_path(&self) -> std::path::PathBuf {
         self.results.clone()
@@ -221,18 +227,29 @@ impl Report for Compress<'_> {
         Ok(destinations(&self.report))
     }
 
+    /// The config, and the frontier's data where it is read rather than measured.
+    fn inputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
+        let Some(run) = &self.run else { return Vec::new() };
+        let mut files = vec![std::path::PathBuf::from(&run.config)];
+        files.extend((!run.measure_frontier).then(|| frontier_data_path(&self.report)));
+        files
+    }
+
+    /// The model, and the frontier's data where it is measured.
+    fn run_outputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
+        let Some(run) = &self.run else { return Vec::new() };
+        let mut files = vec![run.model.clone()];
+        files.extend(run.measure_frontier.then(|| frontier_data_path(&self.report)));
+        files
+    }
+
     fn analyse(&self, mode: Mode) -> Result<CompressionResults> {
-        let (Mode::Run, Some(run)) = (mode, &self.run) else {
-            return Err(Error::Argument("kpk compress analyses its nets as it trains them".into()));
-        };
+        let Some(run) = &self.run else { return Err(Error::Internal(format!("{mode:?} without a run"))) };
         let frontier_csv = frontier_data_path(&self.report);
         let frontier = match run.measure_frontier {
             true => Frontier::Measure,
             false => earlier_frontier(&run.cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier),
         };
-        if run.measure_frontier {
-            crate::output::FileOut::check(&frontier_csv)?;
-        }
         let bb = crate::chess::bitbase::Bitbase::generate();
         let (candidates, frontier) = crate::hybrid::results::run(&run.cfg, frontier, &bb, run.progress)?;
         if let (true, Some(rows)) = (run.measure_frontier, &frontier) {

@@ -82,12 +82,39 @@ pub trait Report {
     /// Everything the report shows, committed as JSON ([`Report::results_path`]).
     type Results: Serialize + DeserializeOwned;
 
+    /// The command that writes the report (`match`), for messages.
+    fn command(&self) -> &'static str;
+
+    /// Whether the report can be analysed again from the runs on disk ([`Mode::AnalyseOnly`]):
+    /// only where its runs are kept. The others analyse as they run.
+    fn reanalyses(&self) -> bool {
+        false
+    }
+
     /// Where the results' JSON is kept.
     fn results_path(&self) -> PathBuf;
 
     /// Every file [`Report::render`] writes. Without results (`Run`, `AnalyseOnly`) the report
     /// names them from its configs; with them (`RenderOnly`) it may read them from the results.
     fn destinations(&self, results: Option<&Self::Results>) -> Result<Vec<PathBuf>>;
+
+    /// The files the command reads in `mode` (configs, models, earlier data): no destination may
+    /// be one of them. The driver adds the results' JSON where `mode` reads it.
+    fn inputs(&self, _mode: Mode) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// The files a run in `mode` writes besides the rendered ones (a model, measured data),
+    /// checked with the destinations before any work starts.
+    fn run_outputs(&self, _mode: Mode) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// The folder of figures the report writes, if it has one of its own: no destination but its
+    /// figures (the PNG and SVG files directly in it) may lie inside it.
+    fn figures_folder(&self) -> Option<PathBuf> {
+        None
+    }
 
     /// Run (for [`Mode::Run`]) and analyse into the results. The files a run writes besides the
     /// report (trial folders, a model) are the run's: it checks them before it starts.
@@ -100,26 +127,29 @@ pub trait Report {
 /// Run `report` in `mode` (see the module's documentation). Returns the paths written, the
 /// results' JSON first unless it was only read.
 pub fn drive<R: Report>(report: &R, mode: Mode) -> Result<Vec<PathBuf>> {
+    // Only a command that keeps its runs offers `--analyse-only`.
+    if mode == Mode::AnalyseOnly && !report.reanalyses() {
+        return Err(Error::Internal(format!("kpk {}: {mode:?}", report.command())));
+    }
     let json_path = report.results_path();
     let (results, mut written) = if mode == Mode::RenderOnly {
         (crate::template::read_results(&json_path)?, Vec::new())
     } else {
         let json = FileOut::check(&json_path)?;
-        let checked = check(&report.destinations(None)?)?;
-        crate::output::distinct(&checked.iter().map(|(_, f)| f).chain([&json]).collect::<Vec<_>>())?;
+        let mut checked = check(&report.destinations(None)?)?;
+        checked.extend(check(&report.run_outputs(mode))?);
+        policy(report, mode, &checked, Some(&json))?;
         let results = report.analyse(mode)?;
         json.write(crate::template::results_json(&results)?.as_bytes())?;
         (results, vec![json_path])
     };
     let checked = check(&report.destinations(Some(&results))?)?;
+    policy(report, mode, &checked, None)?;
     let outputs = report.render(&results)?;
     let mut placed = Vec::with_capacity(outputs.len());
     for output in outputs {
         let at = checked.iter().position(|(p, _)| *p == output.path).ok_or_else(|| {
-            Error::Internal(format!(
-                "{}: rendered but not among the report's destinations",
-                output.path.display()
-            ))
+            Error::Internal(format!("{}: rendered but not declared", output.path.display()))
         })?;
         placed.push((at, output));
     }
@@ -128,6 +158,29 @@ pub fn drive<R: Report>(report: &R, mode: Mode) -> Result<Vec<PathBuf>> {
         written.push(output.path);
     }
     Ok(written)
+}
+
+/// The output policy across a report's destinations ([`crate::output`]): no two name the same
+/// file, none is an input of the command, and none but the figures lies in the figures' folder.
+fn policy<R: Report>(
+    report: &R,
+    mode: Mode,
+    checked: &[(PathBuf, FileOut)],
+    json: Option<&FileOut>,
+) -> Result<()> {
+    let mut inputs = report.inputs(mode);
+    if mode == Mode::RenderOnly {
+        inputs.push(report.results_path());
+    }
+    let outs: Vec<&FileOut> = checked.iter().map(|(_, f)| f).chain(json).collect();
+    crate::output::check_all(&outs, &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
+    let Some(folder) = report.figures_folder() else { return Ok(()) };
+    let figure = |p: &Path| {
+        p.parent() == Some(folder.as_path()) && p.extension().is_some_and(|e| e == "png" || e == "svg")
+    };
+    let others: Vec<&FileOut> =
+        checked.iter().filter(|(p, _)| !figure(p)).map(|(_, f)| f).chain(json).collect();
+    crate::output::outside_folder(&others, &folder)
 }
 
 /// Each path checked by the output policy, before anything is written.
@@ -153,6 +206,9 @@ mod tests {
 
     impl Report for Numbers {
         type Results = Vec<u32>;
+        fn command(&self) -> &'static str {
+            "numbers"
+        }
         fn results_path(&self) -> PathBuf {
             self.dir.join("n.json")
         }
@@ -189,7 +245,8 @@ mod tests {
         let s = Scratch::new("driver");
         std::fs::write(s.join("n.json"), "[5]\n").unwrap();
         let e = drive(&Numbers { dir: s.path().to_path_buf(), stray: true }, Mode::RenderOnly).unwrap_err();
-        assert!(e.to_string().contains("stray.md: rendered but not among the report's destinations"), "{e}");
+        let e = e.to_string();
+        assert!(e.ends_with(&format!("{}: rendered but not declared", s.join("stray.md").display())), "{e}");
         assert_eq!(s.names(), ["n.json"]);
     }
 

@@ -47,8 +47,8 @@ fn pick(report: &str, markdown: &str, phrase: &str) -> Result<String> {
 }
 
 /// reports/README.md from the reports in `dir` (their rendered `## Summary` sections) and the
-/// shipped model's size in bytes (`model_bytes`, the length of `models/kpk.hybrid`).
-pub fn render(dir: &Path, model_bytes: u64) -> Result<String> {
+/// shipped model: the path it is named by (`model`, e.g. `models/kpk.hybrid`) and its size in bytes.
+pub fn render(dir: &Path, model: &str, model_bytes: u64) -> Result<String> {
     let index: Index = toml::from_str(include_str!("index.toml"))
         .map_err(|e| Error::Internal(format!("index.toml: {e}")))?;
     let mut lines = Vec::new();
@@ -60,7 +60,9 @@ pub fn render(dir: &Path, model_bytes: u64) -> Result<String> {
     }
     Engine::new()
         .template("index", include_str!("templates/index.md.j2"))
-        .and_then(|e| e.render("index", &json!({ "findings": lines, "model_bytes": model_bytes })))
+        .and_then(|e| {
+            e.render("index", &json!({ "findings": lines, "model": model, "model_bytes": model_bytes }))
+        })
         .map_err(|e| Error::Internal(e.to_string()))
 }
 
@@ -84,7 +86,7 @@ mod tests {
         let index: Index = toml::from_str(include_str!("index.toml")).unwrap();
         assert!(index.finding.len() >= 5);
         let model = std::fs::metadata(dir.join("../models/kpk.hybrid")).unwrap().len();
-        let readme = render(&dir, model).unwrap();
+        let readme = render(&dir, "models/kpk.hybrid", model).unwrap();
         assert_eq!(readme, String::from_utf8(std::fs::read(dir.join("README.md")).unwrap()).unwrap());
     }
 }

@@ -4,6 +4,7 @@
 pub mod compression;
 pub mod diagram;
 pub mod driver;
+pub mod dtz;
 pub mod frontier;
 pub mod index;
 pub mod levers;

@@ -1,7 +1,7 @@
-//! `reports/PLAY.md`, `reports/play/results.csv` and the figures, rendered from the match's
-//! results ([`crate::play::results::MatchResults`], committed as `reports/play.json`): the prose
-//! is the template `templates/play.md.j2`, the figures' words `play_figures.toml`; nothing here plays or
-//! computes a number.
+//! `reports/PLAY.md`, `reports/play/results.csv`, `reports/play/seeds.csv` and the figures,
+//! rendered from the match's results ([`crate::play::results::MatchResults`], committed as
+//! `reports/play.json`): the prose is the template `templates/play.md.j2`, the figures' words
+//! `play_figures.toml`; nothing here plays or computes a number.
 
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
@@ -30,6 +30,10 @@ pub const CSV_COLUMNS: [&str; 9] = [
     "draws_held_lo",
     "draws_held_hi",
 ];
+
+/// The columns of `reports/play/seeds.csv`.
+pub const SEEDS_CSV_COLUMNS: [&str; 9] =
+    ["player", "q", "seed", "won", "converted", "excess_sum", "drawn", "held", "largest_p"];
 
 /// "a", "a and b", "a, b and c".
 fn and_list(items: &[String]) -> String {
@@ -87,6 +91,25 @@ pub fn results_csv(results: &MatchResults) -> Result<String> {
     }
     let bytes = w.into_inner().map_err(|e| Error::Internal(format!("results.csv: {e}")))?;
     String::from_utf8(bytes).map_err(|e| Error::Internal(format!("results.csv: {e}")))
+}
+
+/// `reports/play/seeds.csv`: a row per player, q and seed, with the counts that
+/// [`results_csv`]'s percentages and intervals over seeds are computed from (won and drawn
+/// positions are every seed's).
+pub fn seeds_csv(results: &MatchResults) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let csv_error = |e: csv::Error| Error::Internal(format!("seeds.csv: {e}"));
+    w.write_record(SEEDS_CSV_COLUMNS).map_err(csv_error)?;
+    for r in &results.players {
+        let q = r.q.map_or_else(String::new, |q| q.to_string());
+        for s in &r.per_seed {
+            let counts = [s.seed, r.won, s.converted, s.excess_sum, r.drawn, s.held, s.largest_p];
+            let row = [r.name.clone(), q.clone()].into_iter().chain(counts.iter().map(usize::to_string));
+            w.write_record(row).map_err(csv_error)?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| Error::Internal(format!("seeds.csv: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::Internal(format!("seeds.csv: {e}")))
 }
 
 /// A figure's words.

@@ -66,6 +66,27 @@ fn the_csv_has_the_issues_columns_and_a_row_per_player_and_q() {
     assert!(cells.iter().skip(3).all(|c| !c.is_empty()), "{cells:?}");
 }
 
+/// seeds.csv holds every seed's counts, and results.csv's intervals are those of the counts.
+#[test]
+fn the_seeds_csv_has_a_row_per_player_q_and_seed_with_the_counts_behind_the_intervals() {
+    let r = made_up_results([1, 2, 3, 3]);
+    let csv = seeds_csv(&r).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next().unwrap(), SEEDS_CSV_COLUMNS.join(","));
+    assert_eq!(lines.clone().count(), r.players.iter().map(|p| p.seeds).sum::<usize>());
+    assert_eq!(lines.next().unwrap(), "perfect,,0,30,30,0,5,5,3");
+    let e0: Vec<Vec<usize>> = csv
+        .lines()
+        .filter(|l| l.starts_with("e,0,"))
+        .map(|l| l.split(',').skip(2).map(|c| c.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(e0.iter().map(|c| c[0]).collect::<Vec<_>>(), [0, 1], "seed r in order");
+    let pct: Vec<f64> = e0.iter().map(|c| 100.0 * c[2] as f64 / c[1] as f64).collect();
+    let e = r.players.iter().find(|p| p.name == "e" && p.q == Some(0)).unwrap();
+    assert_eq!(Interval::of_mean_pct(&pct).unwrap(), e.wins_won);
+    assert_eq!(e0.iter().map(|c| c[6]).collect::<Vec<_>>(), e.largest_p);
+}
+
 #[test]
 fn the_figures_keep_intervals_one_colour_per_player_and_the_legend_beside() {
     let r = made_up_results([1, 2, 3, 3]);

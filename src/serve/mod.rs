@@ -19,6 +19,9 @@ use std::sync::Arc;
 pub const MAX_URL: usize = 2048;
 /// The most header bytes accepted (more: 431).
 pub const MAX_HEADER_BYTES: usize = 8192;
+/// The longest request body a request may declare (more: 413, answered without reading the
+/// body). The explorer's requests carry none; a body this short arrives with the headers.
+pub const MAX_BODY_BYTES: usize = 1024;
 
 const INDEX_HTML: &str = include_str!("../../assets/web/index.html");
 const APP_JS: &str = include_str!("../../assets/web/app.js");
@@ -165,8 +168,11 @@ pub fn run(server: Arc<tiny_http::Server>, explorer: Arc<Explorer>, threads: usi
 fn answer(explorer: &Explorer, page: &str, request: tiny_http::Request) {
     let header_bytes: usize =
         request.headers().iter().map(|h| h.field.as_str().len() + h.value.len() + 4).sum();
+    let too_long = request.body_length().is_some_and(|n| n > MAX_BODY_BYTES);
     let reply = if header_bytes > MAX_HEADER_BYTES {
         Reply::error(431, &format!("request headers over {MAX_HEADER_BYTES} bytes"))
+    } else if too_long {
+        Reply::error(413, &format!("request body over {MAX_BODY_BYTES} bytes"))
     } else {
         route(explorer, page, request.method().as_str(), request.url())
     };

@@ -29,6 +29,15 @@ pub struct Reproduce<'a> {
 impl Report for Reproduce<'_> {
     type Results = Reproduction;
 
+    fn command(&self) -> &'static str {
+        "reproduce"
+    }
+
+    /// The trial folders are kept: `--analyse-only` reads them again.
+    fn reanalyses(&self) -> bool {
+        true
+    }
+
     fn results_path(&self) -> PathBuf {
         self.out.join(REPRODUCTION_JSON)
     }
@@ -43,6 +52,7 @@ impl Report for Reproduce<'_> {
     /// before any training starts.
     fn analyse(&self, mode: Mode) -> Result<Reproduction> {
         let trials = pipeline::load_dir(&self.configs)?;
+        every_trial_of_table5(&self.configs, &trials)?;
         if mode != Mode::Run {
             let others = OtherRuns::read(&self.out)?;
             return analyse_runs(&self.configs, &self.out, &trials, others, &Bitbase::generate());
@@ -84,4 +94,34 @@ fn analyse_runs(
     let trial38 = trials.iter().find(|t| crate::experiment::readings::trial_number(t.name()) == Some(38));
     inputs.gap = super::gap::analyse(&studies, out, &tables::table5(), trial38, &inputs.others.replicates)?;
     analyse(&inputs, bb)
+}
+
+/// The reproduction compares every row of Table 5 (and Table 6 with the a-file trials): a folder
+/// of configs that lacks some of its trials is the user's to complete, refused before any work.
+fn every_trial_of_table5(configs: &Path, trials: &[Trial]) -> Result<()> {
+    let have: Vec<u8> =
+        trials.iter().filter_map(|t| crate::experiment::readings::trial_number(t.name())).collect();
+    let missing: Vec<String> = tables::table5()
+        .iter()
+        .filter(|row| !have.contains(&row.trial))
+        .map(|row| format!("trial{:02}", row.trial))
+        .collect();
+    match missing.as_slice() {
+        [] => Ok(()),
+        [first, .., last] if missing.len() > 2 => {
+            Err(missing_trials(configs, missing.len(), &format!("{first} … {last}")))
+        }
+        _ => Err(missing_trials(configs, missing.len(), &missing.join(", "))),
+    }
+}
+
+fn missing_trials(configs: &Path, count: usize, which: &str) -> Error {
+    Error::Format {
+        path: configs.display().to_string(),
+        message: format!(
+            "lacks {count} of Table 5's {} trial configs ({which}); the reproduction needs every one \
+             (experiments/table5 holds them)",
+            tables::table5().len()
+        ),
+    }
 }

@@ -9,8 +9,10 @@
 //! mixed model over the draws ([`compare::mixed_model`]: Student's t with draws − 1 degrees of
 //! freedom over the per-draw means or differences); with 5 draws the percentile cluster bootstrap
 //! ([`compare::cluster_bootstrap`], seeded) is too narrow, having no small-sample correction, and
-//! is kept beside it as a secondary interval. The claim rows' prose lives in the template; this
-//! module computes the numbers and the verdicts.
+//! is kept beside it as a secondary interval. The section's rows are one family of claims: each
+//! verdict reads the row's interval at the level Holm's step-down procedure tests it (family-wise
+//! α = 5 % over every row), with its Holm-adjusted p-value. The claim rows' prose lives in the
+//! template; this module computes the numbers and the verdicts.
 
 use super::section51_remarks::{self, Remarks, TrainRun};
 use crate::chess::bitbase::Bitbase;
@@ -21,11 +23,14 @@ use crate::experiment::replicate;
 use crate::paper::tables::Scope as TrialScope;
 use crate::report::reproduction::readings_robustness::ranges;
 use crate::stats::compare::{self, Contrast, Method};
+use crate::stats::family::TContrast;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// Confidence level of every interval of the section.
+/// Confidence level of every unadjusted interval of the section.
 pub const LEVEL: f64 = 0.95;
+/// The family-wise α of the verdicts (Holm's, over every claim row).
+pub const ALPHA: f64 = 0.05;
 /// Bootstrap resamples of the draws.
 pub const RESAMPLES: usize = 10_000;
 /// The bootstrap's seed (our choice: the section's number).
@@ -41,10 +46,15 @@ pub const CONSPICUOUS_POINTS: f64 = 1.0;
 struct Descriptions {
     mixed_model: String,
     cluster_bootstrap: String,
+    holm: String,
+}
+
+fn descriptions() -> Descriptions {
+    toml::from_str(include_str!("section51.toml")).expect("section51.toml is valid")
 }
 
 fn describe(method: Method, draws: usize) -> String {
-    let d: Descriptions = toml::from_str(include_str!("section51.toml")).expect("section51.toml is valid");
+    let d = descriptions();
     let text = if method == Method::MixedModel { d.mixed_model } else { d.cluster_bootstrap };
     text.replace("{draws}", &draws.to_string()).replace("{df}", &draws.saturating_sub(1).to_string())
 }
@@ -70,8 +80,21 @@ pub struct Section51 {
     pub seed: u64,
     /// Draws of the small sets behind the intervals.
     pub draws: usize,
+    /// The family of the verdicts: every claim row (`family` of them), Holm's adjustment at
+    /// family-wise `alpha`, and what that computes.
+    #[serde(default)]
+    pub family: usize,
+    #[serde(default)]
+    pub alpha: f64,
+    #[serde(default)]
+    pub adjustment_description: String,
     pub claims: Vec<Claim>,
     pub remarks: Remarks,
+    /// Table 5's small-set trials: our testing accuracy minus the paper's, by the draw (each
+    /// draw's mean over the trials' runs, Student's t over the draws), for the reproduction's
+    /// summary.
+    #[serde(default)]
+    pub gap_to_paper: Option<Contrast>,
 }
 
 /// One run of a small-set trial under its config's reading.
@@ -138,10 +161,28 @@ pub struct Claim {
     pub diff: Contrast,
     /// A − B by the secondary method, the cluster bootstrap over the same draws.
     pub bootstrap: Option<Contrast>,
+    /// Holm's reading of the claim in the section's family, which the verdict reads.
+    #[serde(default)]
+    pub adjusted: Adjusted,
     pub verdict: Verdict,
     /// For a claim that A is "not conspicuously" better than B: the smallest gain, in points,
     /// that counts as conspicuous ([`CONSPICUOUS_POINTS`]).
     pub conspicuous: Option<f64>,
+}
+
+/// A claim's test within the family: its null's p-value, Holm's adjustment of it, and A − B's
+/// interval at the level at which Holm's step tests the claim.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Adjusted {
+    /// The two-sided p-value of the claim's null: A − B = 0, or A − B = the conspicuous gain for a
+    /// claim that A is not conspicuously greater (Student's t over the draws).
+    pub p: f64,
+    pub p_adjusted: f64,
+    /// 1 − α/(m − k) for the claim whose p ranks k-th smallest (from 0) of m, and A − B's
+    /// mixed-model interval at that level.
+    pub level: f64,
+    pub lo: f64,
+    pub hi: f64,
 }
 
 /// What the paper claims of group A against group B.
@@ -290,6 +331,23 @@ fn by_draw(a: &[(u64, f64)], b: &[(u64, f64)]) -> Option<Contrast> {
     compare::mixed_model(a, b, LEVEL)
 }
 
+/// A − B by the draw as a t contrast (the mixed model's: Student's t over the per-draw
+/// differences), from which an interval at any level is read, and the claim's test of it: the
+/// p-value of A − B = 0, or of A − B = t for a claim that A is not conspicuously greater.
+fn t_by_draw(a: &[(u64, f64)], b: &[(u64, f64)], expect: Expect) -> Option<(TContrast, f64)> {
+    let means = compare::draw_means(a, b);
+    let (ma, mb): (Vec<f64>, Vec<f64>) = means.iter().map(|m| (m.1, m.2)).unzip();
+    let c = TContrast::paired(&ma, &mb)?;
+    let p = match expect {
+        Expect::Greater => c.p,
+        Expect::NotConspicuouslyGreater(t) if c.se == 0.0 => f64::from(u8::from(c.estimate == t)),
+        Expect::NotConspicuouslyGreater(t) => {
+            2.0 * (1.0 - compare::student_t_cdf(((t - c.estimate) / c.se).abs(), c.df))
+        }
+    };
+    Some((c, p))
+}
+
 fn group(runs: &[Run], (trials, measure): (&[u8], Measure)) -> Option<(Group, Vec<(u64, f64)>)> {
     let xs = values(runs, trials, measure);
     let m = group_mean(&xs)?;
@@ -304,23 +362,63 @@ fn group(runs: &[Run], (trials, measure): (&[u8], Measure)) -> Option<(Group, Ve
     Some((g, xs))
 }
 
-fn claim(runs: &[Run], s: &Spec) -> Option<Claim> {
+/// The claim of `s` on the runs, with its t contrast by the draw and its test's p-value; its
+/// verdict waits for the family ([`claims`]).
+fn claim(runs: &[Run], s: &Spec) -> Option<(Claim, TContrast)> {
     let (a, xa) = group(runs, s.a)?;
     let (b, xb) = group(runs, s.b)?;
     let diff = by_draw(&xa, &xb)?;
-    Some(Claim {
+    let (t, p) = t_by_draw(&xa, &xb, s.expect)?;
+    let c = Claim {
         claim: s.claim.into(),
         row: s.row.into(),
         a,
         b,
-        verdict: verdict(s.expect, s.scope, diff.lo, diff.hi),
         diff,
         bootstrap: compare::cluster_bootstrap(&xa, &xb, LEVEL, RESAMPLES, SEED),
+        adjusted: Adjusted { p, ..Adjusted::default() },
+        verdict: Verdict::NotShown,
         conspicuous: match s.expect {
             Expect::NotConspicuouslyGreater(t) => Some(t),
             Expect::Greater => None,
         },
-    })
+    };
+    Some((c, t))
+}
+
+/// The claims of `specs` on the runs, each verdict read in their family by Holm: the row whose
+/// p-value ranks k-th smallest of m is read by its interval at 1 − α/(m − k), and has a verdict
+/// only where Holm's step reaches it (adjusted p below α); otherwise it is not shown.
+fn claims(runs: &[Run], specs: &[Spec]) -> Vec<Claim> {
+    let built: Vec<(&Spec, Claim, TContrast)> =
+        specs.iter().filter_map(|s| claim(runs, s).map(|(c, t)| (s, c, t))).collect();
+    let p: Vec<f64> = built.iter().map(|(_, c, _)| c.adjusted.p).collect();
+    let (adjusted, levels) = (compare::holm(&p), compare::holm_levels(&p));
+    built
+        .into_iter()
+        .zip(adjusted.into_iter().zip(levels))
+        .map(|((s, c, t), (p_adjusted, level))| {
+            let (lo, hi) = t.interval(level);
+            let reached = p_adjusted < ALPHA;
+            let verdict = if reached {
+                verdict(s.expect, s.scope, lo, hi)
+            } else {
+                Verdict::of(compare::Verdict::NotShown, s.scope == Scope::PapersSets)
+            };
+            Claim { adjusted: Adjusted { p_adjusted, level, lo, hi, ..c.adjusted }, verdict, ..c }
+        })
+        .collect()
+}
+
+/// Our testing accuracy minus the paper's over the small-set trials, by the draw: per draw, the
+/// mean over every run of (testing accuracy − its trial's figure in Table 5), then Student's t
+/// over the draws. The trials share the draws, so the draw, not the trial, is the unit.
+fn gap_to_paper(runs: &[Run]) -> Option<Contrast> {
+    let paper = crate::paper::tables::table5();
+    let figure = |t: u8| paper.iter().find(|p| p.trial == t).and_then(|p| p.test_acc_pct);
+    let xs: Vec<(u64, f64)> =
+        runs.iter().filter_map(|r| Some((r.draw as u64, r.test? - figure(r.trial)?))).collect();
+    group_mean(&xs)
 }
 
 /// The small-set runs of `replicates` under their trial's own reading, with the share of wins of
@@ -366,7 +464,7 @@ pub fn is_reading(r: &ReplicateOutcome, reading: &Reading) -> bool {
 /// every reading (`reports/readings/replicates.csv`).
 pub fn analyse(configs: &[Trial], replicates: &[ReplicateOutcome], bb: &Bitbase) -> Result<Section51> {
     let runs = runs(configs, replicates, bb)?;
-    let claims: Vec<Claim> = SPECS.iter().filter_map(|s| claim(&runs, s)).collect();
+    let claims = claims(&runs, &SPECS);
     let train: Vec<TrainRun> =
         runs.iter().map(|r| TrainRun { trial: r.trial, draw: r.draw, train: r.train }).collect();
     let mut draws: Vec<usize> = runs.iter().map(|r| r.draw).collect();
@@ -383,7 +481,11 @@ pub fn analyse(configs: &[Trial], replicates: &[ReplicateOutcome], bb: &Bitbase)
         resamples: RESAMPLES,
         seed: SEED,
         draws: draws.len(),
+        family: claims.len(),
+        alpha: ALPHA,
+        adjustment_description: descriptions().holm.replace("{family}", &claims.len().to_string()),
         remarks: section51_remarks::analyse(configs, replicates, &train, &by_draw, bb)?,
+        gap_to_paper: gap_to_paper(&runs),
         claims,
     })
 }

@@ -39,24 +39,29 @@ fn verdicts_follow_the_interval_and_the_claims_scope() {
 
 /// Hundreds of runs on 5 draws: a draw effect that the runs share widens the interval to what the
 /// draws allow, where an interval over runs would call the gap certain.
-#[test]
-fn the_interval_is_by_the_draw_not_by_the_run() {
-    let spec = Spec {
+/// A claim that trial `a` trains more accurately than trial `b`.
+fn greater(a: &'static [u8], b: &'static [u8]) -> Spec {
+    Spec {
         claim: "c",
         row: "r",
-        a: (&[1], Measure::Train),
-        b: (&[2], Measure::Train),
+        a: (a, Measure::Train),
+        b: (b, Measure::Train),
         expect: Expect::Greater,
         scope: Scope::Method,
-    };
-    let steady = claim(&runs(1, 2, 0.5, 0.0), &spec).unwrap();
+    }
+}
+
+#[test]
+fn the_interval_is_by_the_draw_not_by_the_run() {
+    let one = |runs: &[Run]| claims(runs, &[greater(&[1], &[2])]).remove(0);
+    let steady = one(&runs(1, 2, 0.5, 0.0));
     assert_eq!((steady.a.runs, steady.a.draws, steady.diff.units), (50, 5, 5));
     assert!((steady.diff.estimate - 0.5).abs() < 1e-9);
     assert_eq!(steady.verdict, Verdict::Supported);
     assert_eq!(steady.diff.method, Method::MixedModel);
     assert_eq!(steady.bootstrap.map(|b| b.method), Some(Method::ClusterBootstrap));
     // The same mean gap, with draws that swing it by ±2 points: not shown by 5 draws.
-    let swinging = claim(&runs(1, 2, 0.5, 1.0), &spec).unwrap();
+    let swinging = one(&runs(1, 2, 0.5, 1.0));
     assert!((swinging.diff.estimate - 0.5).abs() < 1e-9);
     assert!(swinging.diff.lo < 0.0 && swinging.diff.hi > 1.0, "{:?}", swinging.diff);
     assert_eq!(swinging.verdict, Verdict::NotShown);
@@ -77,23 +82,66 @@ fn measures_over_wins_subtract_the_draws_share() {
     assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
 }
 
+/// Two rows that each alone would be supported (p below 0.05, the 95% interval above 0) are not
+/// shown as a family of two: Holm tests the smaller p at 0.025 and stops there.
+#[test]
+fn holm_reads_each_row_at_its_step_and_a_row_it_does_not_reach_is_not_shown() {
+    let mut rs = runs(1, 2, 1.0, 0.25);
+    rs.extend(runs(3, 4, 1.0, 0.24));
+    let family = claims(&rs, &[greater(&[1], &[2]), greater(&[3], &[4])]);
+    for c in &family {
+        assert!(c.adjusted.p < 0.05 && c.diff.lo > 0.0, "{c:?}");
+        assert!(c.adjusted.p_adjusted >= 0.05, "{c:?}");
+        assert_eq!(c.verdict, Verdict::NotShown);
+    }
+    let (second, first) = (&family[0].adjusted, &family[1].adjusted);
+    assert!(first.p < second.p);
+    assert_eq!((first.level, second.level), (1.0 - 0.05 / 2.0, 0.95));
+    assert_eq!(first.p_adjusted, 2.0 * first.p);
+    assert_eq!(second.p_adjusted, first.p_adjusted, "Holm's adjusted p never falls");
+    assert!(first.lo < 0.0, "the interval at Holm's 97.5 % holds 0: {first:?}");
+    // Alone, each row is read at 95 % and supported.
+    assert_eq!(claims(&rs, &[greater(&[3], &[4])])[0].verdict, Verdict::Supported);
+}
+
+/// A "not conspicuously greater" claim tests A − B = the conspicuous gain.
+#[test]
+fn a_not_conspicuously_greater_claim_tests_the_conspicuous_gain() {
+    let flat = Spec { expect: Expect::NotConspicuouslyGreater(1.0), ..greater(&[1], &[2]) };
+    let c = claims(&runs(1, 2, 0.2, 0.1), &[flat]).remove(0);
+    let t = (1.0 - c.diff.estimate) / ((c.diff.hi - c.diff.estimate) / compare::t_quantile(0.975, 4.0));
+    let p = 2.0 * (1.0 - compare::student_t_cdf(t, 4.0));
+    assert!((c.adjusted.p - p).abs() < 1e-9, "{c:?}");
+    assert_eq!(c.verdict, Verdict::Supported);
+    assert_eq!(c.conspicuous, Some(1.0));
+}
+
 /// The section renders every claim's row with its unit and verdict, and records its method.
 #[test]
 fn the_section_renders_and_heads_the_summary() {
     let mut rs = runs(21, 1, 2.0, 0.0);
     rs.iter_mut().filter(|r| r.trial == 1).for_each(|r| r.test = Some(79.0));
-    let claims: Vec<Claim> = SPECS.iter().filter_map(|s| claim(&rs, s)).collect();
+    let claims = claims(&rs, &SPECS);
     assert_eq!(claims.len(), 2, "two claims: e2, test_lower");
     let s = Section51 {
         method: Some(Method::MixedModel),
         secondary_method: Some(Method::ClusterBootstrap),
         draws: 5,
+        family: claims.len(),
+        alpha: ALPHA,
         claims,
         ..Default::default()
     };
     let e = crate::report::reproduction::templates::engine().unwrap();
     let md = crate::report::reproduction::templates::render(&e, "section51", &context(&s)).unwrap();
-    assert!(md.contains("| +2.0 [+2.0, +2.0] (5) | [+2.0, +2.0] (5) | supported |"), "{md}");
+    assert!(
+        md.contains(
+            "| +2.0 [+2.0, +2.0] (5) | [+2.0, +2.0] (5) | [+2.0, +2.0] (97.50 %) | < 0.001 | supported |"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("their family: the 2 rows of the table below"), "{md}");
+    assert!(md.contains("family-wise α = 0.05"), "{md}");
     assert!(md.contains("\"method\": \"mixed_model\""));
     assert!(md.contains("t with 4 degrees of freedom"), "{md}");
 }

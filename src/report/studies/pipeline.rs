@@ -42,6 +42,10 @@ pub fn studies_md(out: &std::path::Path) -> PathBuf {
 impl Report for Studies<'_> {
     type Results = StudiesResults;
 
+    fn command(&self) -> &'static str {
+        "study"
+    }
+
     fn results_path(&self) -> PathBuf {
         self.results.clone()
     }
@@ -64,10 +68,7 @@ impl Report for Studies<'_> {
 
     /// Runs every study ([`Mode::Run`] only: a study's analysis needs its run in memory), writing
     /// each one's `results.csv` and `replicates.csv` as it finishes.
-    fn analyse(&self, mode: Mode) -> Result<StudiesResults> {
-        if mode != Mode::Run {
-            return Err(crate::Error::Argument("kpk study analyses its runs as it runs them".into()));
-        }
+    fn analyse(&self, _: Mode) -> Result<StudiesResults> {
         let dests = self
             .studies
             .iter()

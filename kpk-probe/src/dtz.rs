@@ -1,0 +1,318 @@
+//! The DTZ model file (`models/kpk-dtz.hybrid`): Syzygy's depth to zeroing for every legal KPK
+//! position from an embedded win/draw model, a value tree over Table 4's characteristics and a
+//! table of corrections. The kpk crate's `src/hybrid/format.md` ("The DTZ model") specifies it.
+//!
+//! DTZ is answered by three rules and one learned part:
+//!
+//! * a draw (the embedded model's answer) is 0;
+//! * the pawn side to move in a won position with a **winning pawn move** (a push to a won
+//!   position, or a promotion to a queen or rook that wins at once) is 1;
+//! * the other won positions with the pawn side to move, the **hard positions**, read the value
+//!   tree, `2 · leaf + 3`, corrected where the correction table names them;
+//! * the lone king to move in a lost position is `−(1 + the greatest DTZ among its moves)`, one
+//!   ply over the answers above (as Syzygy's prober searches one ply for the side its table
+//!   leaves out).
+//!
+//! Loading computes |DTZ| for every index once (a byte each, 192 KB), so a query is a lookup.
+
+use crate::bits::{BitError, BitReader, unzigzag};
+use crate::fen::FenError;
+use crate::model::{FormatError, Model, read_sorted};
+use crate::position::{MAX_INDEX, Outcome, Position};
+use crate::square::{Color, Square};
+use crate::table4::{N_FEATURES, characteristics};
+use crate::tree::{MAX_DEPTH, RANGES, X_BITS, threshold_bits};
+use alloc::vec::Vec;
+
+pub const DTZ_MAGIC: &[u8; 4] = b"KPKZ";
+pub const DTZ_VERSION: u8 = 1;
+/// Magic, version, length, embedded model length.
+const HEADER_LEN: usize = 4 + 1 + 4 + 2;
+/// Leaf bits, correction count (3), two Rice parameters.
+const FIELDS_LEN: usize = 1 + 3 + 2;
+const CRC_LEN: usize = 4;
+/// The largest leaf width a file may use; the largest |DTZ| it may give.
+pub const MAX_LEAF_BITS: u32 = 6;
+pub const MAX_DTZ: u32 = 127;
+
+/// A node of the value tree in preorder; a split's right subtree starts at `right`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueNode {
+    Leaf(u8),
+    /// Left when characteristic `x` (0-based column) is at most `lo + t`.
+    Split {
+        x: u8,
+        t: u8,
+        right: u32,
+    },
+}
+
+/// A binary tree over Table 4's characteristics whose leaves hold `(DTZ − 3) / 2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueTree {
+    pub nodes: Vec<ValueNode>,
+    pub leaf_bits: u32,
+}
+
+impl ValueTree {
+    /// The leaf value for characteristics `f`.
+    #[must_use]
+    pub fn value(&self, f: &[i8; N_FEATURES]) -> u8 {
+        let mut i = 0;
+        loop {
+            match self.nodes[i] {
+                ValueNode::Leaf(v) => return v,
+                ValueNode::Split { x, t, right } => {
+                    let x = usize::from(x);
+                    let left = i16::from(f[x]) - i16::from(RANGES[x].0) <= i16::from(t);
+                    i = if left { i + 1 } else { right as usize };
+                }
+            }
+        }
+    }
+
+    /// The tree's bits in file order as `(value, n)` pairs, least significant bit first.
+    pub fn write(&self, mut put: impl FnMut(u64, u32)) {
+        for n in &self.nodes {
+            match *n {
+                ValueNode::Leaf(v) => {
+                    put(0, 1);
+                    put(u64::from(v), self.leaf_bits);
+                }
+                ValueNode::Split { x, t, .. } => {
+                    put(1, 1);
+                    put(u64::from(x), X_BITS);
+                    put(u64::from(t), threshold_bits(usize::from(x)));
+                }
+            }
+        }
+    }
+
+    /// Decode a tree in preorder; refuses what the format refuses.
+    pub fn read(r: &mut BitReader, leaf_bits: u32) -> Result<ValueTree, FormatError> {
+        let mut nodes = Vec::new();
+        read_node(r, leaf_bits, 0, &mut nodes)?;
+        Ok(ValueTree { nodes, leaf_bits })
+    }
+}
+
+fn read_node(
+    r: &mut BitReader,
+    leaf_bits: u32,
+    depth: usize,
+    nodes: &mut Vec<ValueNode>,
+) -> Result<(), FormatError> {
+    if depth > MAX_DEPTH {
+        return Err(FormatError::Invalid("the value tree is deeper than 64 levels"));
+    }
+    if !r.bit()? {
+        nodes.push(ValueNode::Leaf(r.bits(leaf_bits)? as u8));
+        return Ok(());
+    }
+    let x = r.bits(X_BITS)? as usize;
+    if RANGES[x].0 == RANGES[x].1 {
+        return Err(FormatError::Invalid("a split reads a characteristic of one value"));
+    }
+    let t = r.bits(threshold_bits(x))?;
+    if t >= (RANGES[x].1 - RANGES[x].0) as u64 {
+        return Err(FormatError::Invalid("a split's threshold is out of its characteristic's range"));
+    }
+    let at = nodes.len();
+    nodes.push(ValueNode::Split { x: x as u8, t: t as u8, right: 0 });
+    read_node(r, leaf_bits, depth + 1, nodes)?;
+    let right = nodes.len() as u32;
+    nodes[at] = ValueNode::Split { x: x as u8, t: t as u8, right };
+    read_node(r, leaf_bits, depth + 1, nodes)
+}
+
+/// A correction: the hard position at `place` (0-based, index order) has leaf value plus `delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Correction {
+    pub place: u32,
+    pub delta: i8,
+}
+
+/// A loaded DTZ model: immutable, so it may answer from many threads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DtzModel {
+    wdl: Model,
+    embedded: Vec<u8>,
+    tree: ValueTree,
+    corrections: Vec<Correction>,
+    /// |DTZ| per index (0: draw or illegal).
+    depth: Vec<u8>,
+}
+
+/// Does the pawn side to move in `p` have a pawn move that keeps the win, by `wins` (the answers
+/// for the lone king to move)? A promotion to a queen or a rook that wins at once counts.
+pub fn winning_pawn_move(p: &Position, wins: impl Fn(&Position) -> bool) -> bool {
+    let (wk, bk, wp) = p.squares();
+    let Some(one) = wp.offset(0, 1) else { return false };
+    if one == wk || one == bk {
+        return false;
+    }
+    if one.rank() == 7 {
+        return promotion_wins(wk, bk, one, false) || promotion_wins(wk, bk, one, true);
+    }
+    let step = |to: Square| Position::new(wk, bk, to, Color::Black).is_ok_and(|q| wins(&q));
+    step(one) || (wp.rank() == 1 && one.offset(0, 1).is_some_and(|two| two != wk && two != bk && step(two)))
+}
+
+/// Does a promotion on `q` win at once, the lone king then to move? It does unless the lone king
+/// can take the new piece (next to it and not guarded) or is stalemated. `diagonal`: a queen.
+#[must_use]
+pub fn promotion_wins(wk: Square, bk: Square, q: Square, diagonal: bool) -> bool {
+    if bk.distance(q) == 1 && wk.distance(q) != 1 {
+        return false;
+    }
+    let mut attacked = 0u64;
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        if !diagonal && df != 0 && dr != 0 {
+            continue;
+        }
+        let mut s = q;
+        while let Some(n) = s.offset(df, dr) {
+            attacked |= n.bit();
+            if n == wk {
+                break;
+            }
+            s = n;
+        }
+    }
+    if attacked & bk.bit() != 0 {
+        return true; // check: KQK and KRK are won
+    }
+    let steps = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    steps
+        .iter()
+        .any(|&(df, dr)| bk.offset(df, dr).is_some_and(|s| s.distance(wk) > 1 && attacked & s.bit() == 0))
+}
+
+/// The hard positions of a win/draw model: the positions with the pawn side to move that it calls
+/// won and that have no winning pawn move, by index.
+#[must_use]
+pub fn hard_positions(wdl: &Model) -> Vec<u32> {
+    let wins = |q: &Position| wdl.probe(q).outcome == Outcome::Win;
+    Position::all()
+        .filter(|p| p.white_to_move() && wins(p) && !winning_pawn_move(p, wins))
+        .map(|p| p.index())
+        .collect()
+}
+
+impl DtzModel {
+    /// Put a model together and answer every position once.
+    pub fn new(
+        embedded: &[u8],
+        tree: ValueTree,
+        corrections: Vec<Correction>,
+    ) -> Result<DtzModel, FormatError> {
+        let wdl = Model::from_bytes(embedded)?;
+        let hard = hard_positions(&wdl);
+        let mut depth = alloc::vec![0u8; MAX_INDEX];
+        for p in Position::all().filter(|p| p.white_to_move() && wdl.probe(p).outcome == Outcome::Win) {
+            depth[p.index() as usize] = 1;
+        }
+        let mut next = corrections.iter().peekable();
+        for (place, &i) in hard.iter().enumerate() {
+            let p = Position::from_index(i).expect("a hard position is legal");
+            let mut v = i32::from(tree.value(&characteristics(p.coordinates(), true)));
+            if let Some(c) = next.next_if(|c| c.place as usize == place) {
+                v += i32::from(c.delta);
+            }
+            if v < 0 || 2 * v + 3 > MAX_DTZ as i32 {
+                return Err(FormatError::Invalid("a hard position's DTZ is out of range"));
+            }
+            depth[i as usize] = (2 * v + 3) as u8;
+        }
+        if next.next().is_some() {
+            return Err(FormatError::Invalid("a correction names no hard position"));
+        }
+        for p in Position::all().filter(|p| !p.white_to_move() && wdl.probe(p).outcome == Outcome::Win) {
+            let mut longest = 0u8;
+            p.lone_king_replies(|q| longest = longest.max(depth[q.index() as usize]));
+            depth[p.index() as usize] = longest.saturating_add(1);
+        }
+        Ok(DtzModel { wdl, embedded: embedded.to_vec(), tree, corrections, depth })
+    }
+
+    /// Decode a DTZ model file (format: `src/hybrid/format.md`, "The DTZ model").
+    pub fn from_bytes(bytes: &[u8]) -> Result<DtzModel, FormatError> {
+        if bytes.len() < 4 || &bytes[..4] != DTZ_MAGIC {
+            return Err(FormatError::BadMagic);
+        }
+        if bytes.len() < HEADER_LEN + CRC_LEN {
+            return Err(FormatError::Truncated);
+        }
+        if bytes[4] != DTZ_VERSION {
+            return Err(FormatError::Version(bytes[4]));
+        }
+        let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
+        if header as usize != bytes.len() {
+            return Err(FormatError::Length { header, actual: bytes.len() });
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - CRC_LEN);
+        if crate::bits::crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
+            return Err(FormatError::Checksum);
+        }
+        let n = usize::from(u16::from_le_bytes([body[9], body[10]]));
+        let embedded = body.get(HEADER_LEN..HEADER_LEN + n).ok_or(FormatError::Truncated)?;
+        let at = HEADER_LEN + n;
+        let f = body.get(at..at + FIELDS_LEN).ok_or(FormatError::Truncated)?;
+        let leaf_bits = u32::from(f[0]);
+        let count = u32::from_le_bytes([f[1], f[2], f[3], 0]) as usize;
+        let (kg, kd) = (u32::from(f[4]), u32::from(f[5]));
+        if leaf_bits > MAX_LEAF_BITS || kg > crate::model::MAX_RICE || kd > crate::model::MAX_RICE {
+            return Err(FormatError::Invalid("the leaf width or a Rice parameter is out of range"));
+        }
+        let mut r = BitReader::new(&body[at + FIELDS_LEN..]);
+        let tree = ValueTree::read(&mut r, leaf_bits)?;
+        let places = read_sorted(&mut r, count, kg, MAX_INDEX / 2)?;
+        let mut corrections = Vec::with_capacity(count);
+        for place in places {
+            // A correction is never 0: the stored value is its zig-zag code less one.
+            let delta = unzigzag(r.rice(kd)?.checked_add(1).ok_or(BitError::TooLarge)?);
+            let delta = i8::try_from(delta).map_err(|_| FormatError::Stream(BitError::TooLarge))?;
+            corrections.push(Correction { place, delta });
+        }
+        if !r.at_padded_end() {
+            return Err(FormatError::Invalid("the bit stream does not end where the file does"));
+        }
+        DtzModel::new(embedded, tree, corrections)
+    }
+
+    /// The embedded win/draw model.
+    #[must_use]
+    pub fn wdl(&self) -> &Model {
+        &self.wdl
+    }
+
+    /// The embedded win/draw model's file bytes.
+    #[must_use]
+    pub fn embedded(&self) -> &[u8] {
+        &self.embedded
+    }
+
+    #[must_use]
+    pub fn tree(&self) -> &ValueTree {
+        &self.tree
+    }
+
+    #[must_use]
+    pub fn corrections(&self) -> &[Correction] {
+        &self.corrections
+    }
+
+    /// Syzygy's DTZ for `p`: plies to the next zeroing move, positive when the side to move wins,
+    /// negative when it loses, 0 in a draw.
+    #[inline]
+    #[must_use]
+    pub fn dtz(&self, p: &Position) -> i8 {
+        let d = self.depth[p.index() as usize] as i8;
+        if p.white_to_move() { d } else { -d }
+    }
+
+    /// DTZ of a position in FEN (the side to move's point of view, so any orientation agrees).
+    pub fn dtz_fen(&self, fen: &str) -> Result<i8, FenError> {
+        Ok(self.dtz(&Position::from_fen(fen)?))
+    }
+}

@@ -1,0 +1,261 @@
+//! Positions from Python: FEN strings, python-chess boards read from their bitboards, and any other
+//! object with a `fen()` method; one at a time or as a batch, a batch's bad items raising or
+//! masked (`errors="raise"` or `"mask"`).
+//!
+//! A board is read from python-chess's integer attributes (`kings`, `pawns`, `occupied_co`,
+//! `turn`, `ep_square`), not through `Board.fen()`, which builds a string per board. A board that
+//! is not KPK falls back to its FEN, so its error is the message the FEN would give.
+//!
+//! En passant is checked as python-chess's `Board.is_valid()` checks it: a square on the sixth
+//! rank with White to move (the third with Black to move), with the opponent's pawn just in front
+//! of it and the square and the one behind it empty (the pawn's double step just played).
+
+use crate::value_error;
+use kpk::chess::board::Square;
+use kpk::chess::position::Oriented;
+use kpk::{Color, KpkPosition};
+use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use rayon::prelude::*;
+
+/// What a batch call does with an item that is not a KPK position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Errors {
+    /// Raise `ValueError` (`TypeError` for a value that is no position) naming its place.
+    Raise,
+    /// Answer the others; the call returns masked arrays, masked where the item was bad.
+    Mask,
+}
+
+impl Errors {
+    pub(crate) fn parse(errors: &str) -> PyResult<Errors> {
+        match errors {
+            "raise" => Ok(Errors::Raise),
+            "mask" => Ok(Errors::Mask),
+            other => Err(value_error(format!("errors must be 'raise' or 'mask', got {other:?}"))),
+        }
+    }
+}
+
+/// A position as the user gave it: a FEN's text, or a board already read.
+enum Given {
+    Text(String),
+    Read(Oriented),
+}
+
+/// The square a python-chess board attribute names, if it is one.
+fn square(bits: u64) -> Option<Square> {
+    (bits.count_ones() == 1).then(|| Square::new(bits.trailing_zeros() as u8)).flatten()
+}
+
+/// Is `ep` an en passant square python-chess accepts in `o` (see the module documentation)?
+pub(crate) fn en_passant_valid(o: &Oriented, ep: Square) -> bool {
+    let t = o.transform;
+    let p = o.position;
+    // The side to move and the pawn's colour in the user's orientation.
+    let side = if t.flip_colours { p.side().other() } else { p.side() };
+    let pawn_color = if t.flip_colours { Color::Black } else { Color::White };
+    let (wk, bk, pawn) = (t.apply(p.wk()), t.apply(p.bk()), t.apply(p.wp()));
+    let (rank, ahead) = if side == Color::White { (5, 1) } else { (2, -1) };
+    let occupied = |s: Square| s == wk || s == bk || s == pawn;
+    ep.rank() == rank
+        && pawn_color != side
+        && ep.offset(0, -ahead) == Some(pawn)
+        && !occupied(ep)
+        && ep.offset(0, ahead).is_some_and(|s| !occupied(s))
+}
+
+/// The en passant field of a FEN (its fourth field), if it names a square.
+fn en_passant_field(fen: &str) -> Option<Square> {
+    let field = fen.split_ascii_whitespace().nth(3)?;
+    field.parse::<Square>().ok()
+}
+
+/// Parse a FEN's text, then check its en passant square as python-chess does.
+pub(crate) fn parse_fen(fen: &str) -> Result<Oriented, String> {
+    let o = Oriented::from_fen(fen).map_err(|e| e.to_string())?;
+    match en_passant_field(fen) {
+        Some(ep) if !en_passant_valid(&o, ep) => Err(format!(
+            "bad FEN {}: en passant square {ep} is impossible: no pawn of the side not to move \
+             has just made its double step past it",
+            kpk::error::quote(fen.trim())
+        )),
+        _ => Ok(o),
+    }
+}
+
+/// A python-chess board read from its bitboards; `None` where `obj` has no such attributes, or
+/// is not a KPK position (its FEN then tells why).
+fn read_board(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
+    let py = obj.py();
+    let Ok(kings) = obj.getattr(intern!(py, "kings")) else { return Ok(None) };
+    let kings: u64 = kings.extract()?;
+    let pawns: u64 = obj.getattr(intern!(py, "pawns"))?.extract()?;
+    let colours = obj.getattr(intern!(py, "occupied_co"))?;
+    let (black, white): (u64, u64) = (colours.get_item(0)?.extract()?, colours.get_item(1)?.extract()?);
+    let white_to_move: bool = obj.getattr(intern!(py, "turn"))?.extract()?;
+    let ep: Option<u8> = obj.getattr(intern!(py, "ep_square"))?.extract()?;
+    if (white | black) != (kings | pawns) || white & black != 0 {
+        return Ok(None);
+    }
+    let (Some(wk), Some(bk), Some(pawn)) = (square(kings & white), square(kings & black), square(pawns))
+    else {
+        return Ok(None);
+    };
+    let pawn_color = if pawns & white != 0 { Color::White } else { Color::Black };
+    let side = if white_to_move { Color::White } else { Color::Black };
+    let Ok((p, transform)) = kpk_probe::Position::oriented(wk, bk, pawn, pawn_color, side) else {
+        return Ok(None);
+    };
+    let o = Oriented { position: KpkPosition::from(p), transform };
+    match ep.map(|e| Square::new(e).filter(|&s| en_passant_valid(&o, s))) {
+        Some(None) => Ok(None),
+        _ => Ok(Some(o)),
+    }
+}
+
+/// What `obj` is: a FEN, a board read from its bitboards, or the FEN of an object's `fen()`.
+fn given(obj: &Bound<'_, PyAny>) -> PyResult<Given> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Given::Text(s.to_cow()?.into_owned()));
+    }
+    if let Some(o) = read_board(obj)? {
+        return Ok(Given::Read(o));
+    }
+    if obj.hasattr(intern!(obj.py(), "fen"))? {
+        let fen: String = obj.call_method0(intern!(obj.py(), "fen"))?.extract()?;
+        // A board whose FEN is fine but whose bitboards are not (an impossible en passant square,
+        // which `fen()` leaves out): say so.
+        if obj.hasattr(intern!(obj.py(), "ep_square"))? && parse_fen(&fen).is_ok() {
+            let ep: Option<u8> = obj.getattr(intern!(obj.py(), "ep_square"))?.extract()?;
+            let name = ep.and_then(Square::new).map_or("?".to_string(), |s| s.to_string());
+            return Err(value_error(format!(
+                "illegal board {}: en passant square {name} is impossible: no pawn of the side \
+                 not to move has just made its double step past it",
+                kpk::error::quote(&fen)
+            )));
+        }
+        return Ok(Given::Text(fen));
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a FEN string or a board (python-chess's chess.Board, or an object with a fen() \
+         method), got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// One position as the user gave it.
+pub(crate) fn oriented(obj: &Bound<'_, PyAny>) -> PyResult<Oriented> {
+    match given(obj)? {
+        Given::Read(o) => Ok(o),
+        Given::Text(t) => parse_fen(&t).map_err(value_error),
+    }
+}
+
+/// One position for a Syzygy-shaped probe: `None` where its material is not KPK (a board of any
+/// other material, or a FEN of one); an error for a malformed FEN or an illegal KPK position.
+pub(crate) fn read_kpk(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
+    let text = match given(obj)? {
+        Given::Read(o) => return Ok(Some(o)),
+        Given::Text(t) => t,
+    };
+    match Oriented::from_fen(&text) {
+        Err(kpk::Error::Fen { kind: kpk_probe::FenError::Material(_), .. }) => Ok(None),
+        _ => parse_fen(&text).map(Some).map_err(value_error),
+    }
+}
+
+/// A batch of positions: one per item, `None` where the item was bad (`errors="mask"` only).
+pub(crate) struct Batch {
+    pub(crate) items: Vec<Option<Oriented>>,
+}
+
+impl Batch {
+    /// The positions, a legal stand-in where an item was bad (its answer is masked).
+    pub(crate) fn positions(&self) -> Vec<KpkPosition> {
+        let stand_in = KpkPosition::all().next().expect("KPK has legal positions");
+        self.items.iter().map(|o| o.map_or(stand_in, |o| o.position)).collect()
+    }
+
+    /// True where an item was bad; `None` when none was.
+    pub(crate) fn mask(&self) -> Option<Vec<bool>> {
+        self.items.iter().any(Option::is_none).then(|| self.items.iter().map(Option::is_none).collect())
+    }
+}
+
+/// The positions of a sequence of FENs or boards (a single FEN or board counts as a sequence of
+/// one). Under `Errors::Raise`, the first bad one raises naming its place: `fens[17]: bad FEN …`.
+pub(crate) fn oriented_many(py: Python<'_>, fens: &Bound<'_, PyAny>, errors: Errors) -> PyResult<Batch> {
+    let single = fens.is_instance_of::<PyString>() || fens.hasattr(intern!(py, "fen"))?;
+    let mut given_all: Vec<Option<Given>> =
+        Vec::with_capacity(if single { 1 } else { fens.len().unwrap_or(0) });
+    if single {
+        given_all.push(Some(given(fens).map_err(|e| at(py, 0, e))?));
+    } else {
+        let iter = fens.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "fens must be a FEN, a board or an iterable of them, got {}",
+                fens.get_type().name().map_or("?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        for (i, item) in iter.enumerate() {
+            match given(&item?) {
+                Ok(g) => given_all.push(Some(g)),
+                Err(_) if errors == Errors::Mask => given_all.push(None),
+                Err(e) => return Err(at(py, i, e)),
+            }
+        }
+    }
+    let parsed: Vec<Option<Result<Oriented, String>>> = py.detach(|| {
+        given_all
+            .into_par_iter()
+            .map(|g| {
+                g.map(|g| match g {
+                    Given::Read(o) => Ok(o),
+                    Given::Text(t) => parse_fen(&t),
+                })
+            })
+            .collect()
+    });
+    let mut items = Vec::with_capacity(parsed.len());
+    for (i, r) in parsed.into_iter().enumerate() {
+        match r {
+            Some(Ok(o)) => items.push(Some(o)),
+            Some(Err(_)) | None if errors == Errors::Mask => items.push(None),
+            Some(Err(e)) => return Err(value_error(format!("fens[{i}]: {e}"))),
+            None => unreachable!("a bad item is kept only under errors='mask'"),
+        }
+    }
+    Ok(Batch { items })
+}
+
+/// `err` with the place of the item that caused it prefixed to its message.
+fn at(py: Python<'_>, i: usize, err: PyErr) -> PyErr {
+    let message = err.value(py).to_string();
+    if err.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(format!("fens[{i}]: {message}"))
+    } else {
+        value_error(format!("fens[{i}]: {message}"))
+    }
+}
+
+/// `array` as a NumPy masked array, masked where `mask` is true (a row's every column for a
+/// matrix), or `array` itself when there is no mask.
+pub(crate) fn masked<'py>(
+    py: Python<'py>,
+    array: Bound<'py, PyAny>,
+    mask: Option<&[bool]>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some(mask) = mask else { return Ok(array) };
+    let numpy = py.import(intern!(py, "numpy"))?;
+    let mut m = numpy.getattr(intern!(py, "array"))?.call1((mask.to_vec(),))?;
+    let ndim: usize = array.getattr(intern!(py, "ndim"))?.extract()?;
+    if ndim == 2 {
+        let shape = array.getattr(intern!(py, "shape"))?;
+        let column = m.call_method1(intern!(py, "reshape"), ((-1, 1),))?;
+        m = numpy.getattr(intern!(py, "broadcast_to"))?.call1((column, shape))?;
+    }
+    numpy.getattr(intern!(py, "ma"))?.getattr(intern!(py, "masked_array"))?.call1((array, m))
+}

@@ -1,0 +1,74 @@
+"""`kpk uci` played through python-chess's UCI client (`chess.engine.SimpleEngine.popen_uci`):
+from a won position to promotion with every move legal and DTC-optimal, and a drawn position
+held, with both the play model and the bitbase behind the engine."""
+
+import pytest
+
+import kpk
+from conftest import REPO
+
+chess = pytest.importorskip("chess")
+import chess.engine  # noqa: E402
+
+WON = "8/8/8/8/8/8/4P3/4K2k w - - 0 1"  # Ke1, Pe2 v kh1: a win
+DRAWN = "8/8/8/8/8/1k6/1P6/1K6 w - - 0 1"  # Kb1, Pb2 v kb3: a draw
+PLAYERS = [["--model", str(REPO / "models" / "kpk-play.hybrid")], ["--perfect"]]
+
+
+@pytest.fixture(params=PLAYERS, ids=["model", "perfect"])
+def engine(kpk_bin, request):
+    e = chess.engine.SimpleEngine.popen_uci([str(kpk_bin), "uci", *request.param])
+    yield e
+    e.quit()
+
+
+def best(probe):
+    """The result and DTC a best move leads to (the first of the probe's moves)."""
+    return probe.moves[0][1:]
+
+
+def test_the_engine_introduces_itself(engine):
+    assert engine.id["name"].startswith("kpk ")
+
+
+def test_a_won_position_is_played_to_promotion_every_move_dtc_optimal(engine):
+    bb = kpk.Bitbase()
+    board = chess.Board(WON)
+    start = bb.probe(board).dtc
+    plies = 0
+    while True:
+        probe = bb.probe(board)
+        result = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_SCORE)
+        assert result.move in board.legal_moves
+        outcome = dict((m[0], m[1:]) for m in probe.moves)[result.move.uci()]
+        assert outcome == best(probe), (board.fen(), result.move)
+        # The score is the win the engine knows, from the side to move's point of view.
+        pov = result.info["score"].relative.score()
+        assert (pov > 0) == (board.turn == chess.WHITE) and abs(pov) >= 20000 - probe.dtc
+        board.push(result.move)
+        plies += 1
+        if result.move.promotion:
+            break
+    assert board.piece_at(result.move.to_square).piece_type == chess.QUEEN
+    assert plies == start
+
+
+def test_a_drawn_position_is_held(engine):
+    bb = kpk.Bitbase()
+    board = chess.Board(DRAWN)
+    for _ in range(40):
+        if board.is_game_over() or board.pawns == 0:
+            break
+        result = engine.play(board, chess.engine.Limit(depth=5), info=chess.engine.INFO_SCORE)
+        assert result.move in board.legal_moves
+        assert result.info["score"].relative.score() == 0
+        board.push(result.move)
+        if bin(board.occupied).count("1") == 3 and board.pawns:
+            assert bb.probe(board).result == "draw", board.fen()
+
+
+def test_a_position_outside_kpk_gets_a_legal_move(engine):
+    board = chess.Board()
+    assert engine.play(board, chess.engine.Limit(time=0.1)).move in board.legal_moves
+    mated = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert not engine.play(mated, chess.engine.Limit(time=0.1)).move

@@ -1,0 +1,175 @@
+use super::*;
+use crate::chess::position::KpkPosition;
+use crate::play::{after, is_perfect};
+
+const WON: &str = "8/8/8/8/8/8/4P3/4K2k w - - 0 1";
+/// A game's start, whose moves lead out of KPK.
+const STARTPOS: &str = "position startpos moves";
+/// Moves played from the won position.
+const WON_MOVES: &str = "position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves";
+const DRAWN: &str = "8/8/8/8/8/1k6/1P6/1K6 w - - 0 1";
+
+fn perfect() -> Engine {
+    Engine::new(Player::Perfect, Bitbase::generate())
+}
+
+fn model() -> Engine {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-play.hybrid");
+    let model = PlayModel::load(std::path::Path::new(path)).expect("the committed play model loads");
+    Engine::new(Player::Model(Box::new(model)), Bitbase::generate())
+}
+
+fn bestmove(reply: &Reply) -> &str {
+    let last = reply.lines.last().expect("a reply");
+    last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("no bestmove in {reply:?}"))
+}
+
+#[test]
+fn the_handshake() {
+    let mut e = perfect();
+    let r = e.handle("uci");
+    assert!(r.lines[0].starts_with("id name kpk "));
+    assert_eq!(r.lines.last().unwrap(), "uciok");
+    assert_eq!(e.handle("isready").lines, ["readyok"]);
+    assert_eq!(e.handle("ucinewgame"), Reply::default());
+    assert_eq!(e.handle("setoption name Hash value 16"), Reply::default());
+    assert!(e.handle("quit").quit);
+}
+
+#[test]
+fn unknown_tokens_before_a_command_are_skipped() {
+    let mut e = perfect();
+    assert_eq!(e.handle("joho isready").lines, ["readyok"]);
+    let r = e.handle("hello world");
+    assert_eq!(r.lines.len(), 1);
+    assert!(r.lines[0].starts_with("info string unknown command"));
+    assert_eq!(e.handle("   "), Reply::default());
+}
+
+/// Plays `fen` to its end or `plies`, the engine choosing every move, and checks each KPK move
+/// is perfect; returns the moves.
+fn self_play(e: &mut Engine, fen: &str, plies: usize) -> Vec<String> {
+    let bb = Bitbase::generate();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        let position = format!("position fen {fen} moves {}", moves.join(" "));
+        assert_eq!(e.handle(&position), Reply::default(), "{position}");
+        let board = board_of(&position.split_ascii_whitespace().skip(1).collect::<Vec<_>>()).unwrap();
+        let Ok(o) = Oriented::from_fen(&board.to_string()) else { break };
+        let r = e.handle("go movetime 100");
+        let mv = bestmove(&r).to_string();
+        let kpk_move = o.position.moves().into_iter().find(|m| uci(&o, *m) == mv).expect("a KPK move");
+        assert!(is_perfect(&bb, &o.position, kpk_move), "{mv} in {}", board);
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn a_won_position_is_played_to_promotion_perfectly_by_both_players() {
+    for mut e in [perfect(), model()] {
+        let moves = self_play(&mut e, WON, 60);
+        let last = moves.last().unwrap();
+        // White promotes within the DTC of the start (and the game goes on outside KPK).
+        assert!(moves.iter().any(|m| m.len() == 5 && m.ends_with('q')), "{moves:?} ({last})");
+    }
+}
+
+#[test]
+fn a_drawn_position_is_held() {
+    for mut e in [perfect(), model()] {
+        let moves = self_play(&mut e, DRAWN, 40);
+        assert!(moves.len() >= 2, "{moves:?}");
+    }
+}
+
+#[test]
+fn the_score_is_the_known_result_from_the_side_to_moves_view() {
+    let bb = Bitbase::generate();
+    let o = Oriented::from_fen(WON).unwrap();
+    let d = bb.dtc(&o.position).unwrap().0;
+    let mut e = perfect();
+    e.handle(&format!("position fen {WON}"));
+    let r = e.handle("go depth 3");
+    assert_eq!(r.lines[0], format!("info depth 1 score cp {} pv {}", WIN_CP - i32::from(d), bestmove(&r)));
+    // The lone king to move in a lost position: the negative.
+    let lost = "8/8/8/8/8/8/4P3/4K2k b - - 0 1";
+    e.handle(&format!("position fen {lost}"));
+    let r = e.handle("go");
+    let d = bb.dtc(&Oriented::from_fen(lost).unwrap().position).unwrap().0;
+    assert!(r.lines[0].starts_with(&format!("info depth 1 score cp {} ", -(WIN_CP - i32::from(d)))));
+    // A draw, and the play model's win without a DTC.
+    e.handle(&format!("position fen {DRAWN}"));
+    assert!(e.handle("go wtime 1000 btime 1000").lines[0].contains("score cp 0 "));
+    let mut m = model();
+    m.handle(&format!("position fen {WON}"));
+    assert!(m.handle("go").lines[0].contains(&format!("score cp {WIN_CP} ")));
+}
+
+#[test]
+fn positions_outside_kpk_get_a_legal_move_and_an_info_string() {
+    let mut e = perfect();
+    e.handle(&format!("{STARTPOS} e2e4 e7e5"));
+    let r = e.handle("go");
+    assert!(r.lines[0].starts_with("info string not KPK"), "{r:?}");
+    let board = board_of(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
+    assert!(legal_moves(&board).contains(&bestmove(&r).to_string()));
+    // After a promotion: king and queen against king.
+    e.handle(&format!("{WON_MOVES} e2e4"));
+    assert!(!bestmove(&e.handle("go")).is_empty());
+    // Checkmate and stalemate: no move.
+    e.handle("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(bestmove(&e.handle("go")), "0000");
+    e.handle("position fen k7/P7/1K6/8/8/8/8/8 b - - 0 1");
+    assert_eq!(bestmove(&e.handle("go")), "0000");
+}
+
+#[test]
+fn bad_positions_leave_none_and_go_answers_0000() {
+    let mut e = perfect();
+    for bad in [
+        "position",
+        "position fen",
+        "position fen 8/8 w",
+        "position fen 8/8/8/8/8/8/4P3/4K2k x",
+        &format!("{WON_MOVES} e2e5"),
+        &format!("{WON_MOVES} zz"),
+        &format!("{STARTPOS} e2e4 e2e4"),
+        "position sideways",
+        "position fen \u{1b}[31m w",
+    ] {
+        e.handle(&format!("position fen {WON}"));
+        let r = e.handle(bad);
+        assert_eq!(r.lines.len(), 1, "{bad}: {r:?}");
+        assert!(r.lines[0].starts_with("info string "), "{bad}");
+        assert!(!r.lines[0].contains('\u{1b}'));
+        assert_eq!(bestmove(&e.handle("go")), "0000", "{bad}");
+    }
+}
+
+#[test]
+fn go_infinite_waits_for_stop() {
+    let mut e = perfect();
+    e.handle(&format!("position fen {WON}"));
+    let r = e.handle("go infinite");
+    assert!(r.lines.iter().all(|l| !l.starts_with("bestmove")), "{r:?}");
+    let stop = e.handle("stop");
+    assert_eq!(stop.lines.len(), 1);
+    assert!(stop.lines[0].starts_with("bestmove "));
+    assert_eq!(e.handle("stop"), Reply::default());
+}
+
+#[test]
+fn every_won_white_to_move_position_gets_a_perfect_move_and_its_dtc() {
+    let bb = Bitbase::generate();
+    let e = perfect();
+    for p in KpkPosition::all().filter(|p| p.side() == Color::White && bb.dtc(p).is_some()).step_by(97) {
+        let o = Oriented { position: p, transform: Default::default() };
+        let fen = format!("fen {}", p.to_fen());
+        let board = board_of(&fen.split(' ').collect::<Vec<_>>()).unwrap();
+        let mut reply = Reply::default();
+        let mv = e.choose(&board, &mut reply);
+        let m = p.moves().into_iter().find(|m| uci(&o, *m) == mv).unwrap();
+        assert_eq!(after(&bb, &p, m).1, bb.dtc(&p).map(|d| d.0 - 1), "{}", p.to_fen());
+    }
+}

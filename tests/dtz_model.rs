@@ -1,0 +1,123 @@
+//! The DTZ model file alone answers Syzygy's DTZ exactly: the Rust reader (kpk-probe) on every
+//! legal position in four orientations, `kpk query --dtz` from FEN text in four orientations, both
+//! against the bitbase; damaged files refused; and `kpk compress-dtz` rewrites the committed model
+//! byte for byte.
+
+use kpk::chess::position::Transform;
+use kpk::{Bitbase, KpkPosition};
+use kpk_probe::DtzModel;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-dtz.hybrid");
+
+fn transforms() -> [Transform; 4] {
+    let t = |flip_colours, mirror_files| Transform { flip_colours, mirror_files };
+    [t(false, false), t(false, true), t(true, false), t(true, true)]
+}
+
+#[test]
+fn the_rust_reader_is_exact_in_four_orientations_and_under_the_size_goal() {
+    let bytes = std::fs::read(MODEL).unwrap();
+    assert!(bytes.len() < 4_176, "{} bytes: not below Syzygy's KPvK.rtbz", bytes.len());
+    let m = DtzModel::from_bytes(&bytes).unwrap();
+    let bb = Bitbase::generate();
+    let mut n = 0;
+    for p in KpkPosition::all() {
+        let want = bb.dtz(&p);
+        for t in transforms() {
+            let (wk, bk, wp) = (t.apply(p.wk()), t.apply(p.bk()), t.apply(p.wp()));
+            let (white_king, black_king) = if t.flip_colours { (bk, wk) } else { (wk, bk) };
+            let pawn_colour = if t.flip_colours { kpk::Color::Black } else { kpk::Color::White };
+            let side = if t.flip_colours { p.side().other() } else { p.side() };
+            let (q, _) =
+                kpk_probe::Position::oriented(white_king, black_king, wp, pawn_colour, side).unwrap();
+            assert_eq!(m.dtz(&q), want, "{}", p.to_fen_with(t));
+        }
+        assert_eq!(m.dtz_fen(&p.to_fen()).unwrap(), want);
+        n += 1;
+    }
+    assert_eq!(n, 165_676);
+}
+
+#[test]
+fn damaged_files_are_refused() {
+    let bytes = std::fs::read(MODEL).unwrap();
+    for cut in 0..bytes.len() {
+        assert!(DtzModel::from_bytes(&bytes[..cut]).is_err(), "cut to {cut} bytes");
+    }
+    for at in (0..bytes.len()).step_by(7) {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x04;
+        assert!(DtzModel::from_bytes(&bad).is_err(), "bit flipped in byte {at}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(DtzModel::from_bytes(&longer).is_err());
+    // A win/draw model is no DTZ model, and the other way round.
+    let wdl = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")).unwrap();
+    assert!(DtzModel::from_bytes(&wdl).is_err());
+    assert!(kpk_probe::Model::from_bytes(&bytes).is_err());
+}
+
+#[test]
+fn kpk_query_dtz_reads_the_model_file_alone() {
+    let bb = Bitbase::generate();
+    let positions: Vec<KpkPosition> = KpkPosition::all().step_by(5).collect();
+    let fens: Vec<String> = positions.iter().flat_map(|p| transforms().map(|t| p.to_fen_with(t))).collect();
+    let dir = std::env::temp_dir().join(format!("kpk-dtz-query-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(MODEL, dir.join("only.hybrid")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--dtz", "--model", "only.hybrid", "--stdin"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = fens.join("\n");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), fens.len());
+    for (i, line) in lines.iter().enumerate() {
+        let dtz: i8 = line.rsplit('\t').next().unwrap().parse().unwrap();
+        assert_eq!(dtz, bb.dtz(&positions[i / 4]), "{line}");
+    }
+}
+
+#[test]
+fn kpk_query_dtz_refuses_a_model_without_depths() {
+    let out = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["query", "--dtz", "--model", concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")])
+        .arg("5k2/8/8/8/8/2P5/8/3K4 w - - 0 1")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("holds no depths") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn compress_dtz_rewrites_the_committed_model_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("kpk-dtz-compress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (model, report) = (dir.join("m.hybrid"), dir.join("DTZ.md"));
+    let status = Command::new(env!("CARGO_BIN_EXE_kpk"))
+        .args(["compress-dtz", "--hybrid", concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")])
+        .arg("--out")
+        .arg(&model)
+        .arg("--report")
+        .arg(&report)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read(&model).unwrap(), std::fs::read(MODEL).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
