@@ -12,6 +12,7 @@ use super::design::{Design, Measure, Primary, paper_size};
 use super::power::{self, Power};
 use crate::error::{Error, Result};
 use crate::stats::compare::{holm, student_t_cdf, t_quantile};
+use crate::stats::contrast::Measure as _;
 use serde::{Deserialize, Serialize};
 
 /// A primary's verdict.
@@ -147,7 +148,7 @@ pub fn primaries(
         .map(|(i, (p, r))| {
             let k = acc.iter().position(|&j| j == i);
             let half = if r.se == 0.0 { 0.0 } else { t_quantile(0.975, r.df) * r.se };
-            let higher_is_better = p.measure == Measure::TestPct;
+            let higher_is_better = p.measure.higher_is_better();
             let shown = sup[i] < design.alpha;
             let better = (r.estimate > 0.0) == higher_is_better;
             let verdict = match (shown, better, k.map(|k| tost_holm[k] < design.alpha)) {

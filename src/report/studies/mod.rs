@@ -14,7 +14,7 @@ use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
 use crate::report::summary::anchor;
 use crate::stats::Interval;
-use crate::stats::family::{CONTRAST_COLUMNS, ContrastLine};
+use crate::stats::contrast::CONTRAST_COLUMNS;
 use crate::study::results::{StudiesResults, StudyResult};
 use crate::study::{Figure, Measure, StudyRun};
 use crate::template::{Engine, Typed};
@@ -152,20 +152,7 @@ pub fn replicates_csv(run: &StudyRun) -> String {
 pub fn contrasts_csv(result: &StudyResult) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
     for c in result.contrasts() {
-        let line = ContrastLine {
-            name: &c.name,
-            measure: c.measure.column(),
-            a: c.a.to_string(),
-            b: c.b.to_string(),
-            primary: c.primary,
-            estimate: c.estimate,
-            lo: c.lo,
-            hi: c.hi,
-            method: c.method,
-            p_adjusted: c.p_adjusted,
-            verdict: c.verdict.words(),
-        };
-        s.push_str(&line.to_string());
+        s.push_str(&c.csv_line());
     }
     s
 }
