@@ -222,7 +222,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let model = if sides.contains(&PlayerName::Model) { Some(PlayModel::load(&args.model)?) } else { None };
     let needs_net = sides.iter().any(|n| matches!(n, PlayerName::Hybrid | PlayerName::HybridNet));
     let net = if needs_net { Some(load_net_hybrid(&args.hybrid)?) } else { None };
-    let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::play::search::Values>> {
+    let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::chess::search::Values>> {
         let hybrid = || net.as_ref().expect("loaded above");
         let mut values = match name {
             PlayerName::Hybrid => kpk::play::evaluators::hybrid_exact(hybrid())?,

@@ -1,7 +1,7 @@
 //! The rows a trial folder holds: `summary.json`, `metrics.csv`, `misclassified.csv`.
 
-use super::config::Side;
 use crate::dataset::SetName;
+use crate::dataset::Side;
 use crate::error::{Error, Result};
 use crate::train::{EpochMetrics, StopReason};
 use serde::{Deserialize, Serialize};

@@ -8,8 +8,9 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, Workspace};
+use crate::net::output::OutputCoding;
 use crate::paper::tables;
-use crate::train::{self, EpochMetrics, OutputCoding, StopReason, TrainData};
+use crate::train::{self, EpochMetrics, StopReason, TrainData};
 use ndarray::Array2;
 use std::time::Instant;
 

@@ -24,9 +24,9 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 use crate::net::mlp::Mlp;
 use crate::net::model::SavedNet;
+use crate::net::output::{Classification, OutputCoding, classify};
 use crate::paper::coding::InputCoding;
 use crate::paper::features::FEATURES;
-use crate::train::{self, OutputCoding};
 use ndarray::Array2;
 use rayon::prelude::*;
 
@@ -140,7 +140,7 @@ pub fn float_errors(net: &Mlp, data: &Positions) -> usize {
     rows.par_chunks(net.n_inputs())
         .zip(data.wins.par_iter())
         .filter(|(x, win)| {
-            let says_win = train::classify(net, OutputCoding::One, x) == train::Classification::Win;
+            let says_win = classify(net, OutputCoding::One, x) == Classification::Win;
             says_win != **win
         })
         .count()

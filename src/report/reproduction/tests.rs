@@ -1,7 +1,8 @@
 use super::figures::{figure3, nn6_chart, paper_points};
 use super::*;
 use crate::chess::board::Color;
-use crate::experiment::{MisclassifiedRow, Side};
+use crate::dataset::Side;
+use crate::experiment::MisclassifiedRow;
 use crate::paper::tables::{self, Table5Row};
 use crate::train::EpochMetrics;
 
