@@ -1,8 +1,9 @@
 //! The hybrid classifier: exact on every legal position, refuses damaged files, and `kpk query`.
 
 use kpk::hybrid::quant::{QuantLayer, QuantNet};
-use kpk::hybrid::{Hybrid, InputFunction, Source};
+use kpk::hybrid::{Hybrid, InputFunction};
 use kpk::{Bitbase, KpkPosition};
+use kpk_probe::model::Source;
 use std::path::Path;
 use std::process::Command;
 

@@ -162,7 +162,7 @@ pub fn run_trial_on(
         side: c.side,
         training_set: c.training_set.to_string(),
         testing_set: c.testing_set.map(|t| t.to_string()),
-        topology: c.topology.to_string(),
+        topology: c.topology.clone(),
         weights,
         bits,
         comp: tables::compression(weights),

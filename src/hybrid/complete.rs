@@ -97,7 +97,7 @@ impl Positions {
                 (scale, offset)
             }
             Coding::Affine { .. } => {
-                return Err(Error::Internal("an affine coding needs one scale and offset per input".into()));
+                return Err(Error::Shape("an affine coding needs one scale and offset per input".into()));
             }
         };
         let index = legal.iter().map(|p| KpkIndex::of(p).value() as u32).collect();

@@ -27,6 +27,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
 use crate::error::{Error, Result};
 use crate::experiment::{Trial, TrialConfig};
+use crate::net::topology::Topology;
 use crate::stats::Interval;
 use crate::stats::family::Direction;
 use rayon::prelude::*;
@@ -461,7 +462,7 @@ fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
     };
     let logistic: Vec<f64> = runs.iter().map(|r| r.2).collect();
     Ok(Seeding {
-        topology: "32-10-1".into(),
+        topology: Topology::new(vec![32, 10, 1])?,
         train_set: "T1".into(),
         test_set: "S1".into(),
         random: start(0),

@@ -108,10 +108,7 @@ fn differences(p: &Primary, rows: &[DrawFit], tree_bytes: u64, hybrid_bytes: &[u
             let a = cell_rows(rows, &p.a, InputSet::All, p.side, n);
             let b = cell_rows(rows, &p.b, InputSet::All, p.side, n);
             if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.draw != y.draw) {
-                return Err(Error::Internal(format!(
-                    "{}: the draws of {} and {} do not pair",
-                    p.name, p.a, p.b
-                )));
+                return Err(Error::Data(format!("{}: the draws of {} and {} do not pair", p.name, p.a, p.b)));
             }
             Ok(a.iter().zip(&b).map(|(x, y)| x.test_pct - y.test_pct).collect())
         }
@@ -130,7 +127,7 @@ pub fn primaries(
     let mut read = Vec::new();
     for p in &design.primaries {
         let d = differences(p, rows, tree_bytes, hybrid_bytes)?;
-        let pr = paired(&d).ok_or_else(|| Error::Internal(format!("{}: fewer than two units", p.name)))?;
+        let pr = paired(&d).ok_or_else(|| Error::Data(format!("{}: fewer than two units", p.name)))?;
         read.push(pr);
     }
     let sup = holm(&read.iter().map(p_two_sided).collect::<Vec<_>>());

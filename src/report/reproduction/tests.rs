@@ -12,7 +12,7 @@ fn summary(row: &Table5Row) -> Summary {
         side: if row.side == Color::White { Side::Wtm } else { Side::Btm },
         training_set: row.train_set.to_string(),
         testing_set: row.test_acc_pct.map(|_| "S1".into()),
-        topology: row.topology.clone(),
+        topology: row.topology.parse().unwrap(),
         weights: row.weights,
         bits: row.bits,
         comp: row.comp,
