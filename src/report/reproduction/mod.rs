@@ -46,7 +46,7 @@ pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
 
 /// Trial number of a summary named "trialNN".
 pub fn trial_number(s: &Summary) -> Option<u8> {
-    s.name.strip_prefix("trial").and_then(|n| n.parse().ok())
+    crate::experiment::readings::trial_number(&s.name)
 }
 
 /// The square triple of a row, for matching our list with the paper's.
