@@ -16,8 +16,9 @@
 use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::Mlp;
+use kpk::net::output::OutputCoding;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, TrainConfig, TrainData, train};
+use kpk::train::{Anneal, BestState, ErrorFunction, Optimiser, TrainConfig, TrainData, train};
 
 fn list<T: std::str::FromStr>(s: &str, sep: char) -> Vec<T> {
     s.split(sep).map(|v| v.parse().unwrap_or_else(|_| panic!("bad value '{v}'"))).collect()

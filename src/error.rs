@@ -66,6 +66,10 @@ pub enum Error {
     /// A resource kpk needs and could not get (threads, a listening socket, the bundled font).
     #[error("{0}")]
     Unavailable(String),
+    /// Data read back (a run's draws, a pilot, a config folder's trials) that lacks what the
+    /// declared design asks of it.
+    #[error("{0}")]
+    Data(String),
     /// A broken invariant of kpk itself: a bug to report.
     #[error("internal error: {0}")]
     Internal(String),

@@ -20,10 +20,18 @@
 //!                          │   (domain, table5, table6, section51, findings, diagram)
 //! study/                   └─► study ─► report/studies   section 6's questions: STUDIES.md
 //!
-//! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/
-//! play/     players, matches, the play model ─► report/play          uses hybrid/, chess/
-//! serve/    the explorer on 127.0.0.1         uses chess/, paper/, hybrid/, report/diagram
+//! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/,
+//!                                                                    experiment/ (config parsing)
+//! learners/ section 7's learners, the shipped tree ─► LEARNERS.md    uses experiment/, hybrid/
+//! play/     players, matches, the play model ─► report/play          uses hybrid/, chess/, and
+//!                                                  experiment/, net/, train/ to train its evaluators
+//! serve/    the explorer on 127.0.0.1         uses chess/, paper/, net/, train/, hybrid/, play/,
+//!                                             report/diagram
 //! ```
+//!
+//! Every report goes through one driver (`report::driver`): typed results as committed JSON,
+//! rendered by templates (`report/templates/`). docs/ARCHITECTURE.md maps the stages and where new
+//! work goes.
 //!
 //! Tools below every stage: `stats` (intervals, paired and clustered contrasts, Holm), `figures`
 //! (charts and SVG to PNG with the bundled font), `io` (file reads and CRC-32), `output` (the

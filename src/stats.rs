@@ -4,6 +4,7 @@
 //! seeds goes through here, so a figure or table shows an interval, not one run.
 
 pub mod compare;
+pub mod contrast;
 pub mod family;
 
 use serde::{Deserialize, Serialize};

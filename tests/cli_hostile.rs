@@ -1,4 +1,4 @@
-//! A hostile user's cases (issue 24) through the binary, one table: each case runs in its own
+//! A hostile user's cases through the binary, one table: each case runs in its own
 //! scratch folder with its standard input and output, and must end with its exit code and, for
 //! an error, exactly one `kpk: error:` line holding its message. A case may check the folder
 //! afterwards. No case panics (exit 101) or hangs.

@@ -2,7 +2,8 @@
 
 use kpk::Color;
 use kpk::dataset::SetName;
-use kpk::experiment::{OutputName, Side, TrialConfig};
+use kpk::dataset::Side;
+use kpk::experiment::{OutputName, TrialConfig};
 use kpk::paper::tables::{self, Scope};
 use kpk::train::ErrorFunction;
 use std::path::{Path, PathBuf};

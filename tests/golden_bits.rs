@@ -8,8 +8,9 @@
 use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
+use kpk::net::output::OutputCoding;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train_on};
+use kpk::train::{Anneal, EpochMetrics, Optimiser, TrainConfig, TrainData, train_on};
 use ndarray::Array2;
 
 /// FNV-1a over 64-bit words.

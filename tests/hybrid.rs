@@ -1,8 +1,9 @@
 //! The hybrid classifier: exact on every legal position, refuses damaged files, and `kpk query`.
 
 use kpk::hybrid::quant::{QuantLayer, QuantNet};
-use kpk::hybrid::{Hybrid, InputFunction, Source};
+use kpk::hybrid::{Hybrid, InputFunction};
 use kpk::{Bitbase, KpkPosition};
+use kpk_probe::model::Source;
 use std::path::Path;
 use std::process::Command;
 
@@ -177,7 +178,7 @@ fn the_committed_model_meets_the_size_goal() {
     let sizes = model.sizes();
     assert_eq!(sizes.total, bytes.len());
     assert!(bytes.len() < 3_528, "{} bytes: not smaller than xz -9e of the raw bitbase", bytes.len());
-    // Issue 27: the shipped model is smaller than the 598-byte net hybrid, and meets the 400-byte
+    // The shipped model is smaller than the 598-byte net hybrid, and meets the 400-byte
     // goal.
     let (net, _) = committed_model_of(true);
     assert!(bytes.len() < net.len() && bytes.len() <= 400, "{} bytes against {}", bytes.len(), net.len());

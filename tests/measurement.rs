@@ -6,8 +6,9 @@
 use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
+use kpk::net::output::{Classification, OutputCoding};
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Classification, EpochMetrics, Optimiser, OutputCoding, TrainConfig, TrainData, train};
+use kpk::train::{EpochMetrics, Optimiser, TrainConfig, TrainData, train};
 
 /// E1, E2, correct, misclassified, undecided and correct at m = 0, one position at a time.
 fn reference(net: &Mlp, data: &TrainData, output: OutputCoding) -> (f64, f64, [usize; 4]) {

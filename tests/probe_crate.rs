@@ -36,7 +36,7 @@ fn the_committed_model_answers_every_position_in_every_orientation_as_the_bitbas
         assert_eq!(flipped.outcome, want);
         let h = hybrid.classify(&p);
         assert_eq!(
-            h.source == kpk::hybrid::Source::Exception,
+            h.source == kpk_probe::model::Source::Exception,
             flipped.source == kpk_probe::Source::Exception
         );
     }

@@ -145,3 +145,19 @@ fn reduced_study_is_complete(name: &str) {
     }
     assert!(!scratch.join("STUDIES.md").exists(), "only --all writes STUDIES.md");
 }
+
+/// docs/STUDIES.md counts the studies and names each one: the count and the names are those of
+/// experiments/studies/*.toml.
+#[test]
+fn the_studies_page_counts_and_names_every_study_config() {
+    let page = std::fs::read_to_string(root().join("docs/STUDIES.md")).unwrap();
+    let names = kpk::study::configs_in(&root().join("experiments/studies")).unwrap();
+    let start = page.find(&format!("The {} studies: ", names.len()));
+    let start =
+        start.unwrap_or_else(|| panic!("docs/STUDIES.md does not say \"The {} studies: \"", names.len()));
+    let paragraph = page[start..].split("\n\n").next().unwrap();
+    for path in &names {
+        let name = path.file_stem().unwrap().to_string_lossy();
+        assert!(paragraph.contains(&format!("`{name}`")), "docs/STUDIES.md's list lacks `{name}`");
+    }
+}

@@ -4,10 +4,10 @@
 use kpk::Bitbase;
 use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
+use kpk::net::output::{OutputCoding, classify};
 use kpk::paper::coding::InputCoding;
 use kpk::train::{
-    Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, OutputCoding, StopReason, TrainConfig,
-    TrainData, classify, train,
+    Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, StopReason, TrainConfig, TrainData, train,
 };
 use ndarray::Array2;
 

@@ -159,6 +159,17 @@ pub enum Source {
     Rule,
 }
 
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Net => "net",
+            Source::Tree => "tree",
+            Source::Exception => "exception",
+            Source::Rule => "rule",
+        })
+    }
+}
+
 /// An answer and where it came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {

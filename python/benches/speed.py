@@ -1,4 +1,4 @@
-"""Speed of kpk for Python against issue 28's goals, on this machine.
+"""Speed of kpk for Python against its goals (docs/PYTHON.md), on this machine.
 
     pip install ./python
     python python/benches/speed.py [RUNS]

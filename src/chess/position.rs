@@ -272,27 +272,58 @@ pub enum After {
     /// Black took the pawn: a draw.
     PawnCaptured,
     /// The pawn promoted (conversion): the game leaves KPK with this result.
-    Promoted { piece: Promotion, outcome: Outcome, reason: &'static str },
+    Promoted { piece: Promotion, outcome: Outcome, reason: PromotionReason },
+}
+
+/// Why a promotion wins or draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionReason {
+    /// A bishop or knight cannot win.
+    InsufficientMaterial,
+    /// Black takes the new, unguarded piece at once.
+    Taken,
+    /// Black, not in check, has no move.
+    Stalemate,
+    /// KQK or KRK, won.
+    Converted,
+}
+
+impl PromotionReason {
+    /// The reason in the words `kpk probe` writes after the move.
+    pub fn words(self) -> &'static str {
+        match self {
+            PromotionReason::InsufficientMaterial => "insufficient material",
+            PromotionReason::Taken => "the new piece is taken",
+            PromotionReason::Stalemate => "stalemate",
+            PromotionReason::Converted => "converted",
+        }
+    }
 }
 
 /// The result of promoting on `q` with the white king on `wk` and the black king on `bk`, Black
 /// then to move. A queen or rook promotion wins unless the new piece can be taken at once or Black
 /// is stalemated (KQK and KRK are otherwise always won); a bishop or knight cannot win.
-pub fn promotion_outcome(wk: Square, bk: Square, q: Square, piece: Promotion) -> (Outcome, &'static str) {
+pub fn promotion_outcome(wk: Square, bk: Square, q: Square, piece: Promotion) -> (Outcome, PromotionReason) {
     let (orthogonal, diagonal) = match piece {
         Promotion::Queen => (true, true),
         Promotion::Rook => (true, false),
-        Promotion::Bishop | Promotion::Knight => return (Outcome::Draw, "insufficient material"),
+        Promotion::Bishop | Promotion::Knight => {
+            return (Outcome::Draw, PromotionReason::InsufficientMaterial);
+        }
     };
     let guarded = KING_ATTACKS[wk.index()];
     if KING_ATTACKS[bk.index()] & q.bit() != 0 && guarded & q.bit() == 0 {
-        return (Outcome::Draw, "the new piece is taken");
+        return (Outcome::Draw, PromotionReason::Taken);
     }
     // Rays pass through the black king's square: it cannot step back along a checking line.
     let piece_attacks = slider_attacks(q, wk.bit(), orthogonal, diagonal);
     let in_check = piece_attacks & bk.bit() != 0;
     let escapes = KING_ATTACKS[bk.index()] & !(guarded | piece_attacks | wk.bit());
-    if !in_check && escapes == 0 { (Outcome::Draw, "stalemate") } else { (Outcome::Win, "converted") }
+    if !in_check && escapes == 0 {
+        (Outcome::Draw, PromotionReason::Stalemate)
+    } else {
+        (Outcome::Win, PromotionReason::Converted)
+    }
 }
 
 #[cfg(test)]

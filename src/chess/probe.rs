@@ -57,7 +57,7 @@ pub fn probe(bb: &Bitbase, o: &Oriented) -> Probe {
                 After::Position(next) => (bb.outcome(&next), bb.dtc(&next).map(|d| d.0), ""),
                 After::PawnCaptured => (Outcome::Draw, None, "takes the pawn"),
                 After::Promoted { outcome, reason, .. } => {
-                    (outcome, (outcome == Outcome::Win).then_some(0), reason)
+                    (outcome, (outcome == Outcome::Win).then_some(0), reason.words())
                 }
             };
             MoveLine { name, outcome, dtc, note, best: false }

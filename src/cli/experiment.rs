@@ -9,7 +9,8 @@ use kpk::experiment::replicate::Replicates;
 use kpk::experiment::{self, Progress, Trial, TrialRun};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
-use kpk::report::reproduction::{self, ReproduceOptions};
+use kpk::report::driver::{Mode, drive};
+use kpk::report::reproduction::{self, pipeline::Reproduce};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -164,24 +165,10 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
-    if args.render_only || args.analyse_only {
-        let written = if args.render_only {
-            reproduction::render_only(&args.out)?
-        } else {
-            reproduction::reanalyse(&args.configs, &args.out)?
-        };
-        outln!("wrote {}", written.display())?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let options = ReproduceOptions {
-        configs: args.configs,
-        out: args.out,
-        replicates: Replicates {
-            seeds: args.seeds,
-            draws: args.draws,
-            whole_set_seeds: args.whole_set_seeds,
-        },
-        jobs: jobs(args.jobs),
+    let mode = match (args.render_only, args.analyse_only) {
+        (true, _) => Mode::RenderOnly,
+        (_, true) => Mode::AnalyseOnly,
+        _ => Mode::Run,
     };
     let started = Instant::now();
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
@@ -193,22 +180,39 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     // On a terminal a bar; elsewhere (a log, a pipe) one line per tenth of the runs.
     let terminal = std::io::stderr().is_terminal();
     let tenths = std::sync::atomic::AtomicUsize::new(0);
-    let done = reproduction::reproduce(&options, &|done, total| {
+    let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         let tenth = done * 10 / total.max(1) + 1;
         if !terminal && tenths.fetch_max(tenth, std::sync::atomic::Ordering::Relaxed) < tenth {
             errln!("[{:>6.0} s] {done}/{total} runs", started.elapsed().as_secs_f64());
         }
-    })?;
+    };
+    let report = Reproduce {
+        configs: args.configs,
+        out: args.out,
+        replicates: Replicates {
+            seeds: args.seeds,
+            draws: args.draws,
+            whole_set_seeds: args.whole_set_seeds,
+        },
+        jobs: jobs(args.jobs),
+        progress: &progress,
+        ran: Default::default(),
+    };
+    drive(&report, mode)?;
     bar.finish_and_clear();
+    let written = report.out.join(reproduction::REPRODUCTION_MD);
+    if mode != Mode::Run {
+        outln!("wrote {}", written.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (trials, runs) = report.ran.get();
     let wall = started.elapsed().as_secs_f64();
     outln!(
-        "{} trials, {} runs in {wall:.0} s on {} threads; wrote {}",
-        done.trials,
-        done.runs,
-        options.jobs,
-        done.report.display()
+        "{trials} trials, {runs} runs in {wall:.0} s on {} threads; wrote {}",
+        report.jobs,
+        written.display()
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,15 +5,16 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
-use kpk::hybrid::compress::CompressConfig;
-use kpk::hybrid::results::{CompressionResults, Frontier, analyse};
+use kpk::hybrid::compress::{Candidate, CompressConfig};
 use kpk::net::model::SavedNet;
 use kpk::output::FileOut;
-use kpk::report::compression;
+use kpk::report::compression::{self, Compress, CompressRun};
+use kpk::report::driver::{Mode, drive};
+use std::cell::RefCell;
 
 use kpk::chess::position::Oriented;
 use std::io::{BufRead, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -174,15 +175,15 @@ fn write_rows(tables: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
 }
 
 /// Write `hybrid` to `out` after checking that its bytes decode to it and that it is exact.
-fn write_model(out: &FileOut, hybrid: &Hybrid, bb: &Bitbase) -> anyhow::Result<(Hybrid, Vec<u8>)> {
+fn write_model(out: &FileOut, hybrid: &Hybrid, bb: &Bitbase) -> kpk::Result<(Hybrid, Vec<u8>)> {
     if !hybrid.disagreements(bb).is_empty() {
-        anyhow::bail!("the chosen model disagrees with the bitbase");
+        return Err(kpk::Error::Model("the chosen model disagrees with the bitbase".into()));
     }
     let bytes = hybrid.to_bytes();
     // The bytes, not the value in memory, are the product: decode them before writing.
     let reloaded = Hybrid::from_bytes(&bytes, &out.display())?;
     if reloaded != *hybrid || !reloaded.disagreements(bb).is_empty() {
-        anyhow::bail!("{} does not read back as the model written", out.display());
+        return Err(kpk::Error::Model(format!("{} does not read back as the model written", out.display())));
     }
     out.write(&bytes)?;
     Ok((reloaded, bytes))
@@ -195,81 +196,69 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
-    let results_path = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
+    let results = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
     if args.render_only {
-        let outs = compression::check_destinations(&args.report)?;
-        kpk::output::check_all(&outs.iter().collect::<Vec<_>>(), &[&results_path])?;
-        let results: CompressionResults = kpk::template::read_results(&results_path)?;
-        compression::write(&args.report, &results)?;
+        let report = Compress { report: args.report.clone(), results, run: None };
+        drive(&report, Mode::RenderOnly)?;
         outln!("wrote {}", args.report.display())?;
         return Ok(ExitCode::SUCCESS);
     }
     let cfg = CompressConfig::load(&args.config)?;
-    // Every destination is checked before minutes of training: the model, the report and its plot.
+    // The model is checked with the report's destinations (the driver's) before minutes of training.
     let out = FileOut::check(args.out.as_deref().unwrap_or(kpk::hybrid::NET_MODEL.as_ref()))?;
-    let frontier_csv = compression::frontier_data_path(&args.report);
-    let mut outs = compression::check_destinations(&args.report)?;
-    let json = FileOut::check(&results_path)?;
-    outs.extend([out.clone(), json.clone()]);
-    // The frontier's data is read when not measured again, written when it is.
-    let csv = FileOut::check(&frontier_csv)?;
-    let inputs: Vec<&Path> =
-        if args.frontier { vec![&args.config] } else { vec![&args.config, &frontier_csv] };
-    outs.extend(args.frontier.then_some(csv));
-    kpk::output::check_all(&outs.iter().collect::<Vec<_>>(), &inputs)?;
-    // Without --frontier the report shows the data of the last --frontier run, if it fits the config.
-    let frontier = match args.frontier {
-        true => Frontier::Measure,
-        false => {
-            compression::earlier_frontier(&cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier)
-        }
-    };
-    let measure = matches!(frontier, Frontier::Measure);
-    let bb = Bitbase::generate();
     let started = std::time::Instant::now();
     let progress = |line: &str| errln!("[{:>6.1} s] {line}", started.elapsed().as_secs_f64());
-    let (candidates, frontier) = kpk::hybrid::results::run(&cfg, frontier, &bb, &progress)?;
-    if let (true, Some(rows)) = (measure, &frontier) {
-        kpk::hybrid::frontier::write_csv(&frontier_csv, rows)?;
-    }
-    let best = &candidates[0];
-    let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
     // With the model on standard output, the tables go to standard error.
-    let mut tables: Box<dyn Write> =
-        if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
-    let rows: Vec<Row> = candidates
-        .iter()
-        .map(|c| Row {
-            topology: &c.topology,
-            parameters: c.parameters,
-            float_errors: c.float_errors,
-            hybrid: &c.hybrid,
-            sizes: &c.sizes,
-            shifts: &c.shifts,
-        })
-        .collect();
-    write_rows(&mut tables, &rows)?;
-    writeln!(
-        tables,
-        "wrote {} ({} bytes, {} exceptions)",
-        out.display(),
-        best.sizes.total,
-        best.hybrid.exceptions().len()
-    )?;
-    let speed = super::bench::measure_query_speed(&reloaded, &bytes);
-    errln!(
-        "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
-        speed.per_query_ns,
-        speed.batch_ms,
-        speed.fen_ns,
-        speed.load_us
-    );
-    let config_path = args.config.display().to_string();
-    let results = analyse(&config_path, &cfg, &candidates, frontier.as_deref(), &reloaded)?;
-    json.write(kpk::template::results_json(&results)?.as_bytes())?;
-    compression::write(&args.report, &results)?;
+    let tables: RefCell<Box<dyn Write>> =
+        RefCell::new(if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) });
+    let chosen = |candidates: &[Candidate]| -> kpk::Result<Hybrid> {
+        let bb = Bitbase::generate();
+        let best = &candidates[0];
+        let (reloaded, bytes) = write_model(&out, &best.hybrid, &bb)?;
+        let rows: Vec<Row> = candidates
+            .iter()
+            .map(|c| Row {
+                topology: &c.topology,
+                parameters: c.parameters,
+                float_errors: c.float_errors,
+                hybrid: &c.hybrid,
+                sizes: &c.sizes,
+                shifts: &c.shifts,
+            })
+            .collect();
+        let mut tables = tables.borrow_mut();
+        let shown = |e: std::io::Error| kpk::Error::Io { path: "standard output".into(), cause: e };
+        write_rows(&mut *tables, &rows).map_err(shown)?;
+        writeln!(
+            tables,
+            "wrote {} ({} bytes, {} exceptions)",
+            out.display(),
+            best.sizes.total,
+            best.hybrid.exceptions().len()
+        )
+        .map_err(shown)?;
+        let speed = super::bench::measure_query_speed(&reloaded, &bytes);
+        errln!(
+            "query speed on this machine: {:.0} ns per position, all legal positions {:.1} ms, from FEN {:.0} ns, load {:.1} µs",
+            speed.per_query_ns,
+            speed.batch_ms,
+            speed.fen_ns,
+            speed.load_us
+        );
+        Ok(reloaded)
+    };
+    let run = CompressRun {
+        config: args.config.display().to_string(),
+        cfg,
+        measure_frontier: args.frontier,
+        model: args.out.clone().unwrap_or_else(|| kpk::hybrid::NET_MODEL.into()),
+        progress: &progress,
+        chosen: &chosen,
+    };
+    let report = Compress { report: args.report.clone(), results, run: Some(run) };
+    drive(&report, Mode::Run)?;
     errln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
-    writeln!(tables, "wrote {}", args.report.display())?;
+    writeln!(tables.borrow_mut(), "wrote {}", args.report.display())?;
     Ok(ExitCode::SUCCESS)
 }
 

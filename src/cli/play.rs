@@ -9,6 +9,7 @@ use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
 use kpk::play::{PlayModel, is_perfect};
+use kpk::report::driver::{Mode, drive};
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -221,7 +222,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let model = if sides.contains(&PlayerName::Model) { Some(PlayModel::load(&args.model)?) } else { None };
     let needs_net = sides.iter().any(|n| matches!(n, PlayerName::Hybrid | PlayerName::HybridNet));
     let net = if needs_net { Some(load_net_hybrid(&args.hybrid)?) } else { None };
-    let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::play::search::Values>> {
+    let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::chess::search::Values>> {
         let hybrid = || net.as_ref().expect("loaded above");
         let mut values = match name {
             PlayerName::Hybrid => kpk::play::evaluators::hybrid_exact(hybrid())?,
@@ -291,60 +292,28 @@ pub struct MatchArgs {
 }
 
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    use kpk::report::play::{FIGURE_SIZE, FIGURES};
-    let out = FileOut::check(&args.out)?;
-    let csv = FileOut::check(&args.csv)?;
-    let seeds_csv = FileOut::check(&args.seeds_csv)?;
-    let mut figures = Vec::new();
-    for stem in FIGURES {
-        for ext in ["png", "svg"] {
-            let path = args.figures.join(format!("{stem}.{ext}"));
-            figures.push((FileOut::check(&path)?, kpk::figures::plot::ImageFormat::of(&path)?));
-        }
-    }
-    // Every destination is checked before the training: distinct, apart from every input, and the
-    // report, the table and the results outside the folder of figures.
-    let json = if args.render_only { None } else { Some(FileOut::check(&args.results)?) };
-    let others: Vec<&FileOut> = [&out, &csv].into_iter().chain(&json).collect();
-    let all: Vec<&FileOut> = others.iter().copied().chain(figures.iter().map(|(f, _)| f)).collect();
-    let inputs: Vec<&Path> = match args.render_only {
-        true => vec![&args.results],
-        false => vec![&args.model, &args.nn6, &args.hybrid],
-    };
-    kpk::output::check_all(&all, &inputs)?;
-    kpk::output::outside_folder(&others, &args.figures)?;
     let started = std::time::Instant::now();
-    let results = if args.render_only {
-        kpk::template::read_results(&args.results)?
-    } else {
-        let json = json.expect("checked above without --render-only");
-        let model = PlayModel::load(&args.model)?;
-        let trial = kpk::experiment::TrialConfig::load(&args.nn6)?;
-        let hybrid = kpk::hybrid::compress::HybridRecipe::load(&args.hybrid)?;
-        let bb = Bitbase::generate();
-        let setup = kpk::play::pipeline::MatchSetup {
+    let report = kpk::report::matches::Match {
+        model: args.model,
+        nn6: args.nn6,
+        hybrid: args.hybrid,
+        setup: kpk::play::pipeline::MatchSetup {
             seeds: args.seeds as usize,
             ..kpk::play::pipeline::MatchSetup::full(args.max_q)
-        };
-        let results =
-            kpk::play::pipeline::run_match(&model, &trial, &hybrid, &setup, &bb, &|s| errln!("{s}"))?;
-        json.write(kpk::template::results_json(&results)?.as_bytes())?;
-        results
+        },
+        report: args.out,
+        csv: args.csv,
+        seeds_csv: args.seeds_csv,
+        figures: args.figures,
+        results: args.results,
+        progress: &|s| errln!("{s}"),
     };
-    let text = kpk::report::play::render(&results)?;
-    let table = kpk::report::play::results_csv(&results)?;
-    let per_seed = kpk::report::play::seeds_csv(&results)?;
-    let charts = kpk::report::play::figures(&results)?;
-    for (k, (fig, format)) in figures.iter().enumerate() {
-        charts[k / 2].save_to(fig, *format, FIGURE_SIZE)?;
-    }
-    csv.write(table.as_bytes())?;
-    seeds_csv.write(per_seed.as_bytes())?;
-    out.write(text.as_bytes())?;
+    let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
+    drive(&report, mode)?;
     errln!(
         "the match took {:.1} s on this machine; wrote {}",
         started.elapsed().as_secs_f64(),
-        out.display()
+        report.report.display()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -3,12 +3,13 @@
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::chess::bitbase::Bitbase;
-use kpk::output::FileOut;
+use kpk::report::driver::{Mode, drive};
+use kpk::report::studies::pipeline::{Studies, StudyProgress, studies_md};
 use kpk::report::studies::{self, Destinations};
-use kpk::study::results::StudiesResults;
-use kpk::study::{self, Study, StudyRun};
-use std::path::{Path, PathBuf};
+use kpk::study::{self, Study};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -51,7 +52,7 @@ fn load(args: &StudyArgs) -> anyhow::Result<Vec<Study>> {
     Ok(studies)
 }
 
-fn run_one(study: &Study, bb: &Bitbase) -> anyhow::Result<StudyRun> {
+fn bar_for(study: &Study) -> ProgressBar {
     let bar =
         ProgressBar::with_draw_target(Some(study.trials.len() as u64), ProgressDrawTarget::stderr_with_hz(4));
     bar.set_style(
@@ -60,80 +61,83 @@ fn run_one(study: &Study, bb: &Bitbase) -> anyhow::Result<StudyRun> {
             .progress_chars("=> "),
     );
     bar.set_prefix(study.config.name.clone());
-    let run = study::run_study(study, bb, &|_| bar.inc(1))?;
-    bar.finish_and_clear();
-    Ok(run)
+    bar
 }
 
 fn results_path(args: &StudyArgs) -> PathBuf {
     args.results.clone().unwrap_or_else(|| args.out.join("studies.json"))
 }
 
-/// `--render-only`: STUDIES.md and every study's figure from the committed results alone.
-fn render_only(args: &StudyArgs) -> anyhow::Result<ExitCode> {
-    let results: StudiesResults = kpk::template::read_results(&results_path(args))?;
-    let dests = results
-        .studies
-        .iter()
-        .map(|s| Destinations::check(&args.out, &s.name))
-        .collect::<kpk::Result<Vec<_>>>()?;
-    let report = FileOut::check(&args.out.join("STUDIES.md"))?;
-    let text = studies::render(&results)?;
-    for (s, dest) in results.studies.iter().zip(&dests) {
-        studies::draw(s, dest)?;
-        dest.contrasts.write(studies::contrasts_csv(s).as_bytes())?;
-    }
-    report.write(text.as_bytes())?;
-    outln!("wrote {}", report.display())?;
-    Ok(ExitCode::SUCCESS)
-}
-
 pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
-    if args.render_only {
-        return render_only(&args);
-    }
-    let studies = load(&args)?;
-    let dests = studies
-        .iter()
-        .map(|s| Destinations::check(&args.out, &s.config.name))
-        .collect::<kpk::Result<Vec<_>>>()?;
-    let outputs = if args.all {
-        Some((FileOut::check(&args.out.join("STUDIES.md"))?, FileOut::check(&results_path(&args))?))
-    } else {
-        None
-    };
     if let Some(jobs) = args.jobs {
         // The first call sets the pool; a failure only means it was set already.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(usize::from(jobs)).build_global();
     }
-    let bb = Bitbase::generate();
+    let studies = if args.render_only { Vec::new() } else { load(&args)? };
     let started = Instant::now();
-    let mut results = Vec::with_capacity(studies.len());
-    for (study, dest) in studies.iter().zip(&dests) {
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let lines: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let progress = |event: StudyProgress| match event {
+        StudyProgress::Started(study) => *bar.lock().expect("bar lock") = Some(bar_for(study)),
+        StudyProgress::Trial => {
+            if let Some(b) = bar.lock().expect("bar lock").as_ref() {
+                b.inc(1);
+            }
+        }
+        StudyProgress::Finished(study, seconds) => {
+            if let Some(b) = bar.lock().expect("bar lock").take() {
+                b.finish_and_clear();
+            }
+            errln!(
+                "{}: {} settings x {} replicates in {seconds:.0} s",
+                study.config.name,
+                study.config.settings.len(),
+                study.replicates()
+            );
+            lines
+                .lock()
+                .expect("lines lock")
+                .push(studies::folder(&args.out, &study.config.name).display().to_string());
+        }
+    };
+    let report =
+        Studies { out: args.out.clone(), results: results_path(&args), studies, progress: &progress };
+    if args.render_only || args.all {
+        let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
+        drive(&report, mode)?;
+    } else {
+        run_each(&report)?;
+    }
+    let studies_run = report.studies.len();
+    drop(report);
+    for folder in lines.into_inner().expect("lines lock") {
+        outln!("wrote {folder}")?;
+    }
+    if args.render_only || args.all {
+        outln!("wrote {}", studies_md(&args.out).display())?;
+    }
+    if !args.render_only {
+        errln!("{studies_run} studies in {:.0} s", started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Studies given one by one: each study's folder, without STUDIES.md (whose family is every
+/// study's), every destination checked before the first trial.
+fn run_each(report: &Studies) -> anyhow::Result<()> {
+    let dests = report
+        .studies
+        .iter()
+        .map(|s| Destinations::check(&report.out, &s.config.name))
+        .collect::<kpk::Result<Vec<_>>>()?;
+    let bb = Bitbase::generate();
+    for (study, dest) in report.studies.iter().zip(&dests) {
         let t = Instant::now();
-        let run = run_one(study, &bb)?;
+        (report.progress)(StudyProgress::Started(study));
+        let run = study::run_study(study, &bb, &|_| (report.progress)(StudyProgress::Trial))?;
         let result = kpk::study::results::analyse(&run);
         studies::write_study(&run, &result, dest)?;
-        errln!(
-            "{}: {} settings x {} replicates in {:.0} s",
-            study.config.name,
-            study.config.settings.len(),
-            study.replicates(),
-            t.elapsed().as_secs_f64()
-        );
-        outln!("wrote {}", studies::folder(&args.out, &study.config.name).display())?;
-        results.push(result);
+        (report.progress)(StudyProgress::Finished(study, t.elapsed().as_secs_f64()));
     }
-    if let Some((report, json)) = outputs {
-        let results = studies::collect(results);
-        // `collect` puts the studies in STUDIES.md's order: each finds its own folder.
-        for s in &results.studies {
-            Destinations::check(&args.out, &s.name)?.contrasts.write(studies::contrasts_csv(s).as_bytes())?;
-        }
-        json.write(kpk::template::results_json(&results)?.as_bytes())?;
-        report.write(studies::render(&results)?.as_bytes())?;
-        outln!("wrote {}", Path::new(&report.display()).display())?;
-    }
-    errln!("{} studies in {:.0} s", studies.len(), started.elapsed().as_secs_f64());
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

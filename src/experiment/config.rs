@@ -1,13 +1,12 @@
 //! A trial's TOML config and its validation into a checked [`Trial`] (parse, then check once).
 
-pub use crate::dataset::{SetName, Side};
+use crate::dataset::{SetName, Side};
 use crate::error::{Allowed, Error, Result};
+use crate::net::output::OutputCoding;
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
 use crate::paper::tables::Scope;
-use crate::train::{
-    Anneal, BestState, ErrorFunction, Optimiser, OutputCoding, StopRule, TrainConfig, default_window,
-};
+use crate::train::{Anneal, BestState, ErrorFunction, Optimiser, StopRule, TrainConfig, default_window};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;

@@ -1,8 +1,8 @@
 //! The rows a trial folder holds: `summary.json`, `metrics.csv`, `misclassified.csv`.
 
-use super::config::Side;
-use crate::dataset::SetName;
+use crate::dataset::{SetName, Side};
 use crate::error::{Error, Result};
+use crate::net::topology::Topology;
 use crate::train::{EpochMetrics, StopReason};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -17,7 +17,7 @@ pub struct Summary {
     pub side: Side,
     pub training_set: String,
     pub testing_set: Option<String>,
-    pub topology: String,
+    pub topology: Topology,
     /// Weights including biases (Table 5's "# wts.").
     pub weights: usize,
     /// Storage at 64 bits a weight, and the paper's compression factor 2^17 / bits (section 5).

@@ -8,8 +8,9 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, Workspace};
+use crate::net::output::OutputCoding;
 use crate::paper::tables;
-use crate::train::{self, EpochMetrics, OutputCoding, StopReason, TrainData};
+use crate::train::{self, EpochMetrics, StopReason, TrainData};
 use ndarray::Array2;
 use std::time::Instant;
 
@@ -161,7 +162,7 @@ pub fn run_trial_on(
         side: c.side,
         training_set: c.training_set.to_string(),
         testing_set: c.testing_set.map(|t| t.to_string()),
-        topology: c.topology.to_string(),
+        topology: c.topology.clone(),
         weights,
         bits,
         comp: tables::compression(weights),

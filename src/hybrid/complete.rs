@@ -24,9 +24,9 @@ use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::{Error, Result};
 use crate::net::mlp::Mlp;
 use crate::net::model::SavedNet;
+use crate::net::output::{Classification, OutputCoding, classify};
 use crate::paper::coding::InputCoding;
 use crate::paper::features::FEATURES;
-use crate::train::{self, OutputCoding};
 use ndarray::Array2;
 use rayon::prelude::*;
 
@@ -97,7 +97,7 @@ impl Positions {
                 (scale, offset)
             }
             Coding::Affine { .. } => {
-                return Err(Error::Internal("an affine coding needs one scale and offset per input".into()));
+                return Err(Error::Shape("an affine coding needs one scale and offset per input".into()));
             }
         };
         let index = legal.iter().map(|p| KpkIndex::of(p).value() as u32).collect();
@@ -140,7 +140,7 @@ pub fn float_errors(net: &Mlp, data: &Positions) -> usize {
     rows.par_chunks(net.n_inputs())
         .zip(data.wins.par_iter())
         .filter(|(x, win)| {
-            let says_win = train::classify(net, OutputCoding::One, x) == train::Classification::Win;
+            let says_win = classify(net, OutputCoding::One, x) == Classification::Win;
             says_win != **win
         })
         .count()

@@ -44,39 +44,8 @@ pub fn covers(coverage: Coverage, p: &KpkPosition) -> bool {
 pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 /// Where `kpk compress` writes its smallest exact net hybrid (format version 2).
 pub const NET_MODEL: &str = "models/kpk-net.hybrid";
+use kpk_probe::model::Answer;
 use rayon::prelude::*;
-
-/// Which part of the hybrid gave an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// The net's answer, not overruled.
-    Net,
-    /// The decision tree's answer (format version 3), not overruled.
-    Tree,
-    /// The position is in the exception table: the answer is the opposite of the net's.
-    Exception,
-    /// The lone king is to move in a model covering the pawn side to move only: the one-ply rule
-    /// over the model's answers ([`Coverage::PawnSideToMove`]).
-    Rule,
-}
-
-impl std::fmt::Display for Source {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Source::Net => "net",
-            Source::Tree => "tree",
-            Source::Exception => "exception",
-            Source::Rule => "rule",
-        })
-    }
-}
-
-/// An answer and where it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Answer {
-    pub outcome: Outcome,
-    pub source: Source,
-}
 
 /// What a hybrid's exceptions correct: a quantised net or a decision tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,15 +164,7 @@ impl Hybrid {
     /// The exact answer: the net's, flipped when the position is in the exception table.
     #[inline]
     pub fn classify(&self, p: &KpkPosition) -> Answer {
-        let a = self.probe.probe(&inputs::probe_position(p));
-        let outcome = a.outcome;
-        let source = match a.source {
-            kpk_probe::Source::Net => Source::Net,
-            kpk_probe::Source::Tree => Source::Tree,
-            kpk_probe::Source::Exception => Source::Exception,
-            kpk_probe::Source::Rule => Source::Rule,
-        };
-        Answer { outcome, source }
+        self.probe.probe(&inputs::probe_position(p))
     }
 
     /// The exact answer for each of `positions`, the positions split across threads. Each answer

@@ -27,6 +27,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
 use crate::error::{Error, Result};
 use crate::experiment::{Trial, TrialConfig};
+use crate::net::topology::Topology;
 use crate::stats::Interval;
 use crate::stats::family::Direction;
 use rayon::prelude::*;
@@ -136,13 +137,22 @@ pub struct Contrast {
     pub learner: String,
     pub inputs: InputSet,
     pub train_set: String,
-    /// `test` or `train` (whole set).
-    pub measure: String,
+    pub measure: Accuracy,
     pub accuracy_diff: Interval,
     /// Where the accuracy interval falls: above 0 (`better`: the learner more accurate), below,
     /// or across.
     pub direction: Direction,
     pub bytes_diff: Option<Interval>,
+}
+
+/// The accuracy a learner-versus-MLP contrast compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Accuracy {
+    /// On the testing set (T1/T2).
+    Test,
+    /// On the whole set trained on (T3).
+    Train,
 }
 
 /// A rule list as a theory of KPK, each rule checked against the bitbase on every wtm position.
@@ -337,7 +347,7 @@ fn contrast(a: &Row, mlp: &Row) -> Contrast {
         learner: a.learner.clone(),
         inputs: a.inputs,
         train_set: a.train_set.clone(),
-        measure: if on_test { "test" } else { "train" }.into(),
+        measure: if on_test { Accuracy::Test } else { Accuracy::Train },
         accuracy_diff,
         direction,
         bytes_diff: Interval::of_mean(&bytes),
@@ -369,11 +379,11 @@ fn main_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str
 /// Every learner against the MLP on the same cell and inputs, in the rows' order.
 pub fn exploratory(rows: &[Row]) -> Vec<Contrast> {
     rows.iter()
-        .filter(|r| r.learner != "mlp")
+        .filter(|r| r.learner != super::MLP)
         .filter_map(|r| {
             let mlp = rows
                 .iter()
-                .find(|m| m.learner == "mlp" && m.inputs == r.inputs && m.train_set == r.train_set)?;
+                .find(|m| m.learner == super::MLP && m.inputs == r.inputs && m.train_set == r.train_set)?;
             Some(contrast(r, mlp))
         })
         .collect()
@@ -452,7 +462,7 @@ fn seeding(s: &Settings, bb: &Bitbase) -> Result<Seeding> {
     };
     let logistic: Vec<f64> = runs.iter().map(|r| r.2).collect();
     Ok(Seeding {
-        topology: "32-10-1".into(),
+        topology: Topology::new(vec![32, 10, 1])?,
         train_set: "T1".into(),
         test_set: "S1".into(),
         random: start(0),

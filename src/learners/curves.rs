@@ -204,7 +204,7 @@ pub fn curves(rows: &[DrawFit]) -> Result<Vec<CurvePoint>> {
             let of = cell_rows(rows, &learner, inputs, side, n);
             let test: Vec<f64> = of.iter().map(|r| r.test_pct).collect();
             let train: Vec<f64> = of.iter().map(|r| r.train_pct).collect();
-            let missing = || Error::Internal(format!("no draws of {learner} on {side} n = {n}"));
+            let missing = || Error::Data(format!("no draws of {learner} on {side} n = {n}"));
             Ok(CurvePoint {
                 draws: of.len(),
                 train: Interval::of_mean_pct(&train).ok_or_else(missing)?,

@@ -37,6 +37,19 @@ pub enum Measure {
     ExactBytes,
 }
 
+impl crate::stats::contrast::Measure for Measure {
+    fn higher_is_better(self) -> bool {
+        self == Measure::TestPct
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            Measure::TestPct => "test_pct",
+            Measure::ExactBytes => "exact_bytes",
+        }
+    }
+}
+
 /// A primary contrast: a − b.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

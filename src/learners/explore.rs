@@ -73,8 +73,8 @@ pub fn against_mlp(rows: &[DrawFit]) -> Vec<Explored> {
     let mut out = Vec::new();
     for &(side, n) in &cells {
         for inputs in InputSet::ALL {
-            for l in learners.iter().filter(|l| *l != "mlp") {
-                out.extend(contrast(rows, (l, inputs), ("mlp", inputs), side, n));
+            for l in learners.iter().filter(|l| *l != super::MLP) {
+                out.extend(contrast(rows, (l, inputs), (super::MLP, inputs), side, n));
             }
         }
     }

@@ -15,7 +15,8 @@ use super::{InputSet, Learner, Model, Row, Samples};
 use crate::error::Result;
 use crate::experiment::Trial;
 use crate::net::mlp::{Mlp, Workspace};
-use crate::train::{self, Classification, OutputCoding, StopRule, TrainConfig, TrainData};
+use crate::net::output::{Classification, OutputCoding};
+use crate::train::{self, StopRule, TrainConfig, TrainData};
 use ndarray::Array2;
 
 /// The paper's MLP under a trial's config.
@@ -162,7 +163,7 @@ impl Model for MlpModel {
 
 impl Learner for PaperMlp {
     fn name(&self) -> &'static str {
-        "mlp"
+        super::MLP
     }
     fn variant(&self) -> String {
         String::new()

@@ -60,7 +60,7 @@ impl Pilot {
     pub fn differences(&self, p: &Primary) -> Result<Vec<f64>> {
         let (a, b) = (self.values(p, &p.a), self.values(p, &p.b));
         if a.len() < 2 || a.iter().map(|x| x.0).ne(b.iter().map(|x| x.0)) {
-            return Err(Error::Internal(format!(
+            return Err(Error::Data(format!(
                 "the pilot has no paired replicates of {} and {} on {}",
                 p.a, p.b, p.side
             )));

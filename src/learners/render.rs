@@ -39,7 +39,8 @@ static LABELS: LazyLock<FigureLabels> =
 
 const TEMPLATE: &str = include_str!("learners.md.j2");
 
-/// The columns of results.csv (the list, in its order).
+/// The columns of results.csv: a row's identity, its accuracy on the training and testing sets
+/// with their intervals, then its cost and sizes.
 pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean,train_lo,train_hi,test_mean,test_lo,test_hi,train_seconds,model_bits,exact_bytes";
 
 /// Where the report's files go.
@@ -246,10 +247,7 @@ pub fn contrasts_csv(report: &LearnersReport) -> String {
         s.push_str(&format!(
             "{},{},{},{a_in},{},{b_in},{},{},true,{},{:.4},{:.4},{:.4},{},{},{}\n",
             p.name,
-            serde_json::to_value(p.measure)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
+            crate::stats::contrast::Measure::column(p.measure),
             p.a,
             p.b,
             p.side,

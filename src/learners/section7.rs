@@ -18,6 +18,7 @@ use super::mlp::{PaperMlp, natural_inputs};
 use super::{InputSet, Samples};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, sigmoid};
+use crate::net::topology::Topology;
 use crate::paper::features::{FEATURES, N_FEATURES};
 use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
@@ -34,7 +35,7 @@ pub struct StartResult {
 /// Seeded versus random start, paired over replicates (seeded − random).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Seeding {
-    pub topology: String,
+    pub topology: Topology,
     pub train_set: String,
     pub test_set: String,
     pub random: StartResult,

@@ -12,6 +12,7 @@ use super::design::{Design, Measure, Primary, paper_size};
 use super::power::{self, Power};
 use crate::error::{Error, Result};
 use crate::stats::compare::{holm, student_t_cdf, t_quantile};
+use crate::stats::contrast::Measure as _;
 use serde::{Deserialize, Serialize};
 
 /// A primary's verdict.
@@ -107,10 +108,7 @@ fn differences(p: &Primary, rows: &[DrawFit], tree_bytes: u64, hybrid_bytes: &[u
             let a = cell_rows(rows, &p.a, InputSet::All, p.side, n);
             let b = cell_rows(rows, &p.b, InputSet::All, p.side, n);
             if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.draw != y.draw) {
-                return Err(Error::Internal(format!(
-                    "{}: the draws of {} and {} do not pair",
-                    p.name, p.a, p.b
-                )));
+                return Err(Error::Data(format!("{}: the draws of {} and {} do not pair", p.name, p.a, p.b)));
             }
             Ok(a.iter().zip(&b).map(|(x, y)| x.test_pct - y.test_pct).collect())
         }
@@ -129,7 +127,7 @@ pub fn primaries(
     let mut read = Vec::new();
     for p in &design.primaries {
         let d = differences(p, rows, tree_bytes, hybrid_bytes)?;
-        let pr = paired(&d).ok_or_else(|| Error::Internal(format!("{}: fewer than two units", p.name)))?;
+        let pr = paired(&d).ok_or_else(|| Error::Data(format!("{}: fewer than two units", p.name)))?;
         read.push(pr);
     }
     let sup = holm(&read.iter().map(p_two_sided).collect::<Vec<_>>());
@@ -147,7 +145,7 @@ pub fn primaries(
         .map(|(i, (p, r))| {
             let k = acc.iter().position(|&j| j == i);
             let half = if r.se == 0.0 { 0.0 } else { t_quantile(0.975, r.df) * r.se };
-            let higher_is_better = p.measure == Measure::TestPct;
+            let higher_is_better = p.measure.higher_is_better();
             let shown = sup[i] < design.alpha;
             let better = (r.estimate > 0.0) == higher_is_better;
             let verdict = match (shown, better, k.map(|k| tost_holm[k] < design.alpha)) {

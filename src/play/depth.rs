@@ -8,10 +8,10 @@
 //! wins, and ours, 1 − d/50, linear in DTC (KPK's longest win is 38 plies; both reach 0 near
 //! d = 50). A prediction y is read back as the DTC whose target is y, rounded to a whole ply.
 
-use super::search::Values;
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
 use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
+use crate::chess::search::Values;
 use crate::error::Result;
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;

@@ -14,10 +14,10 @@
 
 use super::depth::DepthNets;
 use super::results::PlayerKind;
-use super::search::Values;
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;
 use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::search::Values;
 use crate::dataset::{SetName, Side};
 use crate::error::Result;
 use crate::experiment::{Trial, run_trial};

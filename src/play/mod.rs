@@ -17,8 +17,6 @@ pub mod pgn;
 pub mod pipeline;
 pub mod propose;
 pub mod results;
-/// The search over evaluator values lives in the chess core, below the hybrid's frontier.
-pub use crate::chess::search;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::board::Color;

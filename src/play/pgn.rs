@@ -16,7 +16,7 @@ fn dtc_text(d: Option<u8>) -> String {
 
 /// The evaluator's value of a move in a comment: the rules' values of what ends a game in words.
 fn value_text(v: f64) -> String {
-    use super::search::{DRAW, WIN};
+    use crate::chess::search::{DRAW, WIN};
     if v >= WIN / 2.0 {
         "; value: a winning promotion".into()
     } else if v <= DRAW / 2.0 {

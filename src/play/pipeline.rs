@@ -9,8 +9,8 @@ use super::evaluators::{SideNets, cp_oracle, ladder, train_nn6, trained_ladders}
 use super::game::Player;
 use super::matches::{Record, pawn_side, record};
 use super::results::{DepthSetup, HybridTraining, MatchResults, Nn6Training, PlayerKind};
-use super::search::Values;
 use crate::chess::bitbase::Bitbase;
+use crate::chess::search::Values;
 use crate::error::Result;
 use crate::experiment::Trial;
 use crate::experiment::replicate::{Replicates, SEED_STRIDE, variants};

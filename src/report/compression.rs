@@ -1,20 +1,21 @@
 //! `reports/COMPRESSION.md` and its figures, rendered from `kpk compress`'s results
 //! ([`CompressionResults`], committed as `reports/compression.json`): every number comes from the
 //! run or from the cited sources, none is typed in by hand. The prose is the template
-//! `compression.md` beside this file.
+//! `templates/compression.md.j2`.
 
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{Legend, LineChart, Series};
-use crate::hybrid::compress::CompressConfig;
+use crate::hybrid::compress::{Candidate, CompressConfig};
 use crate::hybrid::frontier::FrontierRow;
 use crate::hybrid::results::RICE_PARAMETER_BITS;
-use crate::hybrid::results::{CandidateRow, CompressionResults};
+use crate::hybrid::results::{CandidateRow, CompressionResults, Frontier};
 use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
+use crate::report::driver::{Mode, Output, Report, chart};
 use crate::report::frontier;
 use crate::report::levers;
 use crate::report::summary::{self, Finding};
@@ -25,7 +26,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::LazyLock;
 
-const TEMPLATE: &str = include_str!("compression.md");
+const TEMPLATE: &str = include_str!("templates/compression.md.j2");
 
 /// The size plot, written beside the report as `.png` and `.svg`.
 pub const PLOT_NAME: &str = "compression-size";
@@ -87,28 +88,22 @@ const PAPER_NETS: [&str; 6] =
 /// The goal the model's size is held to, in bytes.
 const GOAL_BYTES: usize = 2_000;
 
-/// The size issue 15 asks the model to stay under, in bytes.
+/// A stricter size than the goal, in bytes, that the report also checks the model against.
 const MUST_BYTES: usize = 640;
 
 fn weights(topology: &str) -> usize {
     topology.parse::<Topology>().expect("a paper net's topology").weight_count()
 }
 
-/// Check the report's and the plot's destinations before any training starts; the checked
-/// outputs come back for the command's own checks (distinct, apart from its inputs).
-pub fn check_destinations(report: &Path) -> Result<Vec<crate::output::FileOut>> {
-    let exceptions = beside(report, EXCEPTIONS_NAME);
-    std::iter::once(report.to_path_buf())
-        // The frontier's data is the command's own output (with --frontier) or input (without).
-        .chain(
-            frontier::destinations(&beside(report, ""))
-                .into_iter()
-                .filter(|p| !p.ends_with(frontier::DATA_NAME)),
-        )
-        .chain(plot_paths(report))
-        .chain([exceptions.clone(), exceptions.with_extension("png")])
-        .map(|p| crate::output::FileOut::check(&p))
-        .collect()
+/// Every file the report renders: the report, its plot, the frontier's figures and the
+/// exceptions' diagrams, each PNG with its SVG.
+pub fn destinations(report: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = vec![report.to_path_buf()];
+    files.extend(frontier::figure_paths(&beside(report, "")));
+    files.extend(plot_paths(report));
+    files.push(beside(report, EXCEPTIONS_NAME));
+    files.push(beside(report, EXCEPTIONS_NAME).with_extension("png"));
+    files
 }
 
 /// The results' file name, beside the report (`reports/compression.json`).
@@ -178,22 +173,95 @@ pub fn exception_diagrams(results: &CompressionResults) -> Result<Vec<Diagram>> 
         .collect()
 }
 
-/// Write the report at `path` and its figures beside it, from the results alone.
-pub fn write(path: &Path, results: &CompressionResults) -> Result<()> {
-    let chart = size_chart(&results.candidates, results.model.sizes.total)?;
-    for p in plot_paths(path) {
-        chart.save(&p, (900, 560))?;
-    }
+/// The report at `path` and its figures beside it, from the results alone.
+pub fn outputs<'a>(path: &Path, results: &'a CompressionResults) -> Result<Vec<Output<'a>>> {
+    let [png, _] = plot_paths(path);
+    let mut files: Vec<Output> =
+        chart(png, size_chart(&results.candidates, results.model.sizes.total)?, (900, 560)).into();
     if let Some(rows) = &results.frontier {
-        frontier::figures(&beside(path, ""), rows, (results.model.parameters, results.model.sizes.total))?;
+        let model = (results.model.parameters, results.model.sizes.total);
+        files.extend(frontier::figures(&beside(path, ""), rows, model)?);
     }
-    diagram::write_diagrams(
-        &beside(path, EXCEPTIONS_NAME),
-        &exception_diagrams(results)?,
-        EXCEPTION_COLUMNS,
-    )?;
-    let md = render(results)?;
-    crate::output::write_file(path, md.as_bytes())
+    let grid = diagram::grid_svg(&exception_diagrams(results)?, EXCEPTION_COLUMNS)?;
+    files.extend(Output::svg_and_png(beside(path, EXCEPTIONS_NAME), grid)?);
+    files.push(Output::bytes(path, render(results)?));
+    Ok(files)
+}
+
+/// `kpk compress` as a [`Report`]: the report and its results, and what a run trains.
+pub struct Compress<'a> {
+    /// The report; its figures and the frontier's data go beside it.
+    pub report: std::path::PathBuf,
+    pub results: std::path::PathBuf,
+    /// What [`Mode::Run`] trains (none for `--render-only`).
+    pub run: Option<CompressRun<'a>>,
+}
+
+/// A compress run: train the config's candidates (and, with `measure_frontier`, the frontier's
+/// nets), hand them to `chosen` (which writes the smallest exact model and returns it as read
+/// back), and analyse.
+pub struct CompressRun<'a> {
+    /// The config's path as the report names it, and the config.
+    pub config: String,
+    pub cfg: CompressConfig,
+    /// Measure the frontier now; without it, the report reuses an earlier run's data.
+    pub measure_frontier: bool,
+    /// Where the chosen model is written (by `chosen`).
+    pub model: std::path::PathBuf,
+    pub progress: crate::hybrid::compress::Progress<'a>,
+    pub chosen: &'a dyn Fn(&[Candidate]) -> Result<crate::hybrid::Hybrid>,
+}
+
+impl Report for Compress<'_> {
+    type Results = CompressionResults;
+
+    fn command(&self) -> &'static str {
+        "compress"
+    }
+
+    fn results_path(&self) -> std::path::PathBuf {
+        self.results.clone()
+    }
+
+    fn destinations(&self, _: Option<&CompressionResults>) -> Result<Vec<std::path::PathBuf>> {
+        Ok(destinations(&self.report))
+    }
+
+    /// The config, and the frontier's data where it is read rather than measured.
+    fn inputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
+        let Some(run) = &self.run else { return Vec::new() };
+        let mut files = vec![std::path::PathBuf::from(&run.config)];
+        files.extend((!run.measure_frontier).then(|| frontier_data_path(&self.report)));
+        files
+    }
+
+    /// The model, and the frontier's data where it is measured.
+    fn run_outputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
+        let Some(run) = &self.run else { return Vec::new() };
+        let mut files = vec![run.model.clone()];
+        files.extend(run.measure_frontier.then(|| frontier_data_path(&self.report)));
+        files
+    }
+
+    fn analyse(&self, mode: Mode) -> Result<CompressionResults> {
+        let Some(run) = &self.run else { return Err(Error::Internal(format!("{mode:?} without a run"))) };
+        let frontier_csv = frontier_data_path(&self.report);
+        let frontier = match run.measure_frontier {
+            true => Frontier::Measure,
+            false => earlier_frontier(&run.cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier),
+        };
+        let bb = crate::chess::bitbase::Bitbase::generate();
+        let (candidates, frontier) = crate::hybrid::results::run(&run.cfg, frontier, &bb, run.progress)?;
+        if let (true, Some(rows)) = (run.measure_frontier, &frontier) {
+            crate::hybrid::frontier::write_csv(&frontier_csv, rows)?;
+        }
+        let model = (run.chosen)(&candidates)?;
+        crate::hybrid::results::analyse(&run.config, &run.cfg, &candidates, frontier.as_deref(), &model)
+    }
+
+    fn render<'a>(&self, results: &'a CompressionResults) -> Result<Vec<Output<'a>>> {
+        outputs(&self.report, results)
+    }
 }
 
 /// A row of the comparison table: this model, the raw bitbase, a cited file, or one of the

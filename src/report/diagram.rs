@@ -43,14 +43,14 @@ struct Paths {
 static PATHS: LazyLock<Paths> =
     LazyLock::new(|| toml::from_str(include_str!("diagram.toml")).expect("diagram.toml parses"));
 
-/// The SVG templates beside this file: a piece (`piece.svg.j2`), the pieces as symbols
+/// The SVG templates in `templates/diagram/`: a piece (`piece.svg.j2`), the pieces as symbols
 /// (`defs.svg.j2`) and a grid of diagrams (`grid.svg.j2`), with `xml` escaping text.
 static ENGINE: LazyLock<std::result::Result<Engine, TemplateError>> = LazyLock::new(|| {
     Engine::new()
         .filter("xml", |s: String| escape(&s))
-        .template("piece", include_str!("piece.svg.j2"))?
-        .template("defs", include_str!("defs.svg.j2"))?
-        .template("grid", include_str!("grid.svg.j2"))
+        .template("piece", include_str!("templates/diagram/piece.svg.j2"))?
+        .template("defs", include_str!("templates/diagram/defs.svg.j2"))?
+        .template("grid", include_str!("templates/diagram/grid.svg.j2"))
 });
 
 fn render(name: &str, context: &serde_json::Value) -> Result<String> {

@@ -5,7 +5,7 @@ use crate::hybrid::dtz::Candidate;
 use crate::template::Engine;
 use serde::Serialize;
 
-const TEMPLATE: &str = include_str!("dtz.md");
+const TEMPLATE: &str = include_str!("templates/dtz.md.j2");
 
 /// Syzygy's KPvK files as distributed (bytes): the WDL table and the DTZ table, which stores one
 /// side to move.

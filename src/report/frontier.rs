@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::hybrid::frontier::FrontierRow;
+use crate::report::driver::Output;
 use crate::template::label;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -53,7 +54,7 @@ struct ErrorsLabels {
 static LABELS: LazyLock<Labels> =
     LazyLock::new(|| toml::from_str(include_str!("frontier.toml")).expect("frontier.toml parses"));
 
-pub const TEMPLATE: &str = include_str!("frontier.md");
+pub const TEMPLATE: &str = include_str!("templates/frontier.md.j2");
 
 /// One net size over its seeds.
 struct Size<'a> {
@@ -83,7 +84,7 @@ fn sizes(rows: &[FrontierRow]) -> Vec<Size<'_>> {
     out
 }
 
-/// The frontier section's table and findings, for the template `frontier.md`.
+/// The frontier section's table and findings, for the template `templates/frontier.md.j2`.
 #[derive(Serialize)]
 pub struct View {
     seeds: usize,
@@ -169,8 +170,8 @@ pub fn view(rows: &[FrontierRow]) -> View {
     }
 }
 
-/// Draw both figures beside the report, PNG and SVG.
-pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Result<()> {
+/// Both figures beside the report, PNG and SVG.
+pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Result<Vec<Output<'static>>> {
     let sizes = sizes(rows);
     let x = |s: &Size| s.weights as f64;
     let span = (sizes.first().map_or(50.0, |s| x(s) * 0.8), sizes.last().map_or(5_000.0, |s| x(s) * 1.25));
@@ -211,7 +212,7 @@ pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Resul
     };
     let top = rows.iter().map(|r| r.total_bytes.max(r.search_total_bytes)).max().unwrap_or(1) as f64;
     let c = chart(&b.title, &b.y, (50.0, top.max(24_576.0) * 2.0), bytes);
-    save(&c, dir, BYTES_FIGURE)?;
+    let mut files: Vec<Output> = save(c, dir, BYTES_FIGURE).into();
     let e = &LABELS.errors;
     let errors = vec![
         series(&e.integer, |r| r.errors, category(0)),
@@ -221,24 +222,26 @@ pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Resul
     let most =
         rows.iter().map(|r| r.errors.max(r.search_errors).max(r.float_errors)).max().unwrap_or(1) as f64;
     let c = chart(&e.title, &e.y, (1.0, most * 2.0), errors);
-    save(&c, dir, ERRORS_FIGURE)
+    files.extend(save(c, dir, ERRORS_FIGURE));
+    Ok(files)
 }
 
 /// Each figure as PNG and SVG, its log x axis labelled at 1, 2 and 5 times a power of ten only:
 /// the axis's own ticks (1 to 9 times) run into each other beside a legend.
-fn save(chart: &LineChart, dir: &Path, name: &str) -> Result<()> {
-    let ticks: Vec<f64> = (1..5).flat_map(|p| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(p))).collect();
-    for ext in ["png", "svg"] {
-        let path = dir.join(format!("{name}.{ext}"));
-        let out = crate::output::FileOut::check(&path)?;
-        chart.save_to_with_x_ticks(&out, ImageFormat::of(&path)?, (900, 560), &ticks)?;
-    }
-    Ok(())
+fn save(chart: LineChart, dir: &Path, name: &str) -> [Output<'static>; 2] {
+    let chart = std::rc::Rc::new(chart);
+    [(ImageFormat::Png, "png"), (ImageFormat::Svg, "svg")].map(|(format, ext)| {
+        let chart = chart.clone();
+        Output::drawn(dir.join(format!("{name}.{ext}")), move |out| {
+            let ticks: Vec<f64> = (1..5).flat_map(|p| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(p))).collect();
+            chart.save_to_with_x_ticks(out, format, (900, 560), &ticks)
+        })
+    })
 }
 
-/// Every file the frontier writes beside a report in `dir`.
-pub fn destinations(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![dir.join(DATA_NAME)];
+/// The figures the frontier draws beside a report in `dir`.
+pub fn figure_paths(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
     for name in [BYTES_FIGURE, ERRORS_FIGURE] {
         out.extend(["png", "svg"].map(|ext| dir.join(format!("{name}.{ext}"))));
     }

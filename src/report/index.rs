@@ -1,5 +1,5 @@
-//! `reports/README.md`: the project's main findings, one line each, the most important first
-//! (issue 26). Each line is a finding of one report's `## Summary`, picked and ordered in
+//! `reports/README.md`: the project's main findings, one line each, the most important first.
+//! Each line is a finding of one report's `## Summary`, picked and ordered in
 //! `index.toml`; it keeps the number and interval that report's analysis computed from its runs,
 //! and its link is pointed into that report. Nothing here computes a number.
 
@@ -59,7 +59,7 @@ pub fn render(dir: &Path, model: &str, model_bytes: u64) -> Result<String> {
         lines.push(json!({ "line": pick(&p.report, &text, &p.phrase)?, "report": p.report }));
     }
     Engine::new()
-        .template("index", include_str!("index.md.j2"))
+        .template("index", include_str!("templates/index.md.j2"))
         .and_then(|e| {
             e.render("index", &json!({ "findings": lines, "model": model, "model_bytes": model_bytes }))
         })

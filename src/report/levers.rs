@@ -1,4 +1,4 @@
-//! "The levers, measured one by one" in `reports/COMPRESSION.md` (the template `levers.md`): what
+//! "The levers, measured one by one" in `reports/COMPRESSION.md` (the template `templates/levers.md.j2`): what
 //! each way of shrinking the exact hybrid is worth on the chosen model, every figure computed from
 //! the model and the run ([`crate::hybrid::results::Levers`]). Quantisation-aware fine-tuning and
 //! the exceptions' confidence numbering are what the format and `kpk compress` do; the one-ply
@@ -7,7 +7,7 @@
 
 use crate::hybrid::results::CompressionResults;
 
-pub const TEMPLATE: &str = include_str!("levers.md");
+pub const TEMPLATE: &str = include_str!("templates/levers.md.j2");
 
 /// The file's size with a Rice parameter per first-layer input column: the model's size plus the
 /// bits saved or spent, in whole bytes (rounded down).

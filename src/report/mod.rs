@@ -3,10 +3,12 @@
 
 pub mod compression;
 pub mod diagram;
+pub mod driver;
 pub mod dtz;
 pub mod frontier;
 pub mod index;
 pub mod levers;
+pub mod matches;
 pub mod play;
 pub mod reproduction;
 pub mod studies;

@@ -1,6 +1,6 @@
 //! `reports/PLAY.md`, `reports/play/results.csv`, `reports/play/seeds.csv` and the figures,
 //! rendered from the match's results ([`crate::play::results::MatchResults`], committed as
-//! `reports/play.json`): the prose is the template `play.md`, the figures' words
+//! `reports/play.json`): the prose is the template `templates/play.md.j2`, the figures' words
 //! `play_figures.toml`; nothing here plays or computes a number.
 
 use crate::error::{Error, Result};
@@ -11,7 +11,7 @@ use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
 
-const TEMPLATE: &str = include_str!("play.md");
+const TEMPLATE: &str = include_str!("templates/play.md.j2");
 const FIGURE_TEXT: &str = include_str!("play_figures.toml");
 
 /// The figures' file stems under `reports/figures/`, and their size in pixels.

@@ -1,4 +1,4 @@
-//! The `## Summary` that opens a report (issue 26): its main findings, one line each, with their
+//! The `## Summary` that opens a report: its main findings, one line each, with their
 //! numbers, their interval and what the interval is over, and a link to the section that shows
 //! them. A report's analysis computes its findings ([`Finding`]: the sentence as a template, the
 //! numbers it gives) and keeps them with its results, so that a finding added later (another
@@ -106,7 +106,7 @@ pub fn markdown(findings: &[Finding]) -> Result<String> {
         .map(|f| Ok(json!({ "sentence": f.sentence()?, "section": f.section, "anchor": anchor(&f.section) })))
         .collect::<Result<Vec<_>>>()?;
     Engine::new()
-        .template("summary", include_str!("summary.md.j2"))
+        .template("summary", include_str!("templates/summary.md.j2"))
         .and_then(|e| e.render("summary", &json!({ "findings": lines })))
         .map_err(|e| Error::Internal(e.to_string()))
 }

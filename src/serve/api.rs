@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 use crate::hybrid::Hybrid;
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::model::SavedNet;
+use crate::net::output::{Classification, OutputCoding};
 use crate::paper::features::{FEATURES, features};
-use crate::train::{Classification, OutputCoding};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 

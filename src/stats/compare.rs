@@ -73,7 +73,7 @@ impl Verdict {
     }
 }
 
-/// The verdict a report gives a claim (issue 26's one rule): [`Verdict::of`]'s, except that a
+/// The verdict a report gives a claim (one rule for every report): [`Verdict::of`]'s, except that a
 /// claim about the paper's own hand-picked sets (lost, section 4.5) that our random draws do not
 /// support is "not replicated on random sets": draws cannot contradict a statement about sets
 /// they are not.

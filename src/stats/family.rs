@@ -1,7 +1,7 @@
 //! A family of declared contrasts, shared by every report that declares them (the studies, the
 //! learners): the contrast a config declares before the run ([`ContrastSpec`]), a t-based
 //! contrast readable at any level ([`TContrast`]), Holm's reading of the primaries with the one
-//! verdict rule ([`holm`]), and a line of `contrasts.csv` ([`ContrastLine`]).
+//! verdict rule ([`holm`]); the record they fill is [`super::contrast::Contrast`].
 
 use super::compare::{self, Method, Verdict};
 use crate::error::{Error, Result};
@@ -9,9 +9,6 @@ use serde::{Deserialize, Serialize};
 
 /// The family-wise level of the primary contrasts, and the level of an exploratory interval.
 pub const LEVEL: f64 = 0.95;
-
-/// The columns of every `contrasts.csv`.
-pub const CONTRAST_COLUMNS: &str = "contrast,measure,a,b,primary,estimate,lo,hi,method,p_adjusted,verdict";
 
 /// A contrast a − b as a config declares it, before the run. `A` names an arm (a study's setting
 /// number, a learner's row), `M` the measure.
@@ -176,42 +173,6 @@ pub fn holm(family: &[(TContrast, bool)]) -> Vec<HolmReading> {
             HolmReading { level, lo, hi, p_adjusted, verdict }
         })
         .collect()
-}
-
-/// One line of a `contrasts.csv` ([`CONTRAST_COLUMNS`]), newline included.
-pub struct ContrastLine<'a> {
-    pub name: &'a str,
-    pub measure: &'a str,
-    pub a: String,
-    pub b: String,
-    pub primary: bool,
-    pub estimate: f64,
-    pub lo: f64,
-    pub hi: f64,
-    pub method: Method,
-    /// Primaries only.
-    pub p_adjusted: Option<f64>,
-    pub verdict: &'a str,
-}
-
-impl std::fmt::Display for ContrastLine<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let method = self.method.name();
-        let p = self.p_adjusted.map_or_else(String::new, |p| format!("{p:.6}"));
-        writeln!(
-            f,
-            "{},{},{},{},{},{:.4},{:.4},{:.4},{method},{p},{}",
-            self.name,
-            self.measure,
-            self.a,
-            self.b,
-            self.primary,
-            self.estimate,
-            self.lo,
-            self.hi,
-            self.verdict
-        )
-    }
 }
 
 #[cfg(test)]

@@ -10,112 +10,25 @@
 //!
 //! A study declares its contrasts before the run (`[[contrast]]` in its config). The primary ones
 //! answer the paper's question; every study's primaries form one family, adjusted by Holm
-//! ([`adjust_family`]), and only they carry a verdict. Every other comparison a report shows is
+//! ([`contrast::adjust_family`]), and only they carry a verdict. Every other comparison a report shows is
 //! exploratory: its unadjusted 95% interval and no verdict.
 
 use super::config::{Measure, Study};
 use super::replicate::SettingResult;
-use crate::stats::compare;
-use crate::stats::family::{self, TContrast};
-use serde::{Deserialize, Serialize};
+use crate::stats::contrast::{self, Contrast};
+use crate::stats::family::TContrast;
 use std::cmp::Ordering;
 
-pub use compare::Method;
+/// A study's contrast: its arms are setting numbers from 1.
+pub type ContrastResult = Contrast<usize, Measure>;
 
-pub use crate::stats::family::{Direction, LEVEL};
-
-/// A contrast's verdict. Only a primary contrast has one of the first four: supported or
-/// contradicted where its Holm-adjusted interval lies wholly on one side of 0 (and Holm's step
-/// reaches it), otherwise not shown; a claim about the paper's own hand-prepared sets that our
-/// random draws do not support is "not replicated on random sets".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ContrastVerdict {
-    Supported,
-    Contradicted,
-    NotShown,
-    NotReplicatedOnRandomSets,
-    Exploratory,
-}
-
-impl From<compare::ClaimVerdict> for ContrastVerdict {
-    fn from(v: compare::ClaimVerdict) -> ContrastVerdict {
-        match v {
-            compare::ClaimVerdict::Supported => ContrastVerdict::Supported,
-            compare::ClaimVerdict::Contradicted => ContrastVerdict::Contradicted,
-            compare::ClaimVerdict::NotShown => ContrastVerdict::NotShown,
-            compare::ClaimVerdict::NotReplicatedOnRandomSets => ContrastVerdict::NotReplicatedOnRandomSets,
-        }
-    }
-}
-
-impl ContrastVerdict {
-    /// The words `contrasts.csv` writes: a primary's verdict in the reports' words.
-    pub fn words(self) -> &'static str {
-        match self {
-            ContrastVerdict::Supported => compare::ClaimVerdict::Supported.words(),
-            ContrastVerdict::Contradicted => compare::ClaimVerdict::Contradicted.words(),
-            ContrastVerdict::NotShown => compare::ClaimVerdict::NotShown.words(),
-            ContrastVerdict::NotReplicatedOnRandomSets => {
-                compare::ClaimVerdict::NotReplicatedOnRandomSets.words()
-            }
-            ContrastVerdict::Exploratory => "exploratory",
-        }
-    }
-}
-
-/// A contrast a − b with its interval, p-value and (for a primary one) its adjusted reading.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ContrastResult {
-    pub name: String,
-    pub measure: Measure,
-    /// Setting numbers from 1, and their labels.
-    pub a: usize,
-    pub b: usize,
-    pub a_label: String,
-    pub b_label: String,
-    pub primary: bool,
-    pub claim: Option<String>,
-    pub source: Option<String>,
-    pub hypothesis: bool,
-    pub own_sets: bool,
-    pub method: Method,
-    /// Replicate pairs (paired) or runs on both sides (Welch).
-    pub units: usize,
-    pub estimate: f64,
-    /// Standard error of the estimate and the t distribution's degrees of freedom.
-    pub se: f64,
-    pub df: f64,
-    /// Two-sided p-value of "no difference", unadjusted.
-    pub p: f64,
-    /// Confidence level of `lo`, `hi`: 95% unless Holm's step for a primary asks for more.
-    pub level: f64,
-    pub lo: f64,
-    pub hi: f64,
-    /// Holm's adjusted p-value over the family of primaries; `None` for exploratory contrasts.
-    pub p_adjusted: Option<f64>,
-    pub direction: Direction,
-    pub verdict: ContrastVerdict,
-}
-
-impl ContrastResult {
-    /// The t-contrast behind the interval.
-    fn t(&self) -> TContrast {
-        TContrast {
-            method: self.method,
-            units: self.units,
-            estimate: self.estimate,
-            se: self.se,
-            df: self.df,
-            p: self.p,
-        }
+impl contrast::Measure for Measure {
+    fn higher_is_better(self) -> bool {
+        Measure::higher_is_better(self)
     }
 
-    fn set_level(&mut self, level: f64) {
-        self.level = level;
-        (self.lo, self.hi) = self.t().interval(level);
-        let (lo, hi) = family::oriented((self.lo, self.hi), self.measure.higher_is_better());
-        self.direction = Direction::of(lo, hi);
+    fn column(self) -> &'static str {
+        Measure::column(self)
     }
 }
 
@@ -142,7 +55,7 @@ fn raw(a: &[f64], b: &[f64], paired: bool) -> Option<TContrast> {
     if paired { TContrast::paired(a, b) } else { TContrast::welch(a, b) }
 }
 
-/// Setting `a` against setting `b` (from 0) on `m`, exploratory until [`adjust_family`] reads
+/// Setting `a` against setting `b` (from 0) on `m`, exploratory until [`contrast::adjust_family`] reads
 /// the primaries; `None` with fewer than two replicates a side.
 pub fn contrast(
     study: &Study,
@@ -153,34 +66,8 @@ pub fn contrast(
 ) -> Option<ContrastResult> {
     let (va, vb) = (settings[a].values(m), settings[b].values(m));
     let paired = shares_draw(study, a, b) && va.len() == vb.len();
-    let TContrast { method, units, estimate, se, df, p } = raw(&va, &vb, paired)?;
-    let mut c = ContrastResult {
-        name: name.to_string(),
-        measure: m,
-        a: a + 1,
-        b: b + 1,
-        a_label: settings[a].label.clone(),
-        b_label: settings[b].label.clone(),
-        primary: false,
-        claim: None,
-        source: None,
-        hypothesis: false,
-        own_sets: false,
-        method,
-        units,
-        estimate,
-        se,
-        df,
-        p,
-        level: LEVEL,
-        lo: estimate,
-        hi: estimate,
-        p_adjusted: None,
-        direction: Direction::Same,
-        verdict: ContrastVerdict::Exploratory,
-    };
-    c.set_level(LEVEL);
-    Some(c)
+    let arm = |i: usize| (i + 1, settings[i].label.clone());
+    Some(Contrast::exploratory(name, arm(a), arm(b), m, raw(&va, &vb, paired)?))
 }
 
 /// The contrasts a study's config declares, in its order.
@@ -199,19 +86,6 @@ pub fn declared(study: &Study, settings: &[SettingResult]) -> Vec<ContrastResult
         .collect()
 }
 
-/// Holm over the family of primary contrasts (every study's): contrast i, whose unadjusted
-/// p-value ranks k-th smallest of m, gets its interval at level 1 − 0.05/(m − k) (the level at
-/// which Holm's step tests it), its adjusted p-value, and its verdict.
-pub fn adjust_family(family: &mut [&mut ContrastResult]) {
-    let members: Vec<(TContrast, bool)> =
-        family.iter().map(|c| (c.t(), c.measure.higher_is_better())).collect();
-    for (c, h) in family.iter_mut().zip(family::holm(&members)) {
-        c.set_level(h.level);
-        c.p_adjusted = Some(h.p_adjusted);
-        c.verdict = compare::ClaimVerdict::of(h.verdict, c.own_sets).into();
-    }
-}
-
 /// Ordering of settings on `m`, the preferred first.
 pub fn preferred(m: Measure, x: f64, y: f64) -> Ordering {
     let o = x.total_cmp(&y);
@@ -221,37 +95,15 @@ pub fn preferred(m: Measure, x: f64, y: f64) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats;
+    use crate::stats::contrast::{ContrastVerdict, adjust_family};
+    use crate::stats::{self, compare};
 
     fn result(values: &[(f64, f64)], paired: bool) -> ContrastResult {
         let (a, b): (Vec<f64>, Vec<f64>) = values.iter().copied().unzip();
-        let TContrast { method, units, estimate, se, df, p } = raw(&a, &b, paired).unwrap();
-        let mut c = ContrastResult {
-            name: "c".into(),
-            measure: Measure::Test,
-            a: 1,
-            b: 2,
-            a_label: "a".into(),
-            b_label: "b".into(),
-            primary: true,
-            claim: Some("a beats b".into()),
-            source: Some("section 5.1".into()),
-            hypothesis: false,
-            own_sets: false,
-            method,
-            units,
-            estimate,
-            se,
-            df,
-            p,
-            level: LEVEL,
-            lo: 0.0,
-            hi: 0.0,
-            p_adjusted: None,
-            direction: Direction::Same,
-            verdict: ContrastVerdict::Exploratory,
-        };
-        c.set_level(LEVEL);
+        let t = raw(&a, &b, paired).unwrap();
+        let mut c = Contrast::exploratory("c", (1, "a".into()), (2, "b".into()), Measure::Test, t);
+        c.primary = true;
+        (c.claim, c.source) = (Some("a beats b".into()), Some("section 5.1".into()));
         c
     }
 

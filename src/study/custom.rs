@@ -14,7 +14,8 @@ use crate::dataset::{DEFAULT_SEED, Dataset, Side};
 use crate::error::{Error, Result};
 use crate::experiment::Trial;
 use crate::net::mlp::Mlp;
-use crate::train::{self, EpochMetrics, OutputCoding, StopReason, TrainConfig, TrainData};
+use crate::net::output::{OutputCoding, classify};
+use crate::train::{self, EpochMetrics, StopReason, TrainConfig, TrainData};
 use ndarray::{Array2, s};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -100,7 +101,7 @@ fn accuracy(net: &Mlp, output: OutputCoding, data: &Data) -> f64 {
         .rows()
         .into_iter()
         .zip(&data.wins)
-        .filter(|(x, w)| train::classify(net, plain, x.as_slice().expect("standard layout")).is_correct(**w))
+        .filter(|(x, w)| classify(net, plain, x.as_slice().expect("standard layout")).is_correct(**w))
         .count();
     100.0 * right as f64 / data.wins.len().max(1) as f64
 }

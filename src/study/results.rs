@@ -9,10 +9,11 @@
 //! or Welch as the design allows ([`contrasts`]).
 
 use super::config::{Figure, Measure, State, Vary};
-use super::contrasts::{self, ContrastResult, ContrastVerdict};
+use super::contrasts::{self, ContrastResult};
 use super::replicate::SettingResult;
 use super::run::StudyRun;
 use crate::stats::Interval;
+use crate::stats::contrast::{ContrastVerdict, adjust_family};
 use serde::{Deserialize, Serialize};
 
 /// Every study's results, in the order STUDIES.md lists them.
@@ -38,7 +39,7 @@ pub struct Finding {
 pub fn family(mut studies: Vec<StudyResult>) -> StudiesResults {
     let mut primaries: Vec<&mut ContrastResult> =
         studies.iter_mut().flat_map(|s| s.answer.primaries.iter_mut()).collect();
-    contrasts::adjust_family(&mut primaries);
+    adjust_family(&mut primaries);
     let family = primaries.len();
     let order = [
         ContrastVerdict::Supported,

@@ -3,7 +3,7 @@
 
 use super::{BestState, StopRule};
 use crate::error::{Allowed, Error, Result};
-pub use crate::net::output::{Classification, OutputCoding, classify};
+use crate::net::output::OutputCoding;
 use serde::{Deserialize, Serialize};
 
 /// The error measure the stopping rule and best-epoch choice use (section 4.5).

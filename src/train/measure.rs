@@ -2,8 +2,9 @@
 //! epoch", section 4.3) over every position of a set: on the calling thread, or as tasks of the
 //! current rayon pool that other threads take up while the calling thread trains on.
 
-use super::{Classification, OutputCoding, Prepared};
+use super::Prepared;
 use crate::net::mlp::Mlp;
+use crate::net::output::{Classification, OutputCoding};
 use crate::net::sweep::Sweep;
 
 /// Positions per measurement task: about a millisecond of work for 32-64-20-1, so an idle thread

@@ -48,6 +48,7 @@
 
 use crate::error::{Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
+use crate::net::output::OutputCoding;
 use ndarray::ArrayView2;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::net::output::{Classification, OutputCoding};
 
 #[test]
 fn two_output_reading_follows_section_4_3() {

@@ -126,7 +126,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         .iter()
         .filter(|t| t.summary.trained_on() == Some(SetName::T4))
         .max_by(|a, b| a.summary.train_accuracy_pct.total_cmp(&b.summary.train_accuracy_pct))
-        .ok_or_else(|| Error::Internal("Table 6: no T4 trial".into()))?;
+        .ok_or_else(|| Error::Data("Table 6: no T4 trial".into()))?;
     let o = &inputs.others;
     let ranking = readings_intervals::rank(&o.distances, &o.under_readings, &o.replicates, &|_| true);
     let subsets = ranking.as_ref().map_or_else(Vec::new, |all| {

@@ -1,5 +1,5 @@
 //! The report's discussion: where our figures differ from the paper's, and why. The prose is the
-//! template `templates/discussion.md.j2`; the numbers come from the runs.
+//! template `templates/reproduction/discussion.md.j2`; the numbers come from the runs.
 
 use super::standing::{self, Place};
 use super::{NN6_TRIALS, Reproduction, templates, trial_number};

@@ -1,7 +1,7 @@
 //! The parts of `REPRODUCTION.md` that rest on replicates and on extra runs: Table 5 with
 //! intervals, the readings of the stopping rule compared, the learning-rate sweep, trial 40 as
 //! trial 39 continued, and section 5.1's comments checked. Each is a template of
-//! `reproduction/templates/` filled from the report's data.
+//! `report/templates/reproduction/` filled from the report's data.
 
 use super::readings_robustness;
 use super::section51;

@@ -1,4 +1,4 @@
-//! What explains the gap between our Table 5 and the paper's (issue 26, part 5): the studies
+//! What explains the gap between our Table 5 and the paper's: the studies
 //! `gap_*` (experiments/studies/) trained Table 5's small-set trials under the configs' value and
 //! an alternative reading of the paper from the same seeds and draws; here their committed
 //! replicates become paired effects beside the paper's figures. Trial 38's full budget is five

@@ -3,16 +3,15 @@
 //! Analyse, then render: [`analyse`](fn@analyse) reads the runs ([`Inputs`]: the trial folders,
 //! Table 5 over the replicates, section 5.1's claims, what `kpk readings` wrote, trial 39
 //! continued) and computes every number into a [`Reproduction`], committed as `reports/reproduction.json`;
-//! [`write_report`] draws the figures and writes the Markdown from that alone, so the report is
+//! [`outputs`] draws the figures and writes the Markdown from that alone, so the report is
 //! redrawn without training, bitbase or run folder (`kpk reproduce --render-only`). The whole run
-//! is [`reproduce`](fn@reproduce).
+//! is [`pipeline::Reproduce`], a [`crate::report::driver::Report`].
 
 use crate::error::{Error, Result};
 
 use crate::experiment::Summary;
-use crate::figures::plot::{ImageFormat, LineChart};
-use crate::output::FileOut;
 use crate::paper::tables;
+use crate::report::driver::{Output, chart};
 use std::path::{Path, PathBuf};
 
 mod analyse;
@@ -23,7 +22,7 @@ pub mod domain_notes;
 mod figures;
 pub mod findings;
 pub mod gap;
-mod pipeline;
+pub mod pipeline;
 pub mod readings_robustness;
 mod render;
 pub mod section51;
@@ -39,7 +38,6 @@ mod tests;
 
 pub use analyse::{Inputs, OtherRuns, TrialResult, analyse};
 pub use data::*;
-pub use pipeline::{ReproduceOptions, Reproduced, reanalyse, reproduce};
 pub use render::render;
 
 /// Table 5's NN6 trials on the whole sets T3-T5, where our set-up is closest to the paper's: the
@@ -48,7 +46,7 @@ pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
 
 /// Trial number of a summary named "trialNN".
 pub fn trial_number(s: &Summary) -> Option<u8> {
-    s.name.strip_prefix("trial").and_then(|n| n.parse().ok())
+    crate::experiment::readings::trial_number(&s.name)
 }
 
 /// The square triple of a row, for matching our list with the paper's.
@@ -87,40 +85,24 @@ pub const SWEEP_CSV: &str = "readings/sweep.csv";
 /// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
 pub const CONTINUED: &str = "trial39_continued";
 
-/// Check every file the report writes in `out` before any training starts: the trial-independent
-/// outputs, `reproduction.json`, `REPRODUCTION.md` and the figures (the output policy of
-/// [`crate::output`]).
-pub fn check_destinations(out: &Path) -> Result<()> {
-    for file in
-        [REPRODUCTION_JSON, REPRODUCTION_MD, FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE5_CSV, SECTION51_JSON]
-    {
-        FileOut::check_in_own_folder(&out.join(file))?;
-    }
+/// Every file the report renders in `out` (the driver checks each before any training starts,
+/// by the output policy of [`crate::output`]): `REPRODUCTION.md`, `section51.json` and the
+/// figures, each PNG with its SVG.
+pub fn destinations(out: &Path) -> Vec<PathBuf> {
+    let mut files = vec![out.join(REPRODUCTION_MD), out.join(SECTION51_JSON)];
     for png in [FIGURE3_PNG, NN6_PNG, TABLE5_PNG] {
-        FileOut::check_in_own_folder(&out.join(Path::new(png).with_extension("svg")))?;
+        files.push(out.join(png));
+        files.push(out.join(Path::new(png).with_extension("svg")));
     }
     for svg in TABLE6_SVGS {
-        FileOut::check_in_own_folder(&out.join(svg))?;
-        FileOut::check_in_own_folder(&out.join(Path::new(svg).with_extension("png")))?;
+        files.push(out.join(svg));
+        files.push(out.join(Path::new(svg).with_extension("png")));
     }
-    Ok(())
+    files
 }
 
-/// Write the analysis's result as `reproduction.json` in `out`.
-pub fn write_json(out: &Path, r: &Reproduction) -> Result<PathBuf> {
-    let path = out.join(REPRODUCTION_JSON);
-    crate::output::write_file(&path, crate::template::results_json(r)?.as_bytes())?;
-    Ok(path)
-}
-
-/// Read `reproduction.json` from `out`.
-pub fn read_json(out: &Path) -> Result<Reproduction> {
-    crate::template::read_results(&out.join(REPRODUCTION_JSON))
-}
-
-/// Draw the figures and write `REPRODUCTION.md` in `out` from `r` alone. Returns the report's
-/// path.
-pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
+/// The figures, `section51.json` and `REPRODUCTION.md` in `out`, from `r` alone.
+pub fn outputs<'a>(out: &Path, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {
     let mut grids = vec![
         (TABLE6_PAPER_SVG, table6::paper_diagrams(&r.paper_table6)?),
         (TABLE6_OURS_SVG, table6::our_diagrams(&r.best_misclassified, &r.paper_table6)?),
@@ -128,26 +110,21 @@ pub fn write_report(out: &Path, r: &Reproduction) -> Result<PathBuf> {
     if let Some(m) = &r.matched {
         grids.push((TABLE6_MATCHED_SVG, table6::matched_diagrams(m)?));
     }
+    let mut files = Vec::new();
     // Each board figure as SVG and as PNG beside it (rendered from the same SVG).
     for (file, diagrams) in grids {
-        crate::report::diagram::write_diagrams(&out.join(file), &diagrams, 6)?;
+        files.extend(Output::svg_and_png(out.join(file), crate::report::diagram::grid_svg(&diagrams, 6)?)?);
     }
     // Each figure as PNG (shown in the report) and SVG (for print), beside each other.
-    let save = |chart: LineChart, png: &str| -> Result<()> {
-        chart.save_to(&FileOut::check_in_own_folder(&out.join(png))?, ImageFormat::Png, (900, 540))?;
-        let svg = Path::new(png).with_extension("svg");
-        chart.save_to(&FileOut::check_in_own_folder(&out.join(svg))?, ImageFormat::Svg, (900, 540))
-    };
     let with_curve = |t: u8| Some((r.trial(t)?, r.curve(t)?));
-    save(figures::figure3(&r.paper, with_curve(39), with_curve(40), r.continued.as_ref())?, FIGURE3_PNG)?;
-    save(figures::nn6_chart(r)?, NN6_PNG)?;
-    save(figures::table5_chart(&r.paper, &r.replicated), TABLE5_PNG)?;
-    let path = out.join(REPRODUCTION_MD);
-    crate::output::write_file(&path, render(r)?.as_bytes())?;
-    Ok(path)
+    let figure3 = figures::figure3(&r.paper, with_curve(39), with_curve(40), r.continued.as_ref())?;
+    files.extend(chart(out.join(FIGURE3_PNG), figure3, FIGURE_SIZE));
+    files.extend(chart(out.join(NN6_PNG), figures::nn6_chart(r)?, FIGURE_SIZE));
+    files.extend(chart(out.join(TABLE5_PNG), figures::table5_chart(&r.paper, &r.replicated), FIGURE_SIZE));
+    files.push(Output::bytes(out.join(SECTION51_JSON), crate::template::results_json(&r.section51)?));
+    files.push(Output::bytes(out.join(REPRODUCTION_MD), render(r)?));
+    Ok(files)
 }
 
-/// `kpk reproduce --render-only`: redraw the report in `out` from its `reproduction.json`.
-pub fn render_only(out: &Path) -> Result<PathBuf> {
-    write_report(out, &read_json(out)?)
-}
+/// The size of the line charts in pixels.
+const FIGURE_SIZE: (u32, u32) = (900, 540);

@@ -1,17 +1,19 @@
-//! `kpk reproduce` as one library call: train Table 5's trials with their replicates, write the
-//! trial folders and Table 5 over the replicates, analyse (section 5.1 from `kpk readings`' runs),
-//! write `reproduction.json` and `section51.json`, and render the report from it.
+//! `kpk reproduce` as a [`Report`] for the one driver: train Table 5's trials with their
+//! replicates, write the trial folders and Table 5 over the replicates, and analyse (section 5.1
+//! from `kpk readings`' runs); the driver writes `reproduction.json` and renders the report.
 
 use super::*;
 use crate::chess::bitbase::Bitbase;
 use crate::experiment::Trial;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
+use crate::output::FileOut;
+use crate::report::driver::{Mode, Output, Report};
 use crate::report::reproduction::table5;
+use std::cell::Cell;
 
-/// What [`reproduce`] runs.
-#[derive(Clone, Debug)]
-pub struct ReproduceOptions {
+/// `kpk reproduce` as a [`Report`]: what it runs, where it writes, and the runs it did.
+pub struct Reproduce<'a> {
     /// The folder of Table 5's trial configs (`experiments/table5`).
     pub configs: PathBuf,
     /// Where the trial folders, the figures and the report are written (`reports`).
@@ -19,69 +21,79 @@ pub struct ReproduceOptions {
     pub replicates: Replicates,
     /// Runs trained at once.
     pub jobs: usize,
+    pub progress: RunProgress<'a>,
+    /// The trials and runs trained by [`Mode::Run`], once it is done.
+    pub ran: Cell<(usize, usize)>,
 }
 
-/// What [`reproduce`] did.
-#[derive(Clone, Debug)]
-pub struct Reproduced {
-    pub report: PathBuf,
-    pub trials: usize,
-    pub runs: usize,
-}
+impl Report for Reproduce<'_> {
+    type Results = Reproduction;
 
-/// Train, analyse and render (see the module's documentation). Every destination and every input
-/// from other commands ([`OtherRuns`]) is checked before any training starts.
-pub fn reproduce(o: &ReproduceOptions, progress: RunProgress) -> Result<Reproduced> {
-    let trials = pipeline::load_dir(&o.configs)?;
-    every_trial_of_table5(&o.configs, &trials)?;
-    let folders = crate::experiment::check_destinations(&trials, &o.out)?;
-    check_destinations(&o.out)?;
-    let reps = pipeline::check_replicates(o.replicates)?;
-    let others = OtherRuns::read(&o.out)?;
-    let bb = Bitbase::generate();
-    let runs = replicate::run_replicates(&trials, reps, &bb, o.jobs, progress)?;
-    // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
-    for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
-        crate::experiment::write_trial(&folders[run.trial], &run.run)?;
+    fn command(&self) -> &'static str {
+        "reproduce"
     }
-    table5::write_csv(&o.out.join(TABLE5_CSV), &table5::summarise(&trials, &runs, &tables::table5(), &bb)?)?;
-    // The report reads the folders just written, as a later analysis of them would.
-    let report = analyse_and_render(&o.configs, &o.out, &trials, others, &bb)?;
-    Ok(Reproduced { report, trials: trials.len(), runs: runs.len() })
+
+    /// The trial folders are kept: `--analyse-only` reads them again.
+    fn reanalyses(&self) -> bool {
+        true
+    }
+
+    fn results_path(&self) -> PathBuf {
+        self.out.join(REPRODUCTION_JSON)
+    }
+
+    fn destinations(&self, _: Option<&Reproduction>) -> Result<Vec<PathBuf>> {
+        Ok(destinations(&self.out))
+    }
+
+    /// [`Mode::Run`] trains Table 5's trials with their replicates, writes the trial folders and
+    /// Table 5 over the replicates, then analyses what it wrote as a later `--analyse-only`
+    /// would. Every destination and every input from other commands ([`OtherRuns`]) is checked
+    /// before any training starts.
+    fn analyse(&self, mode: Mode) -> Result<Reproduction> {
+        let trials = pipeline::load_dir(&self.configs)?;
+        every_trial_of_table5(&self.configs, &trials)?;
+        if mode != Mode::Run {
+            let others = OtherRuns::read(&self.out)?;
+            return analyse_runs(&self.configs, &self.out, &trials, others, &Bitbase::generate());
+        }
+        let folders = crate::experiment::check_destinations(&trials, &self.out)?;
+        FileOut::check(&self.out.join(TABLE5_CSV))?;
+        let reps = pipeline::check_replicates(self.replicates)?;
+        let others = OtherRuns::read(&self.out)?;
+        let bb = Bitbase::generate();
+        let runs = replicate::run_replicates(&trials, reps, &bb, self.jobs, self.progress)?;
+        // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
+        for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
+            crate::experiment::write_trial(&folders[run.trial], &run.run)?;
+        }
+        let stats = table5::summarise(&trials, &runs, &tables::table5(), &bb)?;
+        table5::write_csv(&self.out.join(TABLE5_CSV), &stats)?;
+        self.ran.set((trials.len(), runs.len()));
+        // The report reads the folders just written, as a later analysis of them would.
+        analyse_runs(&self.configs, &self.out, &trials, others, &bb)
+    }
+
+    fn render<'a>(&self, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {
+        outputs(&self.out, r)
+    }
 }
 
-/// Analyse the runs already in `out` (the trial folders of the configs in `configs`, what
-/// `kpk reproduce` and the other commands wrote) without training, write `reproduction.json` and
-/// render the report (`kpk reproduce --analyse-only`).
-pub fn reanalyse(configs: &Path, out: &Path) -> Result<PathBuf> {
-    let trials = pipeline::load_dir(configs)?;
-    every_trial_of_table5(configs, &trials)?;
-    check_destinations(out)?;
-    let others = OtherRuns::read(out)?;
-    analyse_and_render(configs, out, &trials, others, &Bitbase::generate())
-}
-
-/// Analyse, write `reproduction.json` and `section51.json` (section 5.1 by the data draw, computed
-/// from `kpk readings`' runs), and render the report.
-fn analyse_and_render(
+/// Analyse the runs in `out` (the trial folders of `trials`, what `kpk reproduce` and the other
+/// commands wrote; section 5.1 by the data draw from `kpk readings`' runs).
+fn analyse_runs(
     configs: &Path,
     out: &Path,
     trials: &[Trial],
     others: OtherRuns,
     bb: &Bitbase,
-) -> Result<PathBuf> {
+) -> Result<Reproduction> {
     let mut inputs = Inputs::read(out, trials, others)?;
     // The gap studies' configs sit beside Table 5's (experiments/studies/ by experiments/table5/).
     let studies = configs.parent().unwrap_or(Path::new(".")).join("studies");
     let trial38 = trials.iter().find(|t| crate::experiment::readings::trial_number(t.name()) == Some(38));
     inputs.gap = super::gap::analyse(&studies, out, &tables::table5(), trial38, &inputs.others.replicates)?;
-    let r = analyse(&inputs, bb)?;
-    write_json(out, &r)?;
-    crate::output::write_file(
-        &out.join(SECTION51_JSON),
-        crate::template::results_json(&r.section51)?.as_bytes(),
-    )?;
-    write_report(out, &r)
+    analyse(&inputs, bb)
 }
 
 /// The reproduction compares every row of Table 5 (and Table 6 with the a-file trials): a folder

@@ -1,4 +1,4 @@
-//! The report's Markdown: the template `templates/report.md.j2` (the fixed prose, Table 5 beside
+//! The report's Markdown: the template `templates/reproduction/reproduction.md.j2` (the fixed prose, Table 5 beside
 //! the paper, the figures) with the sections of the other templates and of the modules that
 //! render their own tables filled in.
 
@@ -10,7 +10,7 @@ use crate::template::Engine;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
-/// (caption, path relative to the report) of each figure drawn by [`super::write_report`].
+/// (caption, path relative to the report) of each figure drawn by [`super::outputs`].
 pub fn figures(r: &Reproduction) -> Result<Vec<(String, &'static str)>> {
     let labels = &super::figures::LABELS;
     Ok(vec![

@@ -175,7 +175,7 @@ fn yes(b: bool) -> &'static str {
 
 /// The mark of a trial whose budget (`max_epochs`) lies below the paper's epoch count, and of
 /// one whose runs reached a budget equal to the paper's count: the footnote under the table
-/// (templates/replicated.md.j2) explains both.
+/// (templates/reproduction/replicated.md.j2) explains both.
 pub const BELOW_THE_PAPERS: &str = "‡";
 pub const AT_THE_PAPERS: &str = "†";
 

@@ -1,4 +1,4 @@
-//! The report's prose: the templates in `templates/` beside this file, with the filters this
+//! The report's prose: the templates in `report/templates/reproduction/`, with the filters this
 //! report adds to the shared ones ([`crate::template`]).
 
 use crate::error::{Error, Result};
@@ -7,21 +7,21 @@ use serde::Serialize;
 
 /// (name, source) of every template of the report.
 const TEMPLATES: [(&str, &str); 15] = [
-    ("domain", include_str!("templates/domain.md.j2")),
-    ("robustness", include_str!("templates/robustness.md.j2")),
-    ("groups", include_str!("templates/groups.md.j2")),
-    ("matched", include_str!("templates/matched.md.j2")),
-    ("report", include_str!("templates/report.md.j2")),
-    ("table6", include_str!("templates/table6.md.j2")),
-    ("matched_figure", include_str!("templates/matched_figure.md.j2")),
-    ("replicated", include_str!("templates/replicated.md.j2")),
-    ("section51", include_str!("templates/section51.md.j2")),
-    ("readings", include_str!("templates/readings.md.j2")),
-    ("sweep", include_str!("templates/sweep.md.j2")),
-    ("continued", include_str!("templates/continued.md.j2")),
-    ("standing", include_str!("templates/standing.md.j2")),
-    ("discussion", include_str!("templates/discussion.md.j2")),
-    ("gap", include_str!("templates/gap.md.j2")),
+    ("domain", include_str!("../templates/reproduction/domain.md.j2")),
+    ("robustness", include_str!("../templates/reproduction/robustness.md.j2")),
+    ("groups", include_str!("../templates/reproduction/groups.md.j2")),
+    ("matched", include_str!("../templates/reproduction/matched.md.j2")),
+    ("report", include_str!("../templates/reproduction/reproduction.md.j2")),
+    ("table6", include_str!("../templates/reproduction/table6.md.j2")),
+    ("matched_figure", include_str!("../templates/reproduction/matched_figure.md.j2")),
+    ("replicated", include_str!("../templates/reproduction/replicated.md.j2")),
+    ("section51", include_str!("../templates/reproduction/section51.md.j2")),
+    ("readings", include_str!("../templates/reproduction/readings.md.j2")),
+    ("sweep", include_str!("../templates/reproduction/sweep.md.j2")),
+    ("continued", include_str!("../templates/reproduction/continued.md.j2")),
+    ("standing", include_str!("../templates/reproduction/standing.md.j2")),
+    ("discussion", include_str!("../templates/reproduction/discussion.md.j2")),
+    ("gap", include_str!("../templates/reproduction/gap.md.j2")),
 ];
 
 /// The report's engine: its templates, the shared filters and

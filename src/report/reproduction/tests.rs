@@ -1,7 +1,8 @@
 use super::figures::{figure3, nn6_chart, paper_points};
 use super::*;
 use crate::chess::board::Color;
-use crate::experiment::{MisclassifiedRow, Side};
+use crate::dataset::Side;
+use crate::experiment::MisclassifiedRow;
 use crate::paper::tables::{self, Table5Row};
 use crate::train::EpochMetrics;
 
@@ -11,7 +12,7 @@ fn summary(row: &Table5Row) -> Summary {
         side: if row.side == Color::White { Side::Wtm } else { Side::Btm },
         training_set: row.train_set.to_string(),
         testing_set: row.test_acc_pct.map(|_| "S1".into()),
-        topology: row.topology.clone(),
+        topology: row.topology.parse().unwrap(),
         weights: row.weights,
         bits: row.bits,
         comp: row.comp,

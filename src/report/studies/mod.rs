@@ -1,47 +1,48 @@
 //! The studies' reports: `reports/studies/<name>/` (`results.csv`, one row per setting with the
 //! replicates' mean and 95% interval; `replicates.csv`, one row per trial; the figure as PNG and
 //! SVG) and `reports/STUDIES.md`. The numbers come from [`crate::study::results`] (all studies'
-//! committed as `reports/studies.json`); the prose is the minijinja templates beside this file:
-//! `studies.md`, `section.md` (the setup, the answer worded from its verdicts, the table) and
-//! each study's question.
+//! committed as `reports/studies.json`); the prose is the minijinja templates in
+//! `report/templates/studies/`: `studies.md.j2`, `section.md.j2` (the setup, the answer worded
+//! from its verdicts, the table) and each study's question.
 
 mod figure;
 mod lines;
+pub mod pipeline;
 
 use crate::error::{Error, Result};
 use crate::figures::plot::ImageFormat;
 use crate::output::FileOut;
 use crate::report::summary::anchor;
 use crate::stats::Interval;
-use crate::stats::family::{CONTRAST_COLUMNS, ContrastLine};
+use crate::stats::contrast::CONTRAST_COLUMNS;
 use crate::study::results::{StudiesResults, StudyResult};
 use crate::study::{Figure, Measure, StudyRun};
 use crate::template::{Engine, Typed};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-const REPORT: &str = include_str!("studies.md");
-const SECTION: &str = include_str!("section.md");
+const REPORT: &str = include_str!("../templates/studies/studies.md.j2");
+const SECTION: &str = include_str!("../templates/studies/section.md.j2");
 
 /// Each study's question and the reading of it: the prose its section opens with (a template named
 /// as the study), in the order STUDIES.md lists them (section 6's order, then section 2's).
 const PROSE: &[(&str, &str)] = &[
-    ("layers", include_str!("layers.md")),
-    ("layers_whole", include_str!("layers_whole.md")),
-    ("codings", include_str!("codings.md")),
-    ("overtraining", include_str!("overtraining.md")),
-    ("set_size", include_str!("set_size.md")),
-    ("pruning", include_str!("pruning.md")),
-    ("init_symmetry", include_str!("init_symmetry.md")),
-    ("momentum_annealing", include_str!("momentum_annealing.md")),
-    ("side_to_move", include_str!("side_to_move.md")),
-    ("e1_vs_e2", include_str!("e1_vs_e2.md")),
-    ("characterisation", include_str!("characterisation.md")),
-    ("transfer", include_str!("transfer.md")),
-    ("curriculum", include_str!("curriculum.md")),
-    ("gap_eta", include_str!("gap_eta.md")),
-    ("gap_patience", include_str!("gap_patience.md")),
-    ("gap_borderline", include_str!("gap_borderline.md")),
+    ("layers", include_str!("../templates/studies/layers.md.j2")),
+    ("layers_whole", include_str!("../templates/studies/layers_whole.md.j2")),
+    ("codings", include_str!("../templates/studies/codings.md.j2")),
+    ("overtraining", include_str!("../templates/studies/overtraining.md.j2")),
+    ("set_size", include_str!("../templates/studies/set_size.md.j2")),
+    ("pruning", include_str!("../templates/studies/pruning.md.j2")),
+    ("init_symmetry", include_str!("../templates/studies/init_symmetry.md.j2")),
+    ("momentum_annealing", include_str!("../templates/studies/momentum_annealing.md.j2")),
+    ("side_to_move", include_str!("../templates/studies/side_to_move.md.j2")),
+    ("e1_vs_e2", include_str!("../templates/studies/e1_vs_e2.md.j2")),
+    ("characterisation", include_str!("../templates/studies/characterisation.md.j2")),
+    ("transfer", include_str!("../templates/studies/transfer.md.j2")),
+    ("curriculum", include_str!("../templates/studies/curriculum.md.j2")),
+    ("gap_eta", include_str!("../templates/studies/gap_eta.md.j2")),
+    ("gap_patience", include_str!("../templates/studies/gap_patience.md.j2")),
+    ("gap_borderline", include_str!("../templates/studies/gap_borderline.md.j2")),
 ];
 
 /// The files a study's folder holds.
@@ -151,20 +152,7 @@ pub fn replicates_csv(run: &StudyRun) -> String {
 pub fn contrasts_csv(result: &StudyResult) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
     for c in result.contrasts() {
-        let line = ContrastLine {
-            name: &c.name,
-            measure: c.measure.column(),
-            a: c.a.to_string(),
-            b: c.b.to_string(),
-            primary: c.primary,
-            estimate: c.estimate,
-            lo: c.lo,
-            hi: c.hi,
-            method: c.method,
-            p_adjusted: c.p_adjusted,
-            verdict: c.verdict.words(),
-        };
-        s.push_str(&line.to_string());
+        s.push_str(&c.csv_line());
     }
     s
 }
