@@ -111,9 +111,16 @@ pub trait Report {
     }
 
     /// The folder of figures the report writes, if it has one of its own: no destination but its
-    /// figures (the PNG and SVG files directly in it) may lie inside it.
+    /// figures ([`Report::folder_holds`]) may lie inside it.
     fn figures_folder(&self) -> Option<PathBuf> {
         None
+    }
+
+    /// Whether `path`, a destination inside the figures' `folder`, belongs there: by default the
+    /// figures alone (the PNG and SVG files directly in it); a report whose folder also keeps its
+    /// tables says so here.
+    fn folder_holds(&self, folder: &Path, path: &Path) -> bool {
+        path.parent() == Some(folder) && path.extension().is_some_and(|e| e == "png" || e == "svg")
     }
 
     /// Run (for [`Mode::Run`]) and analyse into the results. The files a run writes besides the
@@ -161,7 +168,7 @@ pub fn drive<R: Report>(report: &R, mode: Mode) -> Result<Vec<PathBuf>> {
 }
 
 /// The output policy across a report's destinations ([`crate::output`]): no two name the same
-/// file, none is an input of the command, and none but the figures lies in the figures' folder.
+/// file, none is an input of the command, and none but what the figures' folder holds lies in it.
 fn policy<R: Report>(
     report: &R,
     mode: Mode,
@@ -175,11 +182,12 @@ fn policy<R: Report>(
     let outs: Vec<&FileOut> = checked.iter().map(|(_, f)| f).chain(json).collect();
     crate::output::check_all(&outs, &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
     let Some(folder) = report.figures_folder() else { return Ok(()) };
-    let figure = |p: &Path| {
-        p.parent() == Some(folder.as_path()) && p.extension().is_some_and(|e| e == "png" || e == "svg")
-    };
-    let others: Vec<&FileOut> =
-        checked.iter().filter(|(p, _)| !figure(p)).map(|(_, f)| f).chain(json).collect();
+    let others: Vec<&FileOut> = checked
+        .iter()
+        .filter(|(p, _)| !report.folder_holds(&folder, p))
+        .map(|(_, f)| f)
+        .chain(json)
+        .collect();
     crate::output::outside_folder(&others, &folder)
 }
 

@@ -1,27 +1,33 @@
-//! Render the comparison from its JSON alone: `reports/LEARNERS.md` (the template
-//! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv`, `contrasts.csv` and
-//! `curves.csv`, the accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`) and the learning
-//! curves (`curves.png`, `curves.svg`). Nothing here trains or measures; `draws.csv`, the run's
-//! data, is written by the run beside them ([`write_draws`]) and never rendered.
+//! `kpk learners` as a [`Report`] for the one driver: section 7's comparison fitted (or its
+//! derived numbers computed again from the committed draws), and rendered from its JSON alone:
+//! `reports/LEARNERS.md` (the template `learners.md.j2`), `reports/learners/results.csv`,
+//! `variants.csv`, `contrasts.csv` and `curves.csv`, the accuracy-vs-bytes frontier
+//! (`frontier.png`, `frontier.svg`) and the learning curves (`curves.png`, `curves.svg`).
+//! Rendering neither trains nor measures; `draws.csv`, the run's data, is written by a run that
+//! fits the curves, beside the rendered files, and read by the others.
 
-use super::analyse::{LearnersReport, Row};
-use super::curve_figure::{self, CurveLabels};
-use super::curves::{CURVE_COLUMNS, DrawFit, draws_csv};
-use super::explore::Explored;
+use super::driver::{Mode, Output, Report, chart};
+use super::learners_curves::{self, CurveLabels};
+use crate::chess::bitbase::Bitbase;
 use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
-use crate::output::FileOut;
+use crate::learners::analyse::{self, LearnersReport, Row, Settings};
+use crate::learners::curves::{self, CURVE_COLUMNS};
+use crate::learners::design::Design;
+use crate::learners::explore::Explored;
+use crate::learners::power::Pilot;
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
 use serde_json::json;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-/// The frontier figure's title, axis labels and keys (`figure.toml` beside this file).
+/// The frontier figure's title, axis labels and keys (`learners_figures.toml` beside this file).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FigureLabels {
@@ -29,15 +35,19 @@ struct FigureLabels {
     x: String,
     y: String,
     shipped: String,
-    /// A readable key for each learner of [`super::NAMES`] and the converged MLP.
+    /// A readable key for each learner of [`crate::learners::NAMES`] and the converged MLP.
     names: BTreeMap<String, String>,
     curves: CurveLabels,
 }
 
-static LABELS: LazyLock<FigureLabels> =
-    LazyLock::new(|| toml::from_str(include_str!("figure.toml")).expect("figure.toml parses"));
+static LABELS: LazyLock<FigureLabels> = LazyLock::new(|| {
+    toml::from_str(include_str!("learners_figures.toml")).expect("learners_figures.toml parses")
+});
 
-const TEMPLATE: &str = include_str!("learners.md.j2");
+const TEMPLATE: &str = include_str!("templates/learners.md.j2");
+
+/// The frontier figure's size in pixels.
+const FRONTIER_SIZE: (u32, u32) = (900, 560);
 
 /// The columns of results.csv (the list, in its order).
 pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean,train_lo,train_hi,test_mean,test_lo,test_hi,train_seconds,model_bits,exact_bytes";
@@ -62,85 +72,134 @@ impl Destinations {
         }
     }
 
-    fn outputs(&self) -> Result<Vec<FileOut>> {
-        let f = &self.folder;
-        [
-            self.markdown.clone(),
-            f.join("results.csv"),
-            f.join("variants.csv"),
-            f.join("frontier.png"),
-            f.join("frontier.svg"),
-            f.join("contrasts.csv"),
-            f.join("curves.csv"),
-            f.join("curves.png"),
-            f.join("curves.svg"),
-        ]
-        .iter()
-        .map(|p| FileOut::check(p))
-        .collect()
-    }
-
     /// The run's data: one row per learner, inputs, side, n and draw.
     pub fn draws(&self) -> PathBuf {
         self.folder.join("draws.csv")
     }
-}
 
-/// Write the run's draws (draws.csv).
-pub fn write_draws(draws: &[DrawFit], to: &Destinations) -> Result<()> {
-    let out = FileOut::check(&to.draws())?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    out.write(draws_csv(draws)?.as_bytes())
-}
-
-impl Destinations {
-    /// Check every destination before any fitting: each writable, all distinct, none of them one
-    /// of `inputs`, nor inside the report's own folder unless it belongs there. `json` says
-    /// whether the JSON is written (a run, --analyse-only) or only read (--render-only); `draws`
-    /// whether draws.csv is written (a run that fits the learning curves) or read.
-    pub fn check(&self, json: bool, draws: bool, inputs: &[&Path]) -> Result<()> {
-        let outs = self.outputs()?;
-        let head = if json { vec![FileOut::check(&self.json)?] } else { Vec::new() };
-        let data = if draws { vec![FileOut::check(&self.draws())?] } else { Vec::new() };
-        let all: Vec<&FileOut> = head.iter().chain(&data).chain(&outs).collect();
-        crate::output::check_all(&all, inputs)?;
-        let beside: Vec<&FileOut> = head.iter().chain(&outs[..1]).collect();
-        crate::output::outside_folder(&beside, &self.folder)
+    /// The rendered files in the folder, in [`Report::render`]'s order.
+    fn tables_and_figures(&self) -> [PathBuf; 8] {
+        [
+            "results.csv",
+            "variants.csv",
+            "frontier.png",
+            "frontier.svg",
+            "contrasts.csv",
+            "curves.csv",
+            "curves.png",
+            "curves.svg",
+        ]
+        .map(|name| self.folder.join(name))
     }
 }
 
-/// Write the JSON, then render everything from it.
-pub fn write(report: &LearnersReport, to: &Destinations) -> Result<()> {
-    let json = FileOut::check(&to.json)?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    let outs = to.outputs()?;
-    json.write(crate::template::results_json(report)?.as_bytes())?;
-    render_to(report, &outs)
+/// `kpk learners` as a [`Report`]: where it writes, what it reads, and how a run fits.
+pub struct Learners<'a> {
+    pub to: Destinations,
+    /// The declared design of the comparison and the pilot its power is computed from.
+    pub design: PathBuf,
+    pub pilot: PathBuf,
+    /// What [`Mode::Run`] fits (the other modes fit nothing).
+    pub settings: Option<Settings>,
+    /// A run reads the learning curves' draws from draws.csv instead of fitting them.
+    pub from_draws: bool,
+    pub progress: &'a (dyn Fn(&str) + Sync),
+    /// The rows and variants a run fitted, with their wall time (never written to the report).
+    pub fitted: RefCell<Vec<Row>>,
 }
 
-/// Read the committed JSON and render from it alone.
-pub fn render_only(to: &Destinations) -> Result<LearnersReport> {
-    let report: LearnersReport = crate::template::read_results(&to.json)?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    render_to(&report, &to.outputs()?)?;
-    Ok(report)
-}
+impl Report for Learners<'_> {
+    type Results = LearnersReport;
 
-fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
-    outs[0].write(markdown(report)?.as_bytes())?;
-    outs[1].write(results_csv(report).as_bytes())?;
-    outs[2].write(variants_csv(report).as_bytes())?;
-    let chart = frontier(report)?;
-    chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
-    chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))?;
-    outs[5].write(contrasts_csv(report).as_bytes())?;
-    outs[6].write(curves_csv(report).as_bytes())?;
-    let names = curve_figure::names(&report.curves, &LABELS.names);
-    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[7], ImageFormat::Png)?;
-    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[8], ImageFormat::Svg)
+    fn command(&self) -> &'static str {
+        "learners"
+    }
+
+    /// The draws are kept (draws.csv): `--analyse-only` derives the curves, contrasts and
+    /// verdicts from them again.
+    fn reanalyses(&self) -> bool {
+        true
+    }
+
+    fn results_path(&self) -> PathBuf {
+        self.to.json.clone()
+    }
+
+    fn destinations(&self, _: Option<&LearnersReport>) -> Result<Vec<PathBuf>> {
+        Ok(std::iter::once(self.to.markdown.clone()).chain(self.to.tables_and_figures()).collect())
+    }
+
+    /// draws.csv is an input where it is read: by `--analyse-only` and by a run from the draws.
+    fn inputs(&self, mode: Mode) -> Vec<PathBuf> {
+        let declared = [self.design.clone(), self.pilot.clone()];
+        match (mode, &self.settings) {
+            (Mode::RenderOnly, _) => Vec::new(),
+            (Mode::AnalyseOnly, _) => declared.into_iter().chain([self.to.draws()]).collect(),
+            (Mode::Run, s) => {
+                let read = s.iter().flat_map(|s| [s.shipped_model.clone(), s.compress.clone()]);
+                let draws = self.from_draws.then(|| self.to.draws());
+                read.chain(declared).chain(draws).collect()
+            }
+        }
+    }
+
+    /// draws.csv is written by a run that fits the learning curves.
+    fn run_outputs(&self, mode: Mode) -> Vec<PathBuf> {
+        if mode == Mode::Run && !self.from_draws { vec![self.to.draws()] } else { Vec::new() }
+    }
+
+    fn figures_folder(&self) -> Option<PathBuf> {
+        Some(self.to.folder.clone())
+    }
+
+    /// The report's folder holds its tables and the run's draws as well as its figures.
+    fn folder_holds(&self, folder: &Path, path: &Path) -> bool {
+        path.parent() == Some(folder)
+    }
+
+    fn analyse(&self, mode: Mode) -> Result<LearnersReport> {
+        if mode == Mode::AnalyseOnly {
+            let (design, pilot) = (Design::load(&self.design)?, Pilot::load(&self.pilot)?);
+            return analyse::analyse_committed(&self.to.json, &self.to.draws(), &design, &pilot);
+        }
+        let s = self.settings.as_ref().ok_or_else(|| Error::Internal(format!("kpk learners: {mode:?}")))?;
+        s.check()?;
+        let bb = Bitbase::generate();
+        let draws = if self.from_draws {
+            curves::read_draws(&self.to.draws())?
+        } else {
+            (self.progress)("the learning curves");
+            let draws = curves::run(&s.design, &s.table5, &bb, self.progress)?;
+            // The draws are the run's data: written first, so that nothing measured is lost.
+            curves::write_draws(&draws, &self.to.draws())?;
+            draws
+        };
+        let report = analyse::analyse(s, &draws, &bb, self.progress)?;
+        *self.fitted.borrow_mut() = report.rows.iter().chain(&report.variants).cloned().collect();
+        Ok(report)
+    }
+
+    fn render<'a>(&self, report: &'a LearnersReport) -> Result<Vec<Output<'a>>> {
+        let [results, variants, frontier_png, _, contrasts, curves, curves_png, curves_svg] =
+            self.to.tables_and_figures();
+        let mut files = vec![
+            Output::bytes(&self.to.markdown, markdown(report)?),
+            Output::bytes(results, results_csv(report)),
+            Output::bytes(variants, variants_csv(report)),
+        ];
+        files.extend(chart(frontier_png, frontier(report)?, FRONTIER_SIZE));
+        files.push(Output::bytes(contrasts, contrasts_csv(report)));
+        files.push(Output::bytes(curves, curves_csv(report)));
+        let names = learners_curves::names(&report.curves, &LABELS.names);
+        let (points, again) = (&report.curves, names.clone());
+        files.push(Output::drawn(curves_png, move |out| {
+            learners_curves::save(points, &names, &LABELS.curves, out, ImageFormat::Png)
+        }));
+        files.push(Output::drawn(curves_svg, move |out| {
+            learners_curves::save(points, &again, &LABELS.curves, out, ImageFormat::Svg)
+        }));
+        Ok(files)
+    }
 }
 
 /// `+1.23 [−0.40, +2.86]`: a paired difference and its interval.
@@ -240,8 +299,8 @@ pub fn contrasts_csv(report: &LearnersReport) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
     for p in &report.primaries {
         let (a_in, b_in) = match p.measure {
-            super::design::Measure::TestPct => ("x1..x32", "x1..x32"),
-            super::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
+            crate::learners::design::Measure::TestPct => ("x1..x32", "x1..x32"),
+            crate::learners::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
         };
         s.push_str(&format!(
             "{},{},{},{a_in},{},{b_in},{},{},true,{},{:.4},{:.4},{:.4},{},{},{}\n",
@@ -323,7 +382,7 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
     let mut series = Vec::new();
     let mut lowest: f64 = 100.0;
     let (mut x0, mut x1) = (report.shipped_bytes as f64, report.shipped_bytes as f64);
-    for (i, name) in super::NAMES.iter().enumerate() {
+    for (i, name) in crate::learners::NAMES.iter().enumerate() {
         let mut points: Vec<(f64, f64)> = report
             .rows
             .iter()
@@ -331,7 +390,7 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
             .filter(|r| {
                 r.learner == *name
                     && r.train_set.parse::<SetName>().ok() == Some(SetName::T3)
-                    && r.inputs == super::InputSet::All
+                    && r.inputs == crate::learners::InputSet::All
             })
             .filter_map(|r| Some((r.exact_bytes?, r.train.mean)))
             .collect();
