@@ -4,13 +4,15 @@
 //! every exact model is exact on every legal position, the verdicts recompute from the JSON and
 //! draws.csv alone, and the report renders from its JSON alone byte for byte.
 
+use kpk::analysis::Mode;
+use kpk::analysis::learners::{Destinations, Learners};
 use kpk::dataset::Side;
 use kpk::learners::analyse::{self, LearnersReport, Settings};
 use kpk::learners::curves::{self, DRAW_COLUMNS, DrawFit};
 use kpk::learners::design::{Design, paper_size};
 use kpk::learners::power::Pilot;
-use kpk::report::driver::{Mode, drive};
-use kpk::report::learners::{self as render, Destinations, Learners, RESULT_COLUMNS};
+use kpk::report::driver::drive;
+use kpk::report::learners::{self as render, RESULT_COLUMNS};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 

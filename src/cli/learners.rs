@@ -2,12 +2,13 @@
 //! reports/learners.json, reports/LEARNERS.md and reports/learners/.
 
 use clap::Args;
+use kpk::analysis::Mode;
+use kpk::analysis::learners::{Destinations, Learners};
 use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::Settings;
 use kpk::learners::design::Design;
 use kpk::learners::power::{self, Pilot};
-use kpk::report::driver::{Mode, drive};
-use kpk::report::learners::{Destinations, Learners};
+use kpk::report::driver::drive;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;

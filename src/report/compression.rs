@@ -3,6 +3,7 @@
 //! run or from the cited sources, none is typed in by hand. The prose is the template
 //! `templates/compression.md.j2`.
 
+use crate::analysis::{Analysis, Mode};
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
@@ -15,7 +16,7 @@ use crate::hybrid::results::{CandidateRow, CompressionResults, Frontier};
 use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
-use crate::report::driver::{Mode, Output, Report, chart};
+use crate::report::driver::{Output, Report, chart};
 use crate::report::frontier;
 use crate::report::levers;
 use crate::report::summary::{self, Finding};
@@ -212,7 +213,7 @@ pub struct CompressRun<'a> {
     pub chosen: &'a dyn Fn(&[Candidate]) -> Result<crate::hybrid::Hybrid>,
 }
 
-impl Report for Compress<'_> {
+impl Analysis for Compress<'_> {
     type Results = CompressionResults;
 
     fn command(&self) -> &'static str {
@@ -221,10 +222,6 @@ impl Report for Compress<'_> {
 
     fn results_path(&self) -> std::path::PathBuf {
         self.results.clone()
-    }
-
-    fn destinations(&self, _: Option<&CompressionResults>) -> Result<Vec<std::path::PathBuf>> {
-        Ok(destinations(&self.report))
     }
 
     /// The config, and the frontier's data where it is read rather than measured.
@@ -257,6 +254,12 @@ impl Report for Compress<'_> {
         }
         let model = (run.chosen)(&candidates)?;
         crate::hybrid::results::analyse(&run.config, &run.cfg, &candidates, frontier.as_deref(), &model)
+    }
+}
+
+impl Report for Compress<'_> {
+    fn destinations(&self, _: Option<&CompressionResults>) -> Result<Vec<std::path::PathBuf>> {
+        Ok(destinations(&self.report))
     }
 
     fn render<'a>(&self, results: &'a CompressionResults) -> Result<Vec<Output<'a>>> {

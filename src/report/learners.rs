@@ -1,28 +1,23 @@
-//! `kpk learners` as a [`Report`] for the one driver: section 7's comparison fitted (or its
-//! derived numbers computed again from the committed draws), and rendered from its JSON alone:
+//! `kpk learners` as a [`Report`]: section 7's comparison ([`Learners`]) rendered from its JSON alone:
 //! `reports/LEARNERS.md` (the template `learners.md.j2`), `reports/learners/results.csv`,
 //! `variants.csv`, `contrasts.csv` and `curves.csv`, the accuracy-vs-bytes frontier
 //! (`frontier.png`, `frontier.svg`) and the learning curves (`curves.png`, `curves.svg`).
-//! Rendering neither trains nor measures; `draws.csv`, the run's data, is written by a run that
-//! fits the curves, beside the rendered files, and read by the others.
+//! Rendering neither trains nor measures; `draws.csv`, the run's data, is the analysis'.
 
-use super::driver::{Mode, Output, Report, chart};
+use super::driver::{Output, Report, chart};
 use super::learners_curves::{self, CurveLabels};
-use crate::chess::bitbase::Bitbase;
+use crate::analysis::learners::{Destinations, Learners};
 use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
-use crate::learners::analyse::{self, LearnersReport, Row, Settings};
-use crate::learners::curves::{self, CURVE_COLUMNS};
-use crate::learners::design::Design;
+use crate::learners::analyse::{LearnersReport, Row};
+use crate::learners::curves::CURVE_COLUMNS;
 use crate::learners::explore::Explored;
-use crate::learners::power::Pilot;
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
 use serde_json::json;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -52,100 +47,24 @@ const FRONTIER_SIZE: (u32, u32) = (900, 560);
 /// The columns of results.csv (the list, in its order).
 pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean,train_lo,train_hi,test_mean,test_lo,test_hi,train_seconds,model_bits,exact_bytes";
 
-/// Where the report's files go.
-#[derive(Clone, Debug)]
-pub struct Destinations {
-    pub json: PathBuf,
-    pub markdown: PathBuf,
-    /// results.csv, variants.csv, frontier.png, frontier.svg, contrasts.csv, curves.csv,
-    /// curves.png, curves.svg, and the run's draws.csv.
-    pub folder: PathBuf,
-}
-
-impl Destinations {
-    /// The committed layout under `reports`.
-    pub fn under(reports: &Path) -> Destinations {
-        Destinations {
-            json: reports.join("learners.json"),
-            markdown: reports.join("LEARNERS.md"),
-            folder: reports.join("learners"),
-        }
-    }
-
-    /// The run's data: one row per learner, inputs, side, n and draw.
-    pub fn draws(&self) -> PathBuf {
-        self.folder.join("draws.csv")
-    }
-
-    /// The rendered files in the folder, in [`Report::render`]'s order.
-    fn tables_and_figures(&self) -> [PathBuf; 8] {
-        [
-            "results.csv",
-            "variants.csv",
-            "frontier.png",
-            "frontier.svg",
-            "contrasts.csv",
-            "curves.csv",
-            "curves.png",
-            "curves.svg",
-        ]
-        .map(|name| self.folder.join(name))
-    }
-}
-
-/// `kpk learners` as a [`Report`]: where it writes, what it reads, and how a run fits.
-pub struct Learners<'a> {
-    pub to: Destinations,
-    /// The declared design of the comparison and the pilot its power is computed from.
-    pub design: PathBuf,
-    pub pilot: PathBuf,
-    /// What [`Mode::Run`] fits (the other modes fit nothing).
-    pub settings: Option<Settings>,
-    /// A run reads the learning curves' draws from draws.csv instead of fitting them.
-    pub from_draws: bool,
-    pub progress: &'a (dyn Fn(&str) + Sync),
-    /// The rows and variants a run fitted, with their wall time (never written to the report).
-    pub fitted: RefCell<Vec<Row>>,
+/// The rendered files in the folder, in [`Report::render`]'s order.
+fn tables_and_figures(to: &Destinations) -> [PathBuf; 8] {
+    [
+        "results.csv",
+        "variants.csv",
+        "frontier.png",
+        "frontier.svg",
+        "contrasts.csv",
+        "curves.csv",
+        "curves.png",
+        "curves.svg",
+    ]
+    .map(|name| to.folder.join(name))
 }
 
 impl Report for Learners<'_> {
-    type Results = LearnersReport;
-
-    fn command(&self) -> &'static str {
-        "learners"
-    }
-
-    /// The draws are kept (draws.csv): `--analyse-only` derives the curves, contrasts and
-    /// verdicts from them again.
-    fn reanalyses(&self) -> bool {
-        true
-    }
-
-    fn results_path(&self) -> PathBuf {
-        self.to.json.clone()
-    }
-
     fn destinations(&self, _: Option<&LearnersReport>) -> Result<Vec<PathBuf>> {
-        Ok(std::iter::once(self.to.markdown.clone()).chain(self.to.tables_and_figures()).collect())
-    }
-
-    /// draws.csv is an input where it is read: by `--analyse-only` and by a run from the draws.
-    fn inputs(&self, mode: Mode) -> Vec<PathBuf> {
-        let declared = [self.design.clone(), self.pilot.clone()];
-        match (mode, &self.settings) {
-            (Mode::RenderOnly, _) => Vec::new(),
-            (Mode::AnalyseOnly, _) => declared.into_iter().chain([self.to.draws()]).collect(),
-            (Mode::Run, s) => {
-                let read = s.iter().flat_map(|s| [s.shipped_model.clone(), s.compress.clone()]);
-                let draws = self.from_draws.then(|| self.to.draws());
-                read.chain(declared).chain(draws).collect()
-            }
-        }
-    }
-
-    /// draws.csv is written by a run that fits the learning curves.
-    fn run_outputs(&self, mode: Mode) -> Vec<PathBuf> {
-        if mode == Mode::Run && !self.from_draws { vec![self.to.draws()] } else { Vec::new() }
+        Ok(std::iter::once(self.to.markdown.clone()).chain(tables_and_figures(&self.to)).collect())
     }
 
     fn figures_folder(&self) -> Option<PathBuf> {
@@ -157,31 +76,9 @@ impl Report for Learners<'_> {
         path.parent() == Some(folder)
     }
 
-    fn analyse(&self, mode: Mode) -> Result<LearnersReport> {
-        if mode == Mode::AnalyseOnly {
-            let (design, pilot) = (Design::load(&self.design)?, Pilot::load(&self.pilot)?);
-            return analyse::analyse_committed(&self.to.json, &self.to.draws(), &design, &pilot);
-        }
-        let s = self.settings.as_ref().ok_or_else(|| Error::Internal(format!("kpk learners: {mode:?}")))?;
-        s.check()?;
-        let bb = Bitbase::generate();
-        let draws = if self.from_draws {
-            curves::read_draws(&self.to.draws())?
-        } else {
-            (self.progress)("the learning curves");
-            let draws = curves::run(&s.design, &s.table5, &bb, self.progress)?;
-            // The draws are the run's data: written first, so that nothing measured is lost.
-            curves::write_draws(&draws, &self.to.draws())?;
-            draws
-        };
-        let report = analyse::analyse(s, &draws, &bb, self.progress)?;
-        *self.fitted.borrow_mut() = report.rows.iter().chain(&report.variants).cloned().collect();
-        Ok(report)
-    }
-
     fn render<'a>(&self, report: &'a LearnersReport) -> Result<Vec<Output<'a>>> {
         let [results, variants, frontier_png, _, contrasts, curves, curves_png, curves_svg] =
-            self.to.tables_and_figures();
+            tables_and_figures(&self.to);
         let mut files = vec![
             Output::bytes(&self.to.markdown, markdown(report)?),
             Output::bytes(results, results_csv(report)),
