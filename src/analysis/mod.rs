@@ -5,6 +5,7 @@
 //! reads and writes, and how it runs and analyses. [`crate::report::driver::drive`] runs it in a
 //! [`Mode`] and renders its results.
 
+pub mod compression;
 pub mod learners;
 pub mod matches;
 
