@@ -27,10 +27,14 @@
 //!                                                  experiment/, net/, train/ to train its evaluators
 //! serve/    the explorer on 127.0.0.1         uses chess/, paper/, net/, train/, hybrid/, play/,
 //!                                             report/diagram
+//!
+//! analysis/ a report's run and analysis into typed results (`analysis::Analysis`) ─► report/
+//! report/   the driver (`report::driver::drive`), rendering: templates, figures ◄── analysis/
 //! ```
 //!
-//! Every report goes through one driver (`report::driver`): typed results as committed JSON,
-//! rendered by templates (`report/templates/`). docs/ARCHITECTURE.md maps the stages and where new
+//! Every report goes through one driver (`report::driver`): an `analysis::Analysis` writes typed
+//! results as committed JSON, its `report::driver::Report` renders them by templates
+//! (`report/templates/`). docs/ARCHITECTURE.md maps the stages and where new
 //! work goes.
 //!
 //! Tools below every stage: `stats` (intervals, paired and clustered contrasts, Holm), `figures`
@@ -38,6 +42,7 @@
 //! output policy: what kpk may replace, atomic writes, temporaries) and `error` (typed errors). The library never prints; the
 //! `kpk` binary (`src/cli/`) is the only place that does.
 
+pub mod analysis;
 pub mod chess;
 pub mod dataset;
 pub mod error;

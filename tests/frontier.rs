@@ -1,9 +1,9 @@
 //! The size/accuracy frontier's data: the committed rows are the committed config's nets, and
 //! rows for other nets are refused rather than reported.
 
+use kpk::analysis::compression::earlier_frontier;
 use kpk::hybrid::compress::CompressConfig;
 use kpk::hybrid::frontier::{read_csv, write_csv};
-use kpk::report::compression::earlier_frontier;
 use std::path::Path;
 
 fn committed_config() -> CompressConfig {

@@ -4,13 +4,16 @@
 //! every exact model is exact on every legal position, the verdicts recompute from the JSON and
 //! draws.csv alone, and the report renders from its JSON alone byte for byte.
 
-use kpk::chess::bitbase::Bitbase;
+use kpk::analysis::Mode;
+use kpk::analysis::learners::{Destinations, Learners};
 use kpk::dataset::Side;
 use kpk::learners::analyse::{self, LearnersReport, Settings};
 use kpk::learners::curves::{self, DRAW_COLUMNS, DrawFit};
 use kpk::learners::design::{Design, paper_size};
 use kpk::learners::power::Pilot;
-use kpk::learners::render::{self, Destinations, RESULT_COLUMNS};
+use kpk::report::driver::drive;
+use kpk::report::learners::{self as render, RESULT_COLUMNS};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 /// A one-net, one-epoch compress config: the bytes primary's plumbing, not its size.
@@ -24,9 +27,10 @@ candidates = [{ hidden = [4], inputs = "pawn_side", seed = 4, lone_king_by_rule 
 pawn_side = [1, 2, 3, 4, 5, 6, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 32]
 "#;
 
+/// The reduced grid run by the driver into `dir`: its results and draws as written there.
 fn reduced(dir: &Path) -> (LearnersReport, Vec<DrawFit>) {
-    let bb = Bitbase::generate();
-    let mut design = Design::load(Path::new("experiments/learners_powered.toml")).unwrap();
+    let design_path = PathBuf::from("experiments/learners_powered.toml");
+    let mut design = Design::load(&design_path).unwrap();
     (design.paper_draws, design.sizes, design.draws, design.hybrid_seeds) = (2, vec![250], vec![2], 2);
     design.check().unwrap();
     let compress = dir.join("compress.toml");
@@ -42,10 +46,22 @@ fn reduced(dir: &Path) -> (LearnersReport, Vec<DrawFit>) {
         pilot: PathBuf::from("experiments/learners_pilot.csv"),
         compress,
     };
-    let draws =
-        curves::run(&settings.design, &settings.table5, &bb, &|_| {}).expect("the reduced curves run");
-    let report = analyse::analyse(&settings, &draws, &bb, &|_| {}).expect("the reduced grid runs");
-    (report, draws)
+    let to = Destinations::under(dir);
+    let learners = Learners {
+        to: to.clone(),
+        design: design_path,
+        pilot: settings.pilot.clone(),
+        settings: Some(settings),
+        from_draws: false,
+        progress: &|_| {},
+        fitted: RefCell::new(Vec::new()),
+    };
+    let written = drive(&learners, Mode::Run).expect("the reduced grid runs");
+    assert_eq!(written[0], to.json, "the results first");
+    assert_eq!(written.len(), 10, "LEARNERS.md, 4 tables and 4 figures besides the results");
+    assert!(!written.contains(&to.draws()), "draws.csv is the run's, not rendered");
+    let report = kpk::template::read_results(&to.json).unwrap();
+    (report, curves::read_draws(&to.draws()).unwrap())
 }
 
 #[test]
@@ -75,12 +91,20 @@ fn the_reduced_grid_has_every_draw_and_renders_from_its_json_alone() {
     assert_eq!(csv.lines().count(), 13);
 
     let to = Destinations::under(&dir);
-    render::write_draws(&draws, &to).unwrap();
-    render::write(&report, &to).unwrap();
     let draws_csv = std::fs::read_to_string(to.draws()).unwrap();
     assert_eq!(draws_csv.lines().next(), Some(DRAW_COLUMNS));
     let first = std::fs::read(&to.markdown).unwrap();
-    render::render_only(&to).unwrap();
+    let learners = Learners {
+        to: to.clone(),
+        design: PathBuf::from("experiments/learners_powered.toml"),
+        pilot: PathBuf::from("experiments/learners_pilot.csv"),
+        settings: None,
+        from_draws: false,
+        progress: &|_| {},
+        fitted: RefCell::new(Vec::new()),
+    };
+    std::fs::write(&to.markdown, "stale\n").unwrap();
+    drive(&learners, Mode::RenderOnly).unwrap();
     assert_eq!(std::fs::read(&to.markdown).unwrap(), first, "rendering from the JSON alone");
     assert!(String::from_utf8(first).unwrap().starts_with("# Section 7"));
     let pilot = Pilot::load(Path::new("experiments/learners_pilot.csv")).unwrap();

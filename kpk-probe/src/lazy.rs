@@ -237,7 +237,7 @@ impl<'a> Lazy<'a> {
     }
 }
 
-impl crate::model::Probe for Lazy<'_> {
+impl crate::probe::Probe for Lazy<'_> {
     fn probe(&self, p: &Position) -> Answer {
         Lazy::probe(self, p)
     }

@@ -6,8 +6,8 @@ use crate::first_layer::FirstLayer;
 pub use crate::input::{Input, SIDE_TO_MOVE};
 use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
 pub use crate::position::Outcome;
-use crate::position::{Illegal, MAX_INDEX, Position};
-use crate::square::{Color, Square};
+use crate::position::{MAX_INDEX, Position};
+use crate::square::Color;
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{Tree, TreeError};
 use alloc::borrow::Cow;
@@ -477,32 +477,6 @@ pub fn has_bit(set: &[u64], i: u32) -> bool {
 
 fn set_bit(set: &mut [u64], i: u32) {
     set[i as usize / 64] |= 1 << (i % 64);
-}
-
-/// What answers win/draw for a canonical position: the expanded [`Model`] and the lazy path
-/// ([`crate::Lazy`]); the other ways of asking are written once here.
-pub trait Probe {
-    /// The exact answer for `p`, from the pawn side's point of view.
-    fn probe(&self, p: &Position) -> Answer;
-
-    /// The answer for a white king, a black king and a pawn of `pawn_color` on the given
-    /// squares, `side_to_move` to play; from the pawn side's point of view.
-    fn probe_squares(
-        &self,
-        white_king: Square,
-        black_king: Square,
-        pawn: Square,
-        pawn_color: Color,
-        side_to_move: Color,
-    ) -> Result<Answer, Illegal> {
-        Ok(self.probe(&Position::oriented(white_king, black_king, pawn, pawn_color, side_to_move)?.0))
-    }
-}
-
-impl Probe for Model {
-    fn probe(&self, p: &Position) -> Answer {
-        Model::probe(self, p)
-    }
 }
 
 /// Check magic, version, length and checksum; the bytes before the checksum and the coverage the

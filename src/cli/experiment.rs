@@ -3,13 +3,14 @@
 use anyhow::bail;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kpk::analysis::Mode;
 use kpk::chess::bitbase::Bitbase;
 use kpk::experiment::pipeline::{default_jobs, load_configs};
 use kpk::experiment::replicate::Replicates;
 use kpk::experiment::{self, Progress, Trial, TrialRun};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
-use kpk::report::driver::{Mode, drive};
+use kpk::report::driver::drive;
 use kpk::report::reproduction::{self, pipeline::Reproduce};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

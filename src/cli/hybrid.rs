@@ -3,13 +3,14 @@
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
+use kpk::analysis::Mode;
+use kpk::analysis::compression::{self, Compress, CompressRun};
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
 use kpk::hybrid::compress::{Candidate, CompressConfig};
 use kpk::net::model::SavedNet;
 use kpk::output::FileOut;
-use kpk::report::compression::{self, Compress, CompressRun};
-use kpk::report::driver::{Mode, drive};
+use kpk::report::driver::drive;
 use std::cell::RefCell;
 
 use kpk::chess::position::Oriented;

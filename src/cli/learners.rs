@@ -2,13 +2,15 @@
 //! reports/learners.json, reports/LEARNERS.md and reports/learners/.
 
 use clap::Args;
+use kpk::analysis::Mode;
+use kpk::analysis::learners::{Destinations, Learners};
 use kpk::chess::bitbase::Bitbase;
-use kpk::learners::analyse::{self, Settings};
-use kpk::learners::curves;
+use kpk::learners::analyse::Settings;
 use kpk::learners::design::Design;
 use kpk::learners::power::{self, Pilot};
-use kpk::learners::render::{self, Destinations};
-use std::path::{Path, PathBuf};
+use kpk::report::driver::drive;
+use std::cell::RefCell;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -127,63 +129,56 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
         power.check(&design)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let to = Destinations::under(&args.out);
-    // Every destination is checked before minutes of fitting, apart from every input.
-    let draws_path = to.draws();
-    let fits_draws = !(args.render_only || args.analyse_only || args.from_draws);
-    let inputs: Vec<&Path> = if args.render_only {
-        vec![&to.json]
-    } else if args.analyse_only {
-        vec![&args.design, &args.pilot, &draws_path]
+    let mode = match (args.render_only, args.analyse_only) {
+        (true, _) => Mode::RenderOnly,
+        (_, true) => Mode::AnalyseOnly,
+        _ => Mode::Run,
+    };
+    let settings = if mode == Mode::Run {
+        // The command runs only the declared design, and only if its power is what it declares.
+        let design = Design::load(&args.design)?;
+        power::of(&design, &Pilot::load(&args.pilot)?)?.check(&design)?;
+        Some(Settings {
+            replicates: usize::from(args.replicates),
+            t3_epochs: args.t3_epochs as usize,
+            variants: !args.no_variants,
+            table5: args.configs,
+            shipped_model: args.model,
+            declared_in: declared_in(&args.design),
+            design,
+            pilot: args.pilot.clone(),
+            compress: args.compress,
+        })
     } else {
-        let mut read = vec![args.model.as_path(), &args.design, &args.pilot, &args.compress];
-        read.extend(args.from_draws.then_some(draws_path.as_path()));
-        read
+        None
     };
-    to.check(!args.render_only, fits_draws, &inputs)?;
-    if args.render_only {
-        render::render_only(&to)?;
-        errln!("rendered {} from {}", to.markdown.display(), to.json.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let design = Design::load(&args.design)?;
-    let pilot = Pilot::load(&args.pilot)?;
-    if args.analyse_only {
-        let report = analyse::analyse_committed(&to.json, &to.draws(), &design, &pilot)?;
-        render::write(&report, &to)?;
-        errln!("analysed {} again and rendered {}", to.json.display(), to.markdown.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    power::of(&design, &pilot)?.check(&design)?;
-    let settings = Settings {
-        replicates: usize::from(args.replicates),
-        t3_epochs: args.t3_epochs as usize,
-        variants: !args.no_variants,
-        table5: args.configs,
-        shipped_model: args.model,
-        declared_in: declared_in(&args.design),
-        design,
-        pilot: args.pilot,
-        compress: args.compress,
-    };
-    settings.check()?;
     let started = Instant::now();
-    let bb = Bitbase::generate();
     let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
-    let draws = if args.from_draws {
-        curves::read_draws(&to.draws())?
-    } else {
-        progress("the learning curves");
-        let draws = curves::run(&settings.design, &settings.table5, &bb, &progress)?;
-        // The draws are the run's data: written first, so that nothing measured is lost.
-        render::write_draws(&draws, &to)?;
-        draws
+    let report = Learners {
+        to: Destinations::under(&args.out),
+        design: args.design,
+        pilot: args.pilot,
+        settings,
+        from_draws: args.from_draws,
+        progress: &progress,
+        fitted: RefCell::new(Vec::new()),
     };
-    let report = analyse::analyse(&settings, &draws, &bb, &progress)?;
-    render::write(&report, &to)?;
+    // Every destination is checked before minutes of fitting, apart from every input.
+    drive(&report, mode)?;
+    let to = &report.to;
+    match mode {
+        Mode::RenderOnly => errln!("rendered {} from {}", to.markdown.display(), to.json.display()),
+        Mode::AnalyseOnly => {
+            errln!("analysed {} again and rendered {}", to.json.display(), to.markdown.display())
+        }
+        Mode::Run => {}
+    }
+    if mode != Mode::Run {
+        return Ok(ExitCode::SUCCESS);
+    }
     // Wall time is machine-dependent: printed here, never written to the report.
     outln!("learner        inputs    set  replicates  seconds per fit (mean)")?;
-    for r in report.rows.iter().chain(&report.variants) {
+    for r in report.fitted.borrow().iter() {
         let mean = r.fits.iter().map(|f| f.seconds).sum::<f64>() / r.fits.len().max(1) as f64;
         let name =
             if r.variant.is_empty() { r.learner.clone() } else { format!("{} ({})", r.learner, r.variant) };

@@ -3,13 +3,14 @@
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
+use kpk::analysis::Mode;
 use kpk::hybrid::Hybrid;
 use kpk::hybrid::dtz::DEFAULT_DTZ_MODEL;
 use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
 use kpk::play::{PlayModel, is_perfect};
-use kpk::report::driver::{Mode, drive};
+use kpk::report::driver::drive;
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -293,7 +294,7 @@ pub struct MatchArgs {
 
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let report = kpk::report::matches::Match {
+    let report = kpk::analysis::matches::Match {
         model: args.model,
         nn6: args.nn6,
         hybrid: args.hybrid,

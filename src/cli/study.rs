@@ -2,8 +2,9 @@
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kpk::analysis::Mode;
 use kpk::chess::bitbase::Bitbase;
-use kpk::report::driver::{Mode, drive};
+use kpk::report::driver::drive;
 use kpk::report::studies::pipeline::{Studies, StudyProgress, studies_md};
 use kpk::report::studies::{self, Destinations};
 use kpk::study::{self, Study};

@@ -1,7 +1,7 @@
 //! The comparison's pipeline: the declared learning curves ([`super::curves`]) and their
 //! verdicts ([`super::verdicts`]), the bytes primary ([`super::size`]), and the whole-side
 //! measures, and the typed result that `reports/learners.json` holds (rendered by
-//! [`super::render`]).
+//! [`crate::report::learners`]).
 //!
 //! # The whole side
 //!

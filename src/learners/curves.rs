@@ -248,6 +248,11 @@ pub fn draws_csv(rows: &[DrawFit]) -> Result<String> {
 }
 
 /// Read draws.csv back.
+/// Write the run's draws to `path` (draws.csv, [`draws_csv`]).
+pub fn write_draws(draws: &[DrawFit], path: &Path) -> Result<()> {
+    crate::output::FileOut::check(path)?.write(draws_csv(draws)?.as_bytes())
+}
+
 pub fn read_draws(path: &Path) -> Result<Vec<DrawFit>> {
     let text = std::fs::read_to_string(path)
         .map_err(|cause| Error::Io { path: path.display().to_string(), cause })?;

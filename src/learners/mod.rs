@@ -26,7 +26,6 @@
 pub mod analyse;
 pub mod bayes;
 pub mod boosted;
-pub mod curve_figure;
 pub mod curves;
 pub mod design;
 pub mod draws;
@@ -35,7 +34,6 @@ pub mod explore;
 pub mod logistic;
 pub mod mlp;
 pub mod power;
-pub mod render;
 pub mod rules;
 pub mod section7;
 pub mod ship;

@@ -3,19 +3,18 @@
 //! run or from the cited sources, none is typed in by hand. The prose is the template
 //! `templates/compression.md.j2`.
 
+use crate::analysis::compression::{Compress, beside};
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{Legend, LineChart, Series};
-use crate::hybrid::compress::{Candidate, CompressConfig};
-use crate::hybrid::frontier::FrontierRow;
 use crate::hybrid::results::RICE_PARAMETER_BITS;
-use crate::hybrid::results::{CandidateRow, CompressionResults, Frontier};
+use crate::hybrid::results::{CandidateRow, CompressionResults};
 use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
-use crate::report::driver::{Mode, Output, Report, chart};
+use crate::report::driver::{Output, Report, chart};
 use crate::report::frontier;
 use crate::report::levers;
 use crate::report::summary::{self, Finding};
@@ -106,53 +105,8 @@ pub fn destinations(report: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// The results' file name, beside the report (`reports/compression.json`).
-pub const RESULTS_NAME: &str = "compression.json";
-
-/// Where the results are kept, beside the report.
-pub fn results_path(report: &Path) -> std::path::PathBuf {
-    beside(report, RESULTS_NAME)
-}
-
-/// Where the frontier's data is kept, beside the report.
-pub fn frontier_data_path(report: &Path) -> std::path::PathBuf {
-    beside(report, frontier::DATA_NAME)
-}
-
-/// The frontier rows an earlier `kpk compress --frontier` wrote at `path`, if the config has a
-/// frontier and the file exists; an error if they are not the config's nets and seeds.
-pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<FrontierRow>>> {
-    let Some(spec) = &cfg.frontier else { return Ok(None) };
-    if !path.exists() {
-        return Ok(None);
-    }
-    let rows = crate::hybrid::frontier::read_csv(path)?;
-    let width = cfg.inputs.get(&spec.inputs).map_or(0, Vec::len);
-    let wanted: Vec<(String, u64)> = spec
-        .nets()
-        .iter()
-        .map(|n| {
-            let widths: Vec<String> = n.hidden.iter().map(usize::to_string).collect();
-            (format!("{width}-{}-1", widths.join("-")), n.seed.unwrap_or_default())
-        })
-        .collect();
-    let found: Vec<(String, u64)> = rows.iter().map(|r| (r.topology.clone(), r.seed)).collect();
-    if found != wanted {
-        return Err(Error::Format {
-            path: path.display().to_string(),
-            message: "holds other nets or seeds than the config's [frontier]: run `kpk compress --frontier`"
-                .into(),
-        });
-    }
-    Ok(Some(rows))
-}
-
 fn plot_paths(report: &Path) -> [std::path::PathBuf; 2] {
     ["png", "svg"].map(|ext| beside(report, &format!("{PLOT_NAME}.{ext}")))
-}
-
-fn beside(report: &Path, name: &str) -> std::path::PathBuf {
-    report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join(name)
 }
 
 /// Every position of the exception table as a board diagram (canonical orientation: the pawn
@@ -188,75 +142,9 @@ pub fn outputs<'a>(path: &Path, results: &'a CompressionResults) -> Result<Vec<O
     Ok(files)
 }
 
-/// `kpk compress` as a [`Report`]: the report and its results, and what a run trains.
-pub struct Compress<'a> {
-    /// The report; its figures and the frontier's data go beside it.
-    pub report: std::path::PathBuf,
-    pub results: std::path::PathBuf,
-    /// What [`Mode::Run`] trains (none for `--render-only`).
-    pub run: Option<CompressRun<'a>>,
-}
-
-/// A compress run: train the config's candidates (and, with `measure_frontier`, the frontier's
-/// nets), hand them to `chosen` (which writes the smallest exact model and returns it as read
-/// back), and analyse.
-pub struct CompressRun<'a> {
-    /// The config's path as the report names it, and the config.
-    pub config: String,
-    pub cfg: CompressConfig,
-    /// Measure the frontier now; without it, the report reuses an earlier run's data.
-    pub measure_frontier: bool,
-    /// Where the chosen model is written (by `chosen`).
-    pub model: std::path::PathBuf,
-    pub progress: crate::hybrid::compress::Progress<'a>,
-    pub chosen: &'a dyn Fn(&[Candidate]) -> Result<crate::hybrid::Hybrid>,
-}
-
 impl Report for Compress<'_> {
-    type Results = CompressionResults;
-
-    fn command(&self) -> &'static str {
-        "compress"
-    }
-
-    fn results_path(&self) -> std::path::PathBuf {
-        self.results.clone()
-    }
-
     fn destinations(&self, _: Option<&CompressionResults>) -> Result<Vec<std::path::PathBuf>> {
         Ok(destinations(&self.report))
-    }
-
-    /// The config, and the frontier's data where it is read rather than measured.
-    fn inputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
-        let Some(run) = &self.run else { return Vec::new() };
-        let mut files = vec![std::path::PathBuf::from(&run.config)];
-        files.extend((!run.measure_frontier).then(|| frontier_data_path(&self.report)));
-        files
-    }
-
-    /// The model, and the frontier's data where it is measured.
-    fn run_outputs(&self, _: Mode) -> Vec<std::path::PathBuf> {
-        let Some(run) = &self.run else { return Vec::new() };
-        let mut files = vec![run.model.clone()];
-        files.extend(run.measure_frontier.then(|| frontier_data_path(&self.report)));
-        files
-    }
-
-    fn analyse(&self, mode: Mode) -> Result<CompressionResults> {
-        let Some(run) = &self.run else { return Err(Error::Internal(format!("{mode:?} without a run"))) };
-        let frontier_csv = frontier_data_path(&self.report);
-        let frontier = match run.measure_frontier {
-            true => Frontier::Measure,
-            false => earlier_frontier(&run.cfg, &frontier_csv)?.map_or(Frontier::None, Frontier::Earlier),
-        };
-        let bb = crate::chess::bitbase::Bitbase::generate();
-        let (candidates, frontier) = crate::hybrid::results::run(&run.cfg, frontier, &bb, run.progress)?;
-        if let (true, Some(rows)) = (run.measure_frontier, &frontier) {
-            crate::hybrid::frontier::write_csv(&frontier_csv, rows)?;
-        }
-        let model = (run.chosen)(&candidates)?;
-        crate::hybrid::results::analyse(&run.config, &run.cfg, &candidates, frontier.as_deref(), &model)
     }
 
     fn render<'a>(&self, results: &'a CompressionResults) -> Result<Vec<Output<'a>>> {
@@ -337,7 +225,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         must_bytes: MUST_BYTES,
         plot: PLOT_NAME,
         exceptions_figure: EXCEPTIONS_NAME,
-        frontier_data: frontier::DATA_NAME,
+        frontier_data: crate::analysis::compression::FRONTIER_DATA,
         frontier: results.frontier.as_deref().map(frontier::view),
         rice_parameter_bits: RICE_PARAMETER_BITS,
         rice_total: levers::rice_total(results),

@@ -17,23 +17,11 @@
 //! Rendering is pure: the same results give the same bytes, so `--render-only` on a committed
 //! JSON rewrites every committed file of the report byte for byte.
 
+use crate::analysis::{Analysis, Mode};
 use crate::error::{Error, Result};
 use crate::figures::plot::{ImageFormat, LineChart};
 use crate::output::FileOut;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
-
-/// What a command asks of a report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Run (train, play), analyse, write the results and render.
-    Run,
-    /// Analyse the runs already on disk, write the results and render (`--analyse-only`).
-    AnalyseOnly,
-    /// Render from the committed results alone (`--render-only`).
-    RenderOnly,
-}
 
 /// How a rendered file is written into its checked destination.
 type Write<'a> = Box<dyn FnOnce(&FileOut) -> Result<()> + 'a>;
@@ -77,48 +65,24 @@ pub fn chart<'a>(png: impl Into<PathBuf>, chart: LineChart, size: (u32, u32)) ->
     ]
 }
 
-/// A report: from its runs to typed results, and from its results to files.
-pub trait Report {
-    /// Everything the report shows, committed as JSON ([`Report::results_path`]).
-    type Results: Serialize + DeserializeOwned;
-
-    /// The command that writes the report (`match`), for messages.
-    fn command(&self) -> &'static str;
-
-    /// Whether the report can be analysed again from the runs on disk ([`Mode::AnalyseOnly`]):
-    /// only where its runs are kept. The others analyse as they run.
-    fn reanalyses(&self) -> bool {
-        false
-    }
-
-    /// Where the results' JSON is kept.
-    fn results_path(&self) -> PathBuf;
-
+/// A report: an [`Analysis`] whose results render to files.
+pub trait Report: Analysis {
     /// Every file [`Report::render`] writes. Without results (`Run`, `AnalyseOnly`) the report
     /// names them from its configs; with them (`RenderOnly`) it may read them from the results.
     fn destinations(&self, results: Option<&Self::Results>) -> Result<Vec<PathBuf>>;
 
-    /// The files the command reads in `mode` (configs, models, earlier data): no destination may
-    /// be one of them. The driver adds the results' JSON where `mode` reads it.
-    fn inputs(&self, _mode: Mode) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
-    /// The files a run in `mode` writes besides the rendered ones (a model, measured data),
-    /// checked with the destinations before any work starts.
-    fn run_outputs(&self, _mode: Mode) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
     /// The folder of figures the report writes, if it has one of its own: no destination but its
-    /// figures (the PNG and SVG files directly in it) may lie inside it.
+    /// figures ([`Report::folder_holds`]) may lie inside it.
     fn figures_folder(&self) -> Option<PathBuf> {
         None
     }
 
-    /// Run (for [`Mode::Run`]) and analyse into the results. The files a run writes besides the
-    /// report (trial folders, a model) are the run's: it checks them before it starts.
-    fn analyse(&self, mode: Mode) -> Result<Self::Results>;
+    /// Whether `path`, a destination inside the figures' `folder`, belongs there: by default the
+    /// figures alone (the PNG and SVG files directly in it); a report whose folder also keeps its
+    /// tables says so here.
+    fn folder_holds(&self, folder: &Path, path: &Path) -> bool {
+        path.parent() == Some(folder) && path.extension().is_some_and(|e| e == "png" || e == "svg")
+    }
 
     /// The report's files, rendered from `results` alone: the Markdown, the figures, the tables.
     fn render<'a>(&self, results: &'a Self::Results) -> Result<Vec<Output<'a>>>;
@@ -161,7 +125,7 @@ pub fn drive<R: Report>(report: &R, mode: Mode) -> Result<Vec<PathBuf>> {
 }
 
 /// The output policy across a report's destinations ([`crate::output`]): no two name the same
-/// file, none is an input of the command, and none but the figures lies in the figures' folder.
+/// file, none is an input of the command, and none but what the figures' folder holds lies in it.
 fn policy<R: Report>(
     report: &R,
     mode: Mode,
@@ -175,11 +139,12 @@ fn policy<R: Report>(
     let outs: Vec<&FileOut> = checked.iter().map(|(_, f)| f).chain(json).collect();
     crate::output::check_all(&outs, &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
     let Some(folder) = report.figures_folder() else { return Ok(()) };
-    let figure = |p: &Path| {
-        p.parent() == Some(folder.as_path()) && p.extension().is_some_and(|e| e == "png" || e == "svg")
-    };
-    let others: Vec<&FileOut> =
-        checked.iter().filter(|(p, _)| !figure(p)).map(|(_, f)| f).chain(json).collect();
+    let others: Vec<&FileOut> = checked
+        .iter()
+        .filter(|(p, _)| !report.folder_holds(&folder, p))
+        .map(|(_, f)| f)
+        .chain(json)
+        .collect();
     crate::output::outside_folder(&others, &folder)
 }
 
@@ -204,7 +169,7 @@ mod tests {
         stray: bool,
     }
 
-    impl Report for Numbers {
+    impl Analysis for Numbers {
         type Results = Vec<u32>;
         fn command(&self) -> &'static str {
             "numbers"
@@ -212,11 +177,14 @@ mod tests {
         fn results_path(&self) -> PathBuf {
             self.dir.join("n.json")
         }
-        fn destinations(&self, _: Option<&Vec<u32>>) -> Result<Vec<PathBuf>> {
-            Ok(vec![self.dir.join("n.md")])
-        }
         fn analyse(&self, _: Mode) -> Result<Vec<u32>> {
             Ok(vec![3, 1, 4])
+        }
+    }
+
+    impl Report for Numbers {
+        fn destinations(&self, _: Option<&Vec<u32>>) -> Result<Vec<PathBuf>> {
+            Ok(vec![self.dir.join("n.md")])
         }
         fn render<'a>(&self, r: &'a Vec<u32>) -> Result<Vec<Output<'a>>> {
             let text: String = r.iter().map(|n| format!("- {n}\n")).collect();

@@ -13,8 +13,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-/// The frontier's data and figures, written beside the report.
-pub const DATA_NAME: &str = "compression-frontier.csv";
+/// The frontier's figures, written beside the report.
 pub const BYTES_FIGURE: &str = "compression-frontier";
 pub const ERRORS_FIGURE: &str = "compression-frontier-errors";
 

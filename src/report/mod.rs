@@ -7,6 +7,8 @@ pub mod driver;
 pub mod dtz;
 pub mod frontier;
 pub mod index;
+pub mod learners;
+pub mod learners_curves;
 pub mod levers;
 pub mod matches;
 pub mod play;

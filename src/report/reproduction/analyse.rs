@@ -132,10 +132,10 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
     let subsets = ranking.as_ref().map_or_else(Vec::new, |all| {
         readings_robustness::subsets(all, &o.distances, &o.under_readings, &o.replicates)
     });
-    let t40 = inputs.trials.iter().find(|t| trial_number(&t.summary) == Some(40));
+    let t40 = inputs.trials.iter().find(|t| t.summary.trial_number() == Some(40));
     let mut r = Reproduction {
         domain: domain::analyse(bb),
-        best: trial_number(&best.summary).unwrap_or_default(),
+        best: best.summary.trial_number().unwrap_or_default(),
         best_misclassified: best
             .misclassified
             .iter()
@@ -145,7 +145,7 @@ pub fn analyse(inputs: &Inputs, bb: &Bitbase) -> Result<Reproduction> {
         curves: inputs
             .trials
             .iter()
-            .filter(|t| trial_number(&t.summary).is_some_and(|n| NN6_TRIALS.contains(&n)))
+            .filter(|t| t.summary.trial_number().is_some_and(|n| NN6_TRIALS.contains(&n)))
             .map(curve)
             .collect::<Result<_>>()?,
         trials,
@@ -192,7 +192,7 @@ pub(super) fn curve(t: &TrialResult) -> Result<Curve> {
     let rows = by_epoch(&t.metrics, &t.summary.name)?;
     let least = rows.iter().min_by(|a, b| a.e2.total_cmp(&b.e2));
     Ok(Curve {
-        trial: trial_number(&t.summary).unwrap_or_default(),
+        trial: t.summary.trial_number().unwrap_or_default(),
         accuracy_m0: rows.iter().map(EpochMetrics::accuracy_m0_pct).collect(),
         wrong_m0: if t.summary.trained_on() == Some(SetName::T4) { wrong_by_epoch(rows) } else { Vec::new() },
         least_e2: least.map(|m| (m.epoch, m.train_accuracy_m0_pct.unwrap_or(m.train_accuracy_pct))),

@@ -60,7 +60,7 @@ pub struct Reproduction {
 impl Reproduction {
     /// The summary of trial `t`.
     pub fn trial(&self, t: u8) -> Option<&Summary> {
-        self.trials.iter().find(|s| super::trial_number(s) == Some(t))
+        self.trials.iter().find(|s| s.trial_number() == Some(t))
     }
 
     /// The best net on T4 (see [`Reproduction::best`]).

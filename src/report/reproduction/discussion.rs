@@ -2,7 +2,7 @@
 //! template `templates/reproduction/discussion.md.j2`; the numbers come from the runs.
 
 use super::standing::{self, Place};
-use super::{NN6_TRIALS, Reproduction, templates, trial_number};
+use super::{NN6_TRIALS, Reproduction, templates};
 use crate::error::Result;
 use crate::experiment::Summary;
 use crate::paper::tables::{Scope, Table5Row};
@@ -37,7 +37,7 @@ fn least_e2(r: &Reproduction) -> Vec<serde_json::Value> {
 fn pairs(r: &Reproduction) -> Vec<(&Table5Row, &Summary)> {
     r.paper
         .iter()
-        .filter_map(|p| r.trials.iter().find(|s| trial_number(s) == Some(p.trial)).map(|s| (p, s)))
+        .filter_map(|p| r.trials.iter().find(|s| s.trial_number() == Some(p.trial)).map(|s| (p, s)))
         .collect()
 }
 

@@ -44,11 +44,6 @@ pub use render::render;
 /// report compares their training accuracy with the paper's own figure for each.
 pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
 
-/// Trial number of a summary named "trialNN".
-pub fn trial_number(s: &Summary) -> Option<u8> {
-    crate::experiment::readings::trial_number(&s.name)
-}
-
 /// The square triple of a row, for matching our list with the paper's.
 fn key(wk: &str, bk: &str, wp: &str) -> (String, String, String) {
     (wk.to_string(), bk.to_string(), wp.to_string())

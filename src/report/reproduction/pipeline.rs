@@ -3,12 +3,13 @@
 //! from `kpk readings`' runs); the driver writes `reproduction.json` and renders the report.
 
 use super::*;
+use crate::analysis::{Analysis, Mode};
 use crate::chess::bitbase::Bitbase;
 use crate::experiment::Trial;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
 use crate::output::FileOut;
-use crate::report::driver::{Mode, Output, Report};
+use crate::report::driver::{Output, Report};
 use crate::report::reproduction::table5;
 use std::cell::Cell;
 
@@ -26,7 +27,7 @@ pub struct Reproduce<'a> {
     pub ran: Cell<(usize, usize)>,
 }
 
-impl Report for Reproduce<'_> {
+impl Analysis for Reproduce<'_> {
     type Results = Reproduction;
 
     fn command(&self) -> &'static str {
@@ -40,10 +41,6 @@ impl Report for Reproduce<'_> {
 
     fn results_path(&self) -> PathBuf {
         self.out.join(REPRODUCTION_JSON)
-    }
-
-    fn destinations(&self, _: Option<&Reproduction>) -> Result<Vec<PathBuf>> {
-        Ok(destinations(&self.out))
     }
 
     /// [`Mode::Run`] trains Table 5's trials with their replicates, writes the trial folders and
@@ -72,6 +69,12 @@ impl Report for Reproduce<'_> {
         self.ran.set((trials.len(), runs.len()));
         // The report reads the folders just written, as a later analysis of them would.
         analyse_runs(&self.configs, &self.out, &trials, others, &bb)
+    }
+}
+
+impl Report for Reproduce<'_> {
+    fn destinations(&self, _: Option<&Reproduction>) -> Result<Vec<PathBuf>> {
+        Ok(destinations(&self.out))
     }
 
     fn render<'a>(&self, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {

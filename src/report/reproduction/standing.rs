@@ -2,7 +2,7 @@
 //! summarised, so that the section's every number is the replicated table's (means with their
 //! 95% intervals, median epochs), not the single configured run's.
 
-use super::{NN6_TRIALS, Summary, templates, trial_number};
+use super::{NN6_TRIALS, Summary, templates};
 use crate::error::Result;
 use crate::paper::tables::{self, Scope};
 use crate::report::reproduction::table5::Table5Stat;
@@ -103,7 +103,7 @@ pub(super) fn markdown(e: &Engine, replicated: &[Table5Stat], trials: &[Summary]
         .iter()
         .filter(|s| NN6_TRIALS.contains(&s.trial))
         .map(|s| {
-            let ours = trials.iter().find(|t| trial_number(t) == Some(s.trial));
+            let ours = trials.iter().find(|t| t.trial_number() == Some(s.trial));
             WholeSet {
                 stat: s,
                 set: ours.map_or("whole set", |t| t.training_set.as_str()),

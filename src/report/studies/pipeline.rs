@@ -6,10 +6,11 @@
 use super::{
     Destinations, collect, contrasts_csv, figure, folder, lines, render, replicates_csv, results_csv,
 };
+use crate::analysis::{Analysis, Mode};
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
 use crate::figures::plot::ImageFormat;
-use crate::report::driver::{Mode, Output, Report};
+use crate::report::driver::{Output, Report};
 use crate::study::results::{StudiesResults, analyse};
 use crate::study::{Figure, Study, run_study};
 use std::path::PathBuf;
@@ -39,7 +40,7 @@ pub fn studies_md(out: &std::path::Path) -> PathBuf {
     out.join("STUDIES.md")
 }
 
-impl Report for Studies<'_> {
+impl Analysis for Studies<'_> {
     type Results = StudiesResults;
 
     fn command(&self) -> &'static str {
@@ -48,22 +49,6 @@ impl Report for Studies<'_> {
 
     fn results_path(&self) -> PathBuf {
         self.results.clone()
-    }
-
-    /// STUDIES.md, and each study's figure (PNG and SVG) and `contrasts.csv`.
-    fn destinations(&self, results: Option<&StudiesResults>) -> Result<Vec<PathBuf>> {
-        let names: Vec<&str> = match results {
-            Some(r) => r.studies.iter().map(|s| s.name.as_str()).collect(),
-            None => self.studies.iter().map(|s| s.config.name.as_str()).collect(),
-        };
-        let mut files = vec![studies_md(&self.out)];
-        for name in names {
-            let d = folder(&self.out, name);
-            files.extend(
-                [super::CONTRASTS_CSV, &format!("{name}.png"), &format!("{name}.svg")].map(|f| d.join(f)),
-            );
-        }
-        Ok(files)
     }
 
     /// Runs every study ([`Mode::Run`] only: a study's analysis needs its run in memory), writing
@@ -86,6 +71,24 @@ impl Report for Studies<'_> {
             (self.progress)(StudyProgress::Finished(study, started.elapsed().as_secs_f64()));
         }
         Ok(collect(results))
+    }
+}
+
+impl Report for Studies<'_> {
+    /// STUDIES.md, and each study's figure (PNG and SVG) and `contrasts.csv`.
+    fn destinations(&self, results: Option<&StudiesResults>) -> Result<Vec<PathBuf>> {
+        let names: Vec<&str> = match results {
+            Some(r) => r.studies.iter().map(|s| s.name.as_str()).collect(),
+            None => self.studies.iter().map(|s| s.config.name.as_str()).collect(),
+        };
+        let mut files = vec![studies_md(&self.out)];
+        for name in names {
+            let d = folder(&self.out, name);
+            files.extend(
+                [super::CONTRASTS_CSV, &format!("{name}.png"), &format!("{name}.svg")].map(|f| d.join(f)),
+            );
+        }
+        Ok(files)
     }
 
     fn render<'a>(&self, results: &'a StudiesResults) -> Result<Vec<Output<'a>>> {

@@ -3,12 +3,12 @@
 //! panel per side (rows) and input set (columns); the key sits in a band below the panels, where
 //! it covers no data.
 
-use super::InputSet;
-use super::curves::CurvePoint;
-use super::design::SIDES;
 use crate::error::{Error, Result};
 use crate::figures::colours::{PALETTE, category};
 use crate::figures::plot::{FAMILY, ImageFormat, ensure_font};
+use crate::learners::InputSet;
+use crate::learners::curves::CurvePoint;
+use crate::learners::design::SIDES;
 use crate::output::FileOut;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -17,7 +17,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The figure's words (`figure.toml`'s `[curves]`).
+/// The figure's words (`learners_figures.toml`'s `[curves]`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CurveLabels {

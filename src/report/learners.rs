@@ -1,18 +1,19 @@
-//! Render the comparison from its JSON alone: `reports/LEARNERS.md` (the template
-//! `learners.md.j2`), `reports/learners/results.csv`, `variants.csv`, `contrasts.csv` and
-//! `curves.csv`, the accuracy-vs-bytes frontier (`frontier.png`, `frontier.svg`) and the learning
-//! curves (`curves.png`, `curves.svg`). Nothing here trains or measures; `draws.csv`, the run's
-//! data, is written by the run beside them ([`write_draws`]) and never rendered.
+//! `kpk learners` as a [`Report`]: section 7's comparison ([`Learners`]) rendered from its JSON alone:
+//! `reports/LEARNERS.md` (the template `learners.md.j2`), `reports/learners/results.csv`,
+//! `variants.csv`, `contrasts.csv` and `curves.csv`, the accuracy-vs-bytes frontier
+//! (`frontier.png`, `frontier.svg`) and the learning curves (`curves.png`, `curves.svg`).
+//! Rendering neither trains nor measures; `draws.csv`, the run's data, is the analysis'.
 
-use super::analyse::{LearnersReport, Row};
-use super::curve_figure::{self, CurveLabels};
-use super::curves::{CURVE_COLUMNS, DrawFit, draws_csv};
-use super::explore::Explored;
+use super::driver::{Output, Report, chart};
+use super::learners_curves::{self, CurveLabels};
+use crate::analysis::learners::{Destinations, Learners};
 use crate::dataset::SetName;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
-use crate::output::FileOut;
+use crate::learners::analyse::{LearnersReport, Row};
+use crate::learners::curves::CURVE_COLUMNS;
+use crate::learners::explore::Explored;
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-/// The frontier figure's title, axis labels and keys (`figure.toml` beside this file).
+/// The frontier figure's title, axis labels and keys (`learners_figures.toml` beside this file).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FigureLabels {
@@ -29,119 +30,74 @@ struct FigureLabels {
     x: String,
     y: String,
     shipped: String,
-    /// A readable key for each learner of [`super::NAMES`] and the converged MLP.
+    /// A readable key for each learner of [`crate::learners::NAMES`] and the converged MLP.
     names: BTreeMap<String, String>,
     curves: CurveLabels,
 }
 
-static LABELS: LazyLock<FigureLabels> =
-    LazyLock::new(|| toml::from_str(include_str!("figure.toml")).expect("figure.toml parses"));
+static LABELS: LazyLock<FigureLabels> = LazyLock::new(|| {
+    toml::from_str(include_str!("learners_figures.toml")).expect("learners_figures.toml parses")
+});
 
-const TEMPLATE: &str = include_str!("learners.md.j2");
+const TEMPLATE: &str = include_str!("templates/learners.md.j2");
+
+/// The frontier figure's size in pixels.
+const FRONTIER_SIZE: (u32, u32) = (900, 560);
 
 /// The columns of results.csv: a row's identity, its accuracy on the training and testing sets
 /// with their intervals, then its cost and sizes.
 pub const RESULT_COLUMNS: &str = "learner,inputs,train_set,replicates,train_mean,train_lo,train_hi,test_mean,test_lo,test_hi,train_seconds,model_bits,exact_bytes";
 
-/// Where the report's files go.
-#[derive(Clone, Debug)]
-pub struct Destinations {
-    pub json: PathBuf,
-    pub markdown: PathBuf,
-    /// results.csv, variants.csv, frontier.png, frontier.svg, contrasts.csv, curves.csv,
-    /// curves.png, curves.svg, and the run's draws.csv.
-    pub folder: PathBuf,
+/// The rendered files in the folder, in [`Report::render`]'s order.
+fn tables_and_figures(to: &Destinations) -> [PathBuf; 8] {
+    [
+        "results.csv",
+        "variants.csv",
+        "frontier.png",
+        "frontier.svg",
+        "contrasts.csv",
+        "curves.csv",
+        "curves.png",
+        "curves.svg",
+    ]
+    .map(|name| to.folder.join(name))
 }
 
-impl Destinations {
-    /// The committed layout under `reports`.
-    pub fn under(reports: &Path) -> Destinations {
-        Destinations {
-            json: reports.join("learners.json"),
-            markdown: reports.join("LEARNERS.md"),
-            folder: reports.join("learners"),
-        }
+impl Report for Learners<'_> {
+    fn destinations(&self, _: Option<&LearnersReport>) -> Result<Vec<PathBuf>> {
+        Ok(std::iter::once(self.to.markdown.clone()).chain(tables_and_figures(&self.to)).collect())
     }
 
-    fn outputs(&self) -> Result<Vec<FileOut>> {
-        let f = &self.folder;
-        [
-            self.markdown.clone(),
-            f.join("results.csv"),
-            f.join("variants.csv"),
-            f.join("frontier.png"),
-            f.join("frontier.svg"),
-            f.join("contrasts.csv"),
-            f.join("curves.csv"),
-            f.join("curves.png"),
-            f.join("curves.svg"),
-        ]
-        .iter()
-        .map(|p| FileOut::check(p))
-        .collect()
+    fn figures_folder(&self) -> Option<PathBuf> {
+        Some(self.to.folder.clone())
     }
 
-    /// The run's data: one row per learner, inputs, side, n and draw.
-    pub fn draws(&self) -> PathBuf {
-        self.folder.join("draws.csv")
+    /// The report's folder holds its tables and the run's draws as well as its figures.
+    fn folder_holds(&self, folder: &Path, path: &Path) -> bool {
+        path.parent() == Some(folder)
     }
-}
 
-/// Write the run's draws (draws.csv).
-pub fn write_draws(draws: &[DrawFit], to: &Destinations) -> Result<()> {
-    let out = FileOut::check(&to.draws())?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    out.write(draws_csv(draws)?.as_bytes())
-}
-
-impl Destinations {
-    /// Check every destination before any fitting: each writable, all distinct, none of them one
-    /// of `inputs`, nor inside the report's own folder unless it belongs there. `json` says
-    /// whether the JSON is written (a run, --analyse-only) or only read (--render-only); `draws`
-    /// whether draws.csv is written (a run that fits the learning curves) or read.
-    pub fn check(&self, json: bool, draws: bool, inputs: &[&Path]) -> Result<()> {
-        let outs = self.outputs()?;
-        let head = if json { vec![FileOut::check(&self.json)?] } else { Vec::new() };
-        let data = if draws { vec![FileOut::check(&self.draws())?] } else { Vec::new() };
-        let all: Vec<&FileOut> = head.iter().chain(&data).chain(&outs).collect();
-        crate::output::check_all(&all, inputs)?;
-        let beside: Vec<&FileOut> = head.iter().chain(&outs[..1]).collect();
-        crate::output::outside_folder(&beside, &self.folder)
+    fn render<'a>(&self, report: &'a LearnersReport) -> Result<Vec<Output<'a>>> {
+        let [results, variants, frontier_png, _, contrasts, curves, curves_png, curves_svg] =
+            tables_and_figures(&self.to);
+        let mut files = vec![
+            Output::bytes(&self.to.markdown, markdown(report)?),
+            Output::bytes(results, results_csv(report)),
+            Output::bytes(variants, variants_csv(report)),
+        ];
+        files.extend(chart(frontier_png, frontier(report)?, FRONTIER_SIZE));
+        files.push(Output::bytes(contrasts, contrasts_csv(report)));
+        files.push(Output::bytes(curves, curves_csv(report)));
+        let names = learners_curves::names(&report.curves, &LABELS.names);
+        let (points, again) = (&report.curves, names.clone());
+        files.push(Output::drawn(curves_png, move |out| {
+            learners_curves::save(points, &names, &LABELS.curves, out, ImageFormat::Png)
+        }));
+        files.push(Output::drawn(curves_svg, move |out| {
+            learners_curves::save(points, &again, &LABELS.curves, out, ImageFormat::Svg)
+        }));
+        Ok(files)
     }
-}
-
-/// Write the JSON, then render everything from it.
-pub fn write(report: &LearnersReport, to: &Destinations) -> Result<()> {
-    let json = FileOut::check(&to.json)?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    let outs = to.outputs()?;
-    json.write(crate::template::results_json(report)?.as_bytes())?;
-    render_to(report, &outs)
-}
-
-/// Read the committed JSON and render from it alone.
-pub fn render_only(to: &Destinations) -> Result<LearnersReport> {
-    let report: LearnersReport = crate::template::read_results(&to.json)?;
-    std::fs::create_dir_all(&to.folder)
-        .map_err(|cause| Error::Io { path: to.folder.display().to_string(), cause })?;
-    render_to(&report, &to.outputs()?)?;
-    Ok(report)
-}
-
-fn render_to(report: &LearnersReport, outs: &[FileOut]) -> Result<()> {
-    outs[0].write(markdown(report)?.as_bytes())?;
-    outs[1].write(results_csv(report).as_bytes())?;
-    outs[2].write(variants_csv(report).as_bytes())?;
-    let chart = frontier(report)?;
-    chart.save_to(&outs[3], ImageFormat::Png, (900, 560))?;
-    chart.save_to(&outs[4], ImageFormat::Svg, (900, 560))?;
-    outs[5].write(contrasts_csv(report).as_bytes())?;
-    outs[6].write(curves_csv(report).as_bytes())?;
-    let names = curve_figure::names(&report.curves, &LABELS.names);
-    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[7], ImageFormat::Png)?;
-    curve_figure::save(&report.curves, &names, &LABELS.curves, &outs[8], ImageFormat::Svg)
 }
 
 /// `+1.23 [−0.40, +2.86]`: a paired difference and its interval.
@@ -241,8 +197,8 @@ pub fn contrasts_csv(report: &LearnersReport) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
     for p in &report.primaries {
         let (a_in, b_in) = match p.measure {
-            super::design::Measure::TestPct => ("x1..x32", "x1..x32"),
-            super::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
+            crate::learners::design::Measure::TestPct => ("x1..x32", "x1..x32"),
+            crate::learners::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
         };
         s.push_str(&format!(
             "{},{},{},{a_in},{},{b_in},{},{},true,{},{:.4},{:.4},{:.4},{},{},{}\n",
@@ -321,7 +277,7 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
     let mut series = Vec::new();
     let mut lowest: f64 = 100.0;
     let (mut x0, mut x1) = (report.shipped_bytes as f64, report.shipped_bytes as f64);
-    for (i, name) in super::NAMES.iter().enumerate() {
+    for (i, name) in crate::learners::NAMES.iter().enumerate() {
         let mut points: Vec<(f64, f64)> = report
             .rows
             .iter()
@@ -329,7 +285,7 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
             .filter(|r| {
                 r.learner == *name
                     && r.train_set.parse::<SetName>().ok() == Some(SetName::T3)
-                    && r.inputs == super::InputSet::All
+                    && r.inputs == crate::learners::InputSet::All
             })
             .filter_map(|r| Some((r.exact_bytes?, r.train.mean)))
             .collect();
