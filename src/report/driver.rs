@@ -7,7 +7,7 @@
 //!
 //! A report is a type implementing [`Report`]: where its results are kept, which files it
 //! writes, how it analyses and how it renders. [`drive`] then does, for each [`Mode`]:
-//! 1. check every destination (the results' JSON and every file rendering writes) by the output
+//! 1. check every destination (every file rendering writes, then the results' JSON) by the output
 //!    policy of [`crate::output`], before any work starts;
 //! 2. `Run` and `AnalyseOnly`: analyse (training first for `Run`), then write the results' JSON;
 //!    `RenderOnly`: read the results back from that JSON instead;
@@ -99,9 +99,9 @@ pub fn drive<R: Report>(report: &R, mode: Mode) -> Result<Vec<PathBuf>> {
     let (results, mut written) = if mode == Mode::RenderOnly {
         (crate::template::read_results(&json_path)?, Vec::new())
     } else {
-        let json = FileOut::check(&json_path)?;
         let mut checked = check(&report.destinations(None)?)?;
         checked.extend(check(&report.run_outputs(mode))?);
+        let json = FileOut::check(&json_path)?;
         policy(report, mode, &checked, Some(&json))?;
         let results = report.analyse(mode)?;
         json.write(crate::template::results_json(&results)?.as_bytes())?;
