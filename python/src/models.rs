@@ -8,7 +8,7 @@ use crate::value_error;
 use kpk::chess::board::Square;
 use kpk::chess::position::KpkPosition;
 use kpk::net::model::SavedNet;
-use kpk::train::OutputCoding;
+use kpk::net::output::OutputCoding;
 use kpk::{Color, Outcome};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
