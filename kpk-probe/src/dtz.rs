@@ -17,7 +17,7 @@
 
 use crate::bits::{BitError, BitReader, unzigzag};
 use crate::fen::FenError;
-use crate::model::{FormatError, Model, has_bit, read_sorted};
+use crate::model::{FormatError, Model, has_bit, open_envelope, read_sorted};
 use crate::position::{MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use crate::table4::{N_FEATURES, characteristics};
@@ -257,23 +257,8 @@ impl DtzModel {
 
     /// Decode a DTZ model file (format: `src/hybrid/format.md`, "The DTZ model").
     pub fn from_bytes(bytes: &[u8]) -> Result<DtzModel, FormatError> {
-        if bytes.len() < 4 || &bytes[..4] != DTZ_MAGIC {
-            return Err(FormatError::BadMagic);
-        }
-        if bytes.len() < HEADER_LEN + CRC_LEN {
-            return Err(FormatError::Truncated);
-        }
-        if bytes[4] != DTZ_VERSION {
-            return Err(FormatError::Version(bytes[4]));
-        }
-        let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
-        if header as usize != bytes.len() {
-            return Err(FormatError::Length { header, actual: bytes.len() });
-        }
-        let (body, crc) = bytes.split_at(bytes.len() - CRC_LEN);
-        if crate::bits::crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
-            return Err(FormatError::Checksum);
-        }
+        let exact = |v| if v == DTZ_VERSION { Ok(()) } else { Err(FormatError::Version(v)) };
+        let (body, ()) = open_envelope(bytes, DTZ_MAGIC, HEADER_LEN + CRC_LEN, exact)?;
         let n = usize::from(u16::from_le_bytes([body[9], body[10]]));
         let embedded = body.get(HEADER_LEN..HEADER_LEN + n).ok_or(FormatError::Truncated)?;
         let at = HEADER_LEN + n;

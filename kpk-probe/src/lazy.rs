@@ -15,8 +15,9 @@
 //! take the pawn or has no move (stalemate), otherwise a win exactly when each of its at most 8
 //! moves leads to a win, each answered by a tree walk.
 
-use crate::bits::crc32;
-use crate::model::{Answer, CONFIDENCE_ORDER, FormatError, MAGIC, MAX_RICE, Source, VERSION_TREE};
+use crate::model::{
+    Answer, CONFIDENCE_ORDER, FormatError, MAGIC, MAX_RICE, Source, VERSION_TREE, open_envelope,
+};
 use crate::position::{MAX_INDEX, Outcome, Position};
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{MAX_DEPTH, RANGES, X_BITS, threshold_bits};
@@ -281,23 +282,8 @@ fn features(p: &Position) -> [i8; N_FEATURES] {
 /// Magic, version, length, checksum, the input function and the exception header: the input
 /// mask, the workspace's words and the exceptions' Rice parameter.
 fn check_header(bytes: &[u8]) -> Result<(u32, usize, u32), FormatError> {
-    if bytes.len() < 4 || &bytes[..4] != MAGIC {
-        return Err(FormatError::BadMagic);
-    }
-    if bytes.len() < HEADER_LEN + CRC_LEN {
-        return Err(FormatError::Truncated);
-    }
-    if bytes[4] != VERSION_TREE {
-        return Err(FormatError::Version(bytes[4]));
-    }
-    let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
-    if header as usize != bytes.len() {
-        return Err(FormatError::Length { header, actual: bytes.len() });
-    }
-    let (body, crc) = bytes.split_at(bytes.len() - CRC_LEN);
-    if crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
-        return Err(FormatError::Checksum);
-    }
+    let exact = |v| if v == VERSION_TREE { Ok(()) } else { Err(FormatError::Version(v)) };
+    let (body, ()) = open_envelope(bytes, MAGIC, HEADER_LEN + CRC_LEN, exact)?;
     if body[9] != 1 {
         return Err(FormatError::Invalid("a version-3 file's input function must be 1 (characteristics)"));
     }

@@ -482,17 +482,30 @@ fn set_bit(set: &mut [u64], i: u32) {
 /// Check magic, version, length and checksum; the bytes before the checksum and the coverage the
 /// version gives.
 fn check_envelope(bytes: &[u8]) -> Result<(&[u8], Coverage), FormatError> {
-    if bytes.len() < 4 || &bytes[..4] != MAGIC {
+    open_envelope(bytes, MAGIC, PREAMBLE_LEN + 2 + CRC_LEN, |v| match v {
+        VERSION => Ok(Coverage::All),
+        VERSION_PAWN_SIDE | VERSION_TREE => Ok(Coverage::PawnSideToMove),
+        v => Err(FormatError::Version(v)),
+    })
+}
+
+/// The envelope every kpk model file shares (format.md): a 4-byte magic, a version byte, the
+/// file's length (u32, little-endian) and, last, the CRC-32 of every byte before it. Checked in
+/// that order, after a file shorter than `min_len` is refused as truncated; `version` accepts the
+/// reader's versions. The bytes before the checksum, and what `version` made of its byte.
+pub(crate) fn open_envelope<'a, V>(
+    bytes: &'a [u8],
+    magic: &[u8; 4],
+    min_len: usize,
+    version: impl FnOnce(u8) -> Result<V, FormatError>,
+) -> Result<(&'a [u8], V), FormatError> {
+    if bytes.len() < 4 || &bytes[..4] != magic {
         return Err(FormatError::BadMagic);
     }
-    if bytes.len() < PREAMBLE_LEN + 2 + CRC_LEN {
+    if bytes.len() < min_len {
         return Err(FormatError::Truncated);
     }
-    let coverage = match bytes[4] {
-        VERSION => Coverage::All,
-        VERSION_PAWN_SIDE | VERSION_TREE => Coverage::PawnSideToMove,
-        v => return Err(FormatError::Version(v)),
-    };
+    let v = version(bytes[4])?;
     let header = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
     if header as usize != bytes.len() {
         return Err(FormatError::Length { header, actual: bytes.len() });
@@ -501,7 +514,7 @@ fn check_envelope(bytes: &[u8]) -> Result<(&[u8], Coverage), FormatError> {
     if crc32(body) != u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]) {
         return Err(FormatError::Checksum);
     }
-    Ok((body, coverage))
+    Ok((body, v))
 }
 
 /// The fields of a version-3 file after magic, version and length (`body`: the file less its

@@ -1,4 +1,5 @@
 use super::*;
+use crate::bits::crc32;
 use crate::model::{Learner, Model};
 use crate::tree::Node;
 use alloc::vec::Vec;
