@@ -18,7 +18,12 @@ use kpk::dataset::Dataset;
 use kpk::net::mlp::Mlp;
 use kpk::net::output::OutputCoding;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, BestState, ErrorFunction, Optimiser, TrainConfig, TrainData, train};
+use kpk::train::{
+    TrainData,
+    config::{Anneal, ErrorFunction, Optimiser, TrainConfig},
+    keep::BestState,
+    train,
+};
 
 fn list<T: std::str::FromStr>(s: &str, sep: char) -> Vec<T> {
     s.split(sep).map(|v| v.parse().unwrap_or_else(|_| panic!("bad value '{v}'"))).collect()
@@ -118,7 +123,7 @@ fn main() {
                 optimiser: Optimiser::Online { learning_rate: eta, momentum, anneal, reshuffle: false },
                 max_epochs: epochs,
                 // A window longer than any run: the stopping rule never ends one early.
-                window: kpk::train::MAX_EPOCHS,
+                window: kpk::train::config::MAX_EPOCHS,
                 seed,
                 best: BestState::LeastError,
                 ..TrainConfig::default()

@@ -14,7 +14,6 @@
 //! rank, each regime fitted from the fifteen's weights.
 
 use kpk::Bitbase;
-use kpk::chess::board::Square;
 use kpk::chess::index::KpkIndex;
 use kpk::chess::position::KpkPosition;
 use kpk::hybrid::Hybrid;
@@ -22,6 +21,7 @@ use kpk::hybrid::bits::best_rice;
 use kpk::hybrid::exceptions::gaps;
 use kpk::play::propose::{N_FEATURES, features, regime, winning_moves};
 use kpk::template::thousands;
+use kpk_probe::Square;
 use rayon::prelude::*;
 
 /// Every candidate feature: version 2's fifteen, then seventeen more.

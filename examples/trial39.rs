@@ -10,8 +10,8 @@
 //! `cargo run --release --example trial39 -- 1610` for the paper's run length.
 
 use kpk::Bitbase;
-use kpk::experiment::{TrialConfig, run_trial};
-use kpk::train::StopRule;
+use kpk::experiment::{config::TrialConfig, run::run_trial};
+use kpk::train::config::StopRule;
 use std::path::Path;
 
 const CONFIG: &str = "experiments/table5/trial39.toml";

@@ -36,7 +36,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-mod borderline;
+pub mod borderline;
 pub use borderline::{draw_borderline, is_borderline, is_critical};
 
 /// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.

@@ -38,7 +38,7 @@
 //! work goes.
 //!
 //! Tools below every stage: `stats` (intervals, paired and clustered contrasts, Holm), `figures`
-//! (charts and SVG to PNG with the bundled font), `io` (file reads and CRC-32), `output` (the
+//! (charts and SVG to PNG with the bundled font), `io` (file reads), `output` (the
 //! output policy: what kpk may replace, atomic writes, temporaries) and `error` (typed errors). The library never prints; the
 //! `kpk` binary (`src/cli/`) is the only place that does.
 
@@ -65,7 +65,7 @@ pub mod template;
 pub mod train;
 
 pub use chess::bitbase::{Bitbase, Dtc};
-pub use chess::board::{Color, Square};
 pub use chess::index::KpkIndex;
-pub use chess::position::{KpkPosition, Oriented, Outcome};
+pub use chess::position::{KpkPosition, Oriented};
 pub use error::{Error, Result};
+pub use kpk_probe::{Color, Outcome, Square};

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Err(err) if kpk_cli::is_closed_pipe(&err) => ExitCode::from(CLOSED_PIPE),
         Err(err) => {
             // One line, the whole cause chain, no backtrace; dropped if standard error is gone.
-            let line = format!("kpk: error: {}\n", kpk::error::escape_controls(&format!("{err:#}")));
+            let line = format!("kpk: error: {}\n", kpk_probe::quote::escape_controls(&format!("{err:#}")));
             let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             ExitCode::from(2)
         }

@@ -465,7 +465,7 @@ impl RunFolder {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .collect();
                 if let Some(foreign) = entries.iter().find(|e| !kind.entries.contains(&e.as_str())) {
-                    let quoted = crate::error::quote(foreign);
+                    let quoted = kpk_probe::quote::quote(foreign);
                     return Err(out_err(
                         &path,
                         format!("holds {quoted}, which this command does not write; {how}"),

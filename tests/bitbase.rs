@@ -5,9 +5,10 @@ mod common;
 
 use common::{Board, NaiveAfter};
 use kpk::chess::bitbase::Bitbase;
-use kpk::chess::index::{KpkIndex, MAX_INDEX};
-use kpk::chess::position::{After, Oriented, Outcome, Transform};
+use kpk::chess::index::KpkIndex;
+use kpk::chess::position::{After, Oriented};
 use kpk::{Color, KpkPosition, Square};
+use kpk_probe::{MAX_INDEX, Outcome, Transform};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 

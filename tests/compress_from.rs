@@ -8,7 +8,10 @@ use kpk::net::model::SavedNet;
 use kpk::net::output::OutputCoding;
 use kpk::paper::coding::InputCoding;
 use kpk::paper::features::features;
-use kpk::train::{self, Optimiser, TrainConfig, TrainData};
+use kpk::train::{
+    self, TrainData,
+    config::{Optimiser, TrainConfig},
+};
 use kpk::{Bitbase, KpkPosition, Outcome};
 use ndarray::Array2;
 use std::process::Command;

@@ -6,8 +6,8 @@ mod common;
 
 use common::{Board, NaiveAfter};
 use kpk::chess::bitbase::Bitbase;
-use kpk::chess::board::{Color, Square};
-use kpk::chess::position::{KpkPosition, Outcome};
+use kpk::chess::position::KpkPosition;
+use kpk_probe::{Color, Outcome, Square};
 use std::collections::HashMap;
 
 /// What one legal move leads to: another position (its number) or the end of KPK.

@@ -5,9 +5,8 @@
 
 mod support;
 
-use kpk::chess::position::Transform;
 use kpk::{Bitbase, KpkPosition};
-use kpk_probe::DtzModel;
+use kpk_probe::{DtzModel, Transform};
 use std::process::{Command, Stdio};
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-dtz.hybrid");

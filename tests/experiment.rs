@@ -1,11 +1,10 @@
 //! The experiment configs and the trial runner, end to end.
 
 use kpk::Color;
-use kpk::dataset::SetName;
-use kpk::dataset::Side;
-use kpk::experiment::{OutputName, TrialConfig};
+use kpk::dataset::{SetName, Side};
+use kpk::experiment::config::{OutputName, TrialConfig};
 use kpk::paper::tables::{self, Scope};
-use kpk::train::ErrorFunction;
+use kpk::train::config::ErrorFunction;
 use std::path::{Path, PathBuf};
 
 fn table5_config(trial: u8) -> PathBuf {
@@ -70,7 +69,7 @@ fn every_chosen_value_in_the_table5_configs_is_commented() {
 use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::KpkPosition;
 use kpk::dataset::Dataset;
-use kpk::experiment::{self as exp, Trial};
+use kpk::experiment::{self as exp, config::Trial};
 use kpk::net::export;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::output::RunFolder;
@@ -113,7 +112,7 @@ fn parse(text: &str) -> Trial {
 fn the_runner_records_exactly_what_the_trainer_measures() {
     let bb = Bitbase::generate();
     let trial = parse(&tiny("exact", 30));
-    let run = exp::run_trial(&trial, &bb, &mut |_| {}).unwrap();
+    let run = exp::run::run_trial(&trial, &bb, &mut |_| {}).unwrap();
     assert_eq!(run.metrics.len(), 30);
 
     let t1 = Dataset::named("T1", 1998, &bb).unwrap();
@@ -155,18 +154,19 @@ fn exported_weights_load_back_with_identical_outputs() {
     let bb = Bitbase::generate();
     let scratch = support::Scratch::new("export");
     let dir = scratch.path();
-    let run = exp::run_trial(&parse(&tiny("export", 15)), &bb, &mut |_| {}).unwrap();
+    let run = exp::run::run_trial(&parse(&tiny("export", 15)), &bb, &mut |_| {}).unwrap();
     let folder = dir.join("export");
-    exp::write_trial(&RunFolder::check(dir, "export", &exp::TRIAL_FOLDER).unwrap(), &run).unwrap();
+    exp::folder::write_trial(&RunFolder::check(dir, "export", &exp::folder::TRIAL_FOLDER).unwrap(), &run)
+        .unwrap();
     let out = dir.join("exported");
-    exp::export_net(&folder.join(exp::WEIGHTS_JSON), &out).unwrap();
+    exp::folder::export_net(&folder.join(exp::rows::WEIGHTS_JSON), &out).unwrap();
     let nets = [
-        exp::load_net(&folder.join(exp::WEIGHTS_JSON)).unwrap(),
-        exp::load_net(&out.join(exp::WEIGHTS_JSON)).unwrap(),
-        export::read_safetensors(&folder.join(exp::WEIGHTS_SAFETENSORS)).unwrap(),
-        export::read_safetensors(&out.join(exp::WEIGHTS_SAFETENSORS)).unwrap(),
-        export::read_npy(&folder.join(exp::WEIGHTS_NPY_DIR), 1.0).unwrap(),
-        export::read_npy(&out.join(exp::WEIGHTS_NPY_DIR), 1.0).unwrap(),
+        exp::folder::load_net(&folder.join(exp::rows::WEIGHTS_JSON)).unwrap(),
+        exp::folder::load_net(&out.join(exp::rows::WEIGHTS_JSON)).unwrap(),
+        export::read_safetensors(&folder.join(exp::folder::WEIGHTS_SAFETENSORS)).unwrap(),
+        export::read_safetensors(&out.join(exp::folder::WEIGHTS_SAFETENSORS)).unwrap(),
+        export::read_npy(&folder.join(exp::folder::WEIGHTS_NPY_DIR), 1.0).unwrap(),
+        export::read_npy(&out.join(exp::folder::WEIGHTS_NPY_DIR), 1.0).unwrap(),
     ];
     let mut ws = Workspace::new(&run.net);
     let mut ws2 = Workspace::new(&run.net);
@@ -260,7 +260,7 @@ fn run_plot_and_export_from_the_command_line() {
         assert!(summary.get(key).is_some(), "{key}");
     }
     assert_eq!(summary["epochs"], 4);
-    assert_eq!(exp::read_metrics(&folder.join("metrics.csv")).unwrap().len(), 4);
+    assert_eq!(exp::rows::read_metrics(&folder.join("metrics.csv")).unwrap().len(), 4);
     // The resolved config runs again as it is.
     assert!(TrialConfig::load(&folder.join("config.toml")).is_ok());
     let png = dir.join("redrawn.png");
@@ -280,17 +280,17 @@ fn parallel_runs_are_deterministic_per_trial() {
     let scratch = support::Scratch::new("parallel");
     let dir = scratch.path();
     let trials = [parse(&tiny("a", 6)), parse(&tiny("b", 9).replace("seed = 5", "seed = 6"))];
-    let folders = exp::check_destinations(&trials, dir).unwrap();
-    let runs = exp::run_trials(&trials, &folders, &bb, 2, &|_| {}).unwrap();
+    let folders = exp::folder::check_destinations(&trials, dir).unwrap();
+    let runs = exp::schedule::run_trials(&trials, &folders, &bb, 2, &|_| {}).unwrap();
     assert_eq!(runs.len(), 2);
     for (trial, run) in trials.iter().zip(&runs) {
-        let alone = exp::run_trial(trial, &bb, &mut |_| {}).unwrap();
+        let alone = exp::run::run_trial(trial, &bb, &mut |_| {}).unwrap();
         assert_eq!(run.net, alone.net, "{}", trial.name());
-        let bits = |r: &exp::TrialRun| {
+        let bits = |r: &exp::run::TrialRun| {
             r.metrics.iter().map(|m| (m.e1.to_bits(), m.e2.to_bits(), m.correct)).collect::<Vec<_>>()
         };
         assert_eq!(bits(run), bits(&alone));
-        assert!(dir.join(trial.name()).join(exp::SUMMARY_JSON).is_file());
+        assert!(dir.join(trial.name()).join(exp::folder::SUMMARY_JSON).is_file());
     }
 }
 

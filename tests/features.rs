@@ -7,8 +7,9 @@
 use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::After;
 use kpk::paper::coding::InputCoding;
-use kpk::paper::features::{FEATURES, N_FEATURES, features};
+use kpk::paper::features::{FEATURES, features};
 use kpk::{Color, KpkIndex, KpkPosition, Outcome};
+use kpk_probe::table4::N_FEATURES;
 use std::collections::HashMap;
 
 /// Table 4 as printed: (x, code, level, printed min, printed max, printed |range|).
@@ -261,7 +262,7 @@ fn pawn_runs(p: &KpkPosition, memo: &mut [u8]) -> bool {
 fn x32_marks_only_wins_and_the_alternative_readings_do_not() {
     // docs/FEATURES.md prints this table: `cargo test --release --test features x32 -- --nocapture`.
     let bb = Bitbase::generate();
-    let mut memo = vec![0u8; kpk::chess::index::MAX_INDEX];
+    let mut memo = vec![0u8; kpk_probe::MAX_INDEX];
     let positions = all();
     // Readings of "x18 > 0 & x31 > 1 (btm, 2)": thresholds on x31 for (wtm, btm), with or
     // without the x18 > 0 condition (wK off the pawn's file).

@@ -10,7 +10,11 @@ use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::net::output::OutputCoding;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, EpochMetrics, Optimiser, TrainConfig, TrainData, train_on};
+use kpk::train::{
+    EpochMetrics, TrainData,
+    config::{Anneal, Optimiser, TrainConfig},
+    train_on,
+};
 use ndarray::Array2;
 
 /// FNV-1a over 64-bit words.

@@ -1,23 +1,24 @@
 //! The hybrid classifier: exact on every legal position, refuses damaged files, and `kpk query`.
 
-use kpk::hybrid::quant::{QuantLayer, QuantNet};
-use kpk::hybrid::{Hybrid, InputFunction};
+use kpk::hybrid::quant::QuantNet;
+use kpk::hybrid::{Hybrid, inputs::InputFunction};
 use kpk::{Bitbase, KpkPosition};
 use kpk_probe::model::Source;
+use kpk_probe::net::Layer;
 use std::path::Path;
 use std::process::Command;
 
 /// A deliberately poor net (a hand-set 7-2-1 on the coordinates): its exception table is large,
 /// which exercises the machinery rather than the learning.
 fn poor_hybrid(bb: &Bitbase) -> Hybrid {
-    let l0 = QuantLayer {
+    let l0 = Layer {
         n_in: 7,
         n_out: 2,
         shift: 3,
         weights: vec![0, 0, 0, -8, 0, 16, -4, 4, 0, 0, 0, 0, 0, 0],
         biases: vec![8, -2],
     };
-    let l1 = QuantLayer { n_in: 2, n_out: 1, shift: 0, weights: vec![3, -1], biases: vec![-100] };
+    let l1 = Layer { n_in: 2, n_out: 1, shift: 0, weights: vec![3, -1], biases: vec![-100] };
     let net = QuantNet::new(vec![l0, l1], 8).unwrap();
     Hybrid::build(InputFunction::Coordinates, net, bb).unwrap()
 }

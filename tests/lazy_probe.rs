@@ -3,8 +3,8 @@
 //! answer, and from the same part of the model, for every legal position in each of its four
 //! orientations, by FEN and by squares; and the same refusals of illegal placements.
 
-use kpk::chess::position::Transform;
 use kpk::{Bitbase, KpkPosition};
+use kpk_probe::Transform;
 use kpk_probe::lazy::{Lazy, workspace_words};
 use kpk_probe::{Color, Model, Outcome, Position, Probe, Square};
 

@@ -8,7 +8,11 @@ use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::net::output::{Classification, OutputCoding};
 use kpk::paper::coding::InputCoding;
-use kpk::train::{EpochMetrics, Optimiser, TrainConfig, TrainData, train};
+use kpk::train::{
+    EpochMetrics, TrainData,
+    config::{Optimiser, TrainConfig},
+    train,
+};
 
 /// E1, E2, correct, misclassified, undecided and correct at m = 0, one position at a time.
 fn reference(net: &Mlp, data: &TrainData, output: OutputCoding) -> (f64, f64, [usize; 4]) {

@@ -2,12 +2,11 @@
 //! epochs): the pipeline `kpk match` runs in full, checked for what must hold at any scale.
 
 use kpk::Bitbase;
-use kpk::experiment::TrialConfig;
-use kpk::hybrid::compress::HybridRecipe;
-use kpk::hybrid::compress::{CompressConfig, Stage};
+use kpk::experiment::config::TrialConfig;
+use kpk::hybrid::compress::{CompressConfig, HybridRecipe, Stage};
 use kpk::hybrid::results::CompressionResults;
-use kpk::play::PlayModel;
 use kpk::play::evaluators::HYBRID_CONFIG;
+use kpk::play::model::PlayModel;
 use kpk::play::pipeline::{MatchSetup, run_match};
 use kpk::play::results::PlayerKind;
 use kpk::report::play::{CSV_COLUMNS, render, results_csv};

@@ -8,10 +8,11 @@
 
 mod support;
 
-use kpk::chess::position::{After, Move, Transform};
-use kpk::play::PlayModel;
+use kpk::chess::position::{After, Move};
+use kpk::play::model::PlayModel;
 use kpk::play::propose::{N_FEATURES, N_REGIMES};
 use kpk::{Bitbase, Color, KpkPosition, Oriented, Outcome};
+use kpk_probe::Transform;
 use std::path::Path;
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-play.hybrid");
@@ -108,7 +109,7 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes.truncate(bytes.len() - 4);
     let total = (bytes.len() + 4) as u32;
     bytes[5..9].copy_from_slice(&total.to_le_bytes());
-    let crc = kpk::io::crc32(&bytes);
+    let crc = kpk_probe::bits::crc32(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     bytes
 }

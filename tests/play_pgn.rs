@@ -5,10 +5,11 @@
 //! the FEN's own squares, piece, promotion, and a `+` exactly when it gives check), and replaying
 //! them must give the game's moves.
 
-use kpk::chess::position::{After, KpkPosition, Move, Oriented, Transform};
+use kpk::chess::position::{After, KpkPosition, Move, Oriented};
 use kpk::play::game::{Game, Player, play};
 use kpk::play::pgn::to_pgn;
 use kpk::{Bitbase, Color};
+use kpk_probe::Transform;
 
 /// Parse tag pairs; panics on anything not strictly `[Name "value"]`.
 fn tags(text: &str) -> (Vec<(String, String)>, &str) {
@@ -132,7 +133,7 @@ fn parse(pgn: &str) -> Vec<Move> {
 }
 
 fn games(bb: &Bitbase) -> Vec<Game> {
-    let model = kpk::play::PlayModel::load(std::path::Path::new(concat!(
+    let model = kpk::play::model::PlayModel::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/models/kpk-play.hybrid"
     )))

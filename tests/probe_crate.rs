@@ -3,10 +3,9 @@
 //! reversed. (Legality, the index and the FEN grammar are one code, the chess core in kpk-probe;
 //! tests/fen_verdicts.rs checks the C ABI, the Python reader and `kpk probe` agree on strings.)
 
-use kpk::chess::position::Transform;
 use kpk::hybrid::Hybrid;
 use kpk::{Bitbase, KpkIndex, KpkPosition};
-use kpk_probe::{Color, Model, Outcome, Position, Probe};
+use kpk_probe::{Color, Model, Outcome, Position, Probe, Transform};
 
 const ORIENTATIONS: [Transform; 4] = [
     Transform { flip_colours: false, mirror_files: false },

@@ -2,13 +2,14 @@
 //! in two orientations, `/api/map` on whole boards, errors have their status codes, and the real
 //! server over loopback survives malformed requests.
 
-use kpk::chess::position::{After, Transform};
+use kpk::chess::position::After;
 use kpk::chess::probe::probe;
 use kpk::hybrid::Hybrid;
 use kpk::paper::features::features;
 use kpk::serve::api::Explorer;
 use kpk::serve::{MAX_URL, route};
 use kpk::{Bitbase, KpkPosition, Oriented, Outcome};
+use kpk_probe::Transform;
 use rayon::prelude::*;
 use serde_json::Value;
 use std::io::{Read, Write};

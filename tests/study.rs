@@ -4,7 +4,10 @@
 mod support;
 
 use kpk::report::studies;
-use kpk::study::{MIN_REPLICATES, StudyConfig, initial_net};
+use kpk::study::{
+    config::{MIN_REPLICATES, StudyConfig},
+    custom::initial_net,
+};
 use std::path::{Path, PathBuf};
 use support::{Scratch, kpk_in};
 
@@ -90,9 +93,9 @@ fn a_reduced_study_writes_a_complete_row_per_setting() {
 #[test]
 fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
     let config = root().join("experiments/studies/e1_vs_e2.toml");
-    let loaded = kpk::study::load_all(&[config], Some(2)).unwrap();
+    let loaded = kpk::study::config::load_all(&[config], Some(2)).unwrap();
     let bb = kpk::Bitbase::generate();
-    let run = kpk::study::run_study(&loaded[0], &bb, &|_| {}).unwrap();
+    let run = kpk::study::run::run_study(&loaded[0], &bb, &|_| {}).unwrap();
     let results = studies::collect(vec![kpk::study::results::analyse(&run)]);
     let s = &results.studies[0];
     assert_eq!(s.settings.len(), loaded[0].config.settings.len());
@@ -151,7 +154,7 @@ fn reduced_study_is_complete(name: &str) {
 #[test]
 fn the_studies_page_counts_and_names_every_study_config() {
     let page = std::fs::read_to_string(root().join("docs/STUDIES.md")).unwrap();
-    let names = kpk::study::configs_in(&root().join("experiments/studies")).unwrap();
+    let names = kpk::study::config::configs_in(&root().join("experiments/studies")).unwrap();
     let start = page.find(&format!("The {} studies: ", names.len()));
     let start =
         start.unwrap_or_else(|| panic!("docs/STUDIES.md does not say \"The {} studies: \"", names.len()));

@@ -7,7 +7,10 @@ use kpk::net::mlp::{Mlp, Workspace};
 use kpk::net::output::{OutputCoding, classify};
 use kpk::paper::coding::InputCoding;
 use kpk::train::{
-    Anneal, BestState, EpochMetrics, ErrorFunction, Optimiser, StopReason, TrainConfig, TrainData, train,
+    EpochMetrics, StopReason, TrainData,
+    config::{Anneal, ErrorFunction, Optimiser, TrainConfig},
+    keep::BestState,
+    train,
 };
 use ndarray::Array2;
 

@@ -25,7 +25,7 @@ use pyo3::prelude::*;
 
 /// A `ValueError` with kpk's one-line message (control characters escaped, as the CLI prints it).
 pub(crate) fn value_error(message: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(kpk::error::escape_controls(&message.to_string()))
+    PyValueError::new_err(kpk_probe::quote::escape_controls(&message.to_string()))
 }
 
 /// The compiled part of the `kpk` package; import `kpk` instead.

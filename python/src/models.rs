@@ -5,11 +5,11 @@
 use crate::positions::{Errors, masked, oriented, oriented_many};
 use crate::probe::chess_move_from_uci;
 use crate::value_error;
-use kpk::chess::board::Square;
 use kpk::chess::position::KpkPosition;
 use kpk::net::model::SavedNet;
 use kpk::net::output::OutputCoding;
 use kpk::{Color, Outcome};
+use kpk_probe::Square;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -218,7 +218,7 @@ fn squares_position(i: usize, squares: [i64; 3], side: Color) -> PyResult<KpkPos
 /// `PlayModel()` loads the committed `models/kpk-play.hybrid`, shipped inside the package.
 #[pyclass(module = "kpk", frozen)]
 pub struct PlayModel {
-    inner: kpk::play::PlayModel,
+    inner: kpk::play::model::PlayModel,
     bytes: Vec<u8>,
     path: String,
 }
@@ -237,7 +237,7 @@ impl PlayModel {
     /// A play model from a file's bytes (`name` names it in errors and `repr`).
     #[staticmethod]
     fn _from_bytes(data: &[u8], name: String) -> PyResult<PlayModel> {
-        let inner = kpk::play::PlayModel::from_bytes(data, &name).map_err(value_error)?;
+        let inner = kpk::play::model::PlayModel::from_bytes(data, &name).map_err(value_error)?;
         Ok(PlayModel { inner, bytes: data.to_vec(), path: name })
     }
 

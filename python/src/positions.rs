@@ -11,9 +11,9 @@
 //! `ep_square`.
 
 use crate::value_error;
-use kpk::chess::board::Square;
 use kpk::chess::position::Oriented;
 use kpk::{Color, KpkPosition};
+use kpk_probe::Square;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -118,7 +118,7 @@ fn given(obj: &Bound<'_, PyAny>) -> PyResult<Given> {
             return Err(value_error(format!(
                 "illegal board {}: en passant square {name} is impossible: no pawn of the side \
                  not to move has just made its double step past it",
-                kpk::error::quote(&fen)
+                kpk_probe::quote::quote(&fen)
             )));
         }
         return Ok(Given::Text(fen));

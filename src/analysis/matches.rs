@@ -5,7 +5,7 @@
 use crate::analysis::{Analysis, Mode};
 use crate::error::Result;
 use crate::hybrid::compress::HybridRecipe;
-use crate::play::PlayModel;
+use crate::play::model::PlayModel;
 use crate::play::pipeline::{MatchSetup, run_match};
 use crate::play::results::MatchResults;
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ impl Analysis for Match<'_> {
     /// there is nothing to analyse again).
     fn analyse(&self, _: Mode) -> Result<MatchResults> {
         let model = PlayModel::load(&self.model)?;
-        let trial = crate::experiment::TrialConfig::load(&self.nn6)?;
+        let trial = crate::experiment::config::TrialConfig::load(&self.nn6)?;
         let hybrid = HybridRecipe::load(&self.hybrid)?;
         let bb = crate::chess::bitbase::Bitbase::generate();
         run_match(&model, &trial, &hybrid, &self.setup, &bb, self.progress)

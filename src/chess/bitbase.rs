@@ -30,10 +30,11 @@
 //!
 //! Each ply adds the positions of exactly that depth; when a ply adds nothing, no later ply can.
 
-use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, neighbours, squares};
-use crate::chess::index::{KpkIndex, MAX_INDEX, SIDE_WORDS, WORDS, pawn_square, word};
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::board::{KING_ATTACKS, WHITE_PAWN_ATTACKS, neighbours, squares};
+use crate::chess::index::{KpkIndex, SIDE_WORDS, WORDS, word};
+use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
+use kpk_probe::{Color, MAX_INDEX, Outcome, Square, position::pawn_square};
 use std::path::Path;
 
 /// Depth to conversion in plies (1…38); see the module documentation.
@@ -275,7 +276,7 @@ impl Bitbase {
         out.extend_from_slice(&0u16.to_le_bytes());
         out.extend_from_slice(&(MAX_INDEX as u32).to_le_bytes());
         out.extend_from_slice(&self.dtc);
-        let crc = crate::io::crc32(&out);
+        let crc = kpk_probe::bits::crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
     }
@@ -301,7 +302,7 @@ impl Bitbase {
             return Err(bad(format!("index count {count}, expected {MAX_INDEX}")));
         }
         let stored = u32::from_le_bytes(bytes[FILE_LEN - 4..].try_into().expect("4 bytes"));
-        if crate::io::crc32(&bytes[..FILE_LEN - 4]) != stored {
+        if kpk_probe::bits::crc32(&bytes[..FILE_LEN - 4]) != stored {
             return Err(bad("checksum mismatch: the file is corrupt".into()));
         }
         let dtc = bytes[12..FILE_LEN - 4].to_vec();

@@ -31,8 +31,9 @@
 //! odd adds the won positions with a king move to a level below `d`. Each level adds exactly the
 //! positions of that depth.
 
-use crate::chess::board::{Color, KING_ATTACKS, Square, neighbours, squares};
-use crate::chess::index::{MAX_INDEX, SIDE_WORDS, WORDS, pawn_square, word};
+use crate::chess::board::{KING_ATTACKS, neighbours, squares};
+use crate::chess::index::{SIDE_WORDS, WORDS, word};
+use kpk_probe::{Color, MAX_INDEX, Square, position::pawn_square};
 
 /// The greatest |DTZ| in KPK is well below this; the loop stops when a level adds nothing.
 const LEVEL_LIMIT: u8 = 120;

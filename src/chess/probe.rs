@@ -1,8 +1,8 @@
 //! Probing: a position's outcome, DTC and DTZ, and what every legal move leads to (`kpk probe`).
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{After, Oriented, Outcome};
+use crate::chess::position::{After, Oriented};
+use kpk_probe::{Color, Outcome};
 
 /// The bitbase's answer for one position, with every legal move's result.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,10 +11,10 @@
 //! the pawn's capture and stalemate are worth [`DRAW`]; every evaluator value lies strictly
 //! between them. Equal values go to the first move in generation order.
 
-use crate::chess::board::Color;
-use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::{After, KpkPosition, Move, Outcome};
+use crate::chess::index::KpkIndex;
+use crate::chess::position::{After, KpkPosition, Move};
 use crate::error::{Error, Result};
+use kpk_probe::{Color, MAX_INDEX, Outcome};
 use rayon::prelude::*;
 
 /// The value of a winning promotion (plus the plies of search left when it happens).

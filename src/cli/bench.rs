@@ -67,7 +67,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             time_runs(runs, Bitbase::generate),
         )?,
         BenchTarget::Features => {
-            use kpk::paper::features::{N_FEATURES, features};
+            use kpk::paper::features::features;
+            use kpk_probe::table4::N_FEATURES;
             let positions: Vec<KpkPosition> = KpkPosition::all().collect();
             let mut out = vec![[0i8; N_FEATURES]; positions.len()];
             let what = format!("features x1..x32 of all {} legal positions", positions.len());

@@ -126,7 +126,7 @@ pub fn run_features(args: FeaturesArgs) -> anyhow::Result<ExitCode> {
         batch.answered();
         let p = o.position;
         outln!("{}", o.to_fen())?;
-        if o.transform != kpk::chess::position::Transform::IDENTITY {
+        if o.transform != kpk_probe::Transform::IDENTITY {
             outln!("  canonical (White pawn on files a-d): {}", p.to_fen())?;
         }
         let x = features(&p);

@@ -134,7 +134,7 @@ pub fn bench_dtz(path: &std::path::Path, runs: usize) -> anyhow::Result<()> {
 fn play_beside(path: &std::path::Path, bb: &Bitbase) -> anyhow::Result<kpk::report::dtz::PlayBeside> {
     use kpk::chess::position::After;
     let bytes = kpk::io::read(path)?;
-    let play = kpk::play::PlayModel::from_bytes(&bytes, &path.display().to_string())?;
+    let play = kpk::play::model::PlayModel::from_bytes(&bytes, &path.display().to_string())?;
     let (mut won, mut dtz_optimal, mut dtz_is_dtc) = (0, 0, 0);
     for p in KpkPosition::all().filter(|p| p.side() == Color::White) {
         let Some(dtc) = bb.dtc(&p) else { continue };

@@ -7,7 +7,7 @@ use kpk::analysis::Mode;
 use kpk::chess::bitbase::Bitbase;
 use kpk::experiment::pipeline::{default_jobs, load_configs};
 use kpk::experiment::replicate::Replicates;
-use kpk::experiment::{self, Progress, Trial, TrialRun};
+use kpk::experiment::{self, config::Trial, run::TrialRun, schedule::Progress};
 use kpk::figures::plot::ImageFormat;
 use kpk::output::{FileOut, RunFolder};
 use kpk::report::driver::drive;
@@ -149,14 +149,14 @@ fn train_with_progress(
             }
         }
     };
-    let runs = experiment::run_trials(trials, folders, &bb, jobs, &progress);
+    let runs = experiment::schedule::run_trials(trials, folders, &bb, jobs, &progress);
     overall.finish_and_clear();
     Ok(runs?)
 }
 
 pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let trials = load_configs(&args.configs)?;
-    let folders = experiment::check_destinations(&trials, &args.out)?;
+    let folders = experiment::folder::check_destinations(&trials, &args.out)?;
     let jobs = jobs(args.jobs);
     let runs = train_with_progress(&trials, &folders, jobs)?;
     for run in &runs {
@@ -219,8 +219,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let path = if args.net.is_dir() { args.net.join(experiment::WEIGHTS_JSON) } else { args.net.clone() };
-    let written = experiment::export_net(&path, &args.out)?;
+    let path =
+        if args.net.is_dir() { args.net.join(experiment::rows::WEIGHTS_JSON) } else { args.net.clone() };
+    let written = experiment::folder::export_net(&path, &args.out)?;
     for p in written {
         outln!("wrote {}", p.display())?;
     }
@@ -229,17 +230,17 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 
 pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let path = args.out.unwrap_or_else(|| folder.join(experiment::ACCURACY_PNG));
+    let path = args.out.unwrap_or_else(|| folder.join(experiment::folder::ACCURACY_PNG));
     if path.as_os_str() == "-" {
         bail!("--out -: a chart is written to a .png or .svg file, not to standard output");
     }
     let format = ImageFormat::of(&path)?;
     let out = FileOut::check(&path)?;
     let (config_path, summary_path) =
-        (folder.join(experiment::CONFIG_TOML), folder.join(experiment::SUMMARY_JSON));
+        (folder.join(experiment::folder::CONFIG_TOML), folder.join(experiment::folder::SUMMARY_JSON));
     kpk::output::check_all(&[&out], &[&args.metrics, &config_path, &summary_path])?;
-    let rows = experiment::read_metrics(&args.metrics)?;
-    experiment::check_finite(&args.metrics, &rows)?;
+    let rows = experiment::rows::read_metrics(&args.metrics)?;
+    experiment::rows::check_finite(&args.metrics, &rows)?;
     let title = args.title.unwrap_or_else(|| {
         let name = std::fs::canonicalize(folder)
             .ok()
@@ -248,12 +249,12 @@ pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     });
     // A trial folder's config and summary, where present beside the metrics, add the margin, the
     // error target and the kept epoch to the chart.
-    let config = experiment::TrialConfig::load(&config_path).ok();
-    let summary: Option<experiment::Summary> =
+    let config = experiment::config::TrialConfig::load(&config_path).ok();
+    let summary: Option<experiment::rows::Summary> =
         kpk::io::read(&summary_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
-    let marks =
-        config.map_or_else(Default::default, |t| experiment::ChartMarks::of(&t.config, summary.as_ref()));
-    experiment::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;
+    let marks = config
+        .map_or_else(Default::default, |t| experiment::chart::ChartMarks::of(&t.config, summary.as_ref()));
+    experiment::chart::accuracy_chart(&title, &rows, &marks).save_to(&out, format, (900, 520))?;
     outln!("wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -148,7 +148,7 @@ struct Row<'a> {
     parameters: usize,
     float_errors: usize,
     hybrid: &'a Hybrid,
-    sizes: &'a kpk::hybrid::Sizes,
+    sizes: &'a kpk::hybrid::sizes::Sizes,
     shifts: &'a [i8],
 }
 

@@ -117,7 +117,7 @@ impl Batch {
     /// Print one input's error as every kpk error is printed, naming the input (`argument 2`,
     /// `line 7`), and count it.
     pub fn rejected(&mut self, which: &str, error: impl std::fmt::Display) {
-        errln!("kpk: error: {which}: {}", kpk::error::escape_controls(&error.to_string()));
+        errln!("kpk: error: {which}: {}", kpk_probe::quote::escape_controls(&error.to_string()));
         self.rejected += 1;
     }
     pub fn exit_code(&self) -> ExitCode {
@@ -158,7 +158,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
         Err(e) => {
-            errln!("kpk: error: {}", kpk::error::escape_controls(&usage_line(&e.render().to_string())));
+            errln!("kpk: error: {}", kpk_probe::quote::escape_controls(&usage_line(&e.render().to_string())));
             return Ok(ExitCode::from(2));
         }
     };
@@ -205,10 +205,10 @@ fn usage_line(rendered: &str) -> String {
     format!("{line} (try '{command} --help')")
 }
 
-/// Replicates, seeds and draws given on the command line: 1 to [`kpk::study::MAX_REPLICATES`]
+/// Replicates, seeds and draws given on the command line: 1 to [`kpk::study::config::MAX_REPLICATES`]
 /// (docs/CLI.md).
 pub fn count_parser() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=kpk::study::MAX_REPLICATES as u64)
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=kpk::study::config::MAX_REPLICATES as u64)
 }
 
 /// Standard output for the commands: `std::io::stdout()` whose errors name it (`standard output:

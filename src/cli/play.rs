@@ -9,7 +9,7 @@ use kpk::hybrid::dtz::DEFAULT_DTZ_MODEL;
 use kpk::output::FileOut;
 use kpk::play::model::DEFAULT_PLAY_MODEL;
 use kpk::play::propose::{Proposer, fit_proposer};
-use kpk::play::{PlayModel, is_perfect};
+use kpk::play::{is_perfect, model::PlayModel};
 use kpk::report::driver::drive;
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
@@ -120,7 +120,7 @@ pub fn load_query_model(
         }
         return Ok((hybrid, None, Some(m)));
     }
-    if bytes.starts_with(kpk::play::PLAY_MAGIC) {
+    if bytes.starts_with(kpk::play::model::PLAY_MAGIC) {
         let play = PlayModel::from_bytes(&bytes, &shown)?;
         return Ok((play.hybrid().clone(), Some(play), None));
     }

@@ -2,7 +2,7 @@
 //! replicated over all trials of Table 5, against the paper's epochs and accuracies.
 
 use clap::Args;
-use kpk::experiment::Trial;
+use kpk::experiment::config::Trial;
 use kpk::experiment::pipeline::{self, default_jobs};
 use kpk::experiment::readings::{self, ReadingDistance};
 use kpk::experiment::replicate::Replicates;

@@ -7,7 +7,7 @@ use kpk::chess::bitbase::Bitbase;
 use kpk::report::driver::drive;
 use kpk::report::studies::pipeline::{Studies, StudyProgress, studies_md};
 use kpk::report::studies::{self, Destinations};
-use kpk::study::{self, Study};
+use kpk::study::{self, config::Study};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -29,7 +29,7 @@ pub struct StudyArgs {
     out: PathBuf,
     /// Replicates per setting instead of the config's (a reduced run, e.g. for CI; committed
     /// reports use the config's count, at least 5).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=study::MAX_REPLICATES as i64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=study::config::MAX_REPLICATES as i64))]
     replicates: Option<u16>,
     /// The studies' results (JSON): written by --all, read by --render-only [default:
     /// studies.json in --out].
@@ -45,8 +45,8 @@ pub struct StudyArgs {
 
 /// Load and check every study (and its report section) before anything runs.
 fn load(args: &StudyArgs) -> anyhow::Result<Vec<Study>> {
-    let paths = if args.all { study::configs_in(&args.studies)? } else { args.configs.clone() };
-    let studies = study::load_all(&paths, args.replicates.map(usize::from))?;
+    let paths = if args.all { study::config::configs_in(&args.studies)? } else { args.configs.clone() };
+    let studies = study::config::load_all(&paths, args.replicates.map(usize::from))?;
     for (s, path) in studies.iter().zip(&paths) {
         studies::check_name(&s.config.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     }
@@ -135,7 +135,7 @@ fn run_each(report: &Studies) -> anyhow::Result<()> {
     for (study, dest) in report.studies.iter().zip(&dests) {
         let t = Instant::now();
         (report.progress)(StudyProgress::Started(study));
-        let run = study::run_study(study, &bb, &|_| (report.progress)(StudyProgress::Trial))?;
+        let run = study::run::run_study(study, &bb, &|_| (report.progress)(StudyProgress::Trial))?;
         let result = kpk::study::results::analyse(&run);
         studies::write_study(&run, &result, dest)?;
         (report.progress)(StudyProgress::Finished(study, t.elapsed().as_secs_f64()));

@@ -7,7 +7,11 @@ use kpk::dataset::Dataset;
 use kpk::net::mlp::{Mlp, Workspace};
 use kpk::net::sweep::Sweep;
 use kpk::paper::coding::InputCoding;
-use kpk::train::{Anneal, Optimiser, TrainConfig, TrainData, train, train_on};
+use kpk::train::{
+    TrainData,
+    config::{Anneal, Optimiser, TrainConfig},
+    train, train_on,
+};
 use ndarray::Array2;
 use std::process::ExitCode;
 

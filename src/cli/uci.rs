@@ -1,9 +1,8 @@
 //! `kpk uci`: the UCI engine of `kpk::play::engine` on standard input and output.
 
 use kpk::Bitbase;
-use kpk::play::PlayModel;
 use kpk::play::engine::{Engine, Player};
-use kpk::play::model::DEFAULT_PLAY_MODEL;
+use kpk::play::model::{DEFAULT_PLAY_MODEL, PlayModel};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,8 +3,9 @@
 
 use super::draw_with;
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::{Color, KING_STEPS, Square};
+use crate::chess::board::KING_STEPS;
 use crate::chess::position::KpkPosition;
+use kpk_probe::{Color, Square};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -146,7 +147,7 @@ mod tests {
 
 #[cfg(test)]
 mod config_tests {
-    use crate::experiment::TrialConfig;
+    use crate::experiment::config::TrialConfig;
 
     /// The config key: a share in [0, 1], and only where the sets are drawn.
     #[test]

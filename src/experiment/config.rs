@@ -6,7 +6,10 @@ use crate::net::output::OutputCoding;
 use crate::net::topology::Topology;
 use crate::paper::coding::InputCoding;
 use crate::paper::tables::Scope;
-use crate::train::{Anneal, BestState, ErrorFunction, Optimiser, StopRule, TrainConfig, default_window};
+use crate::train::{
+    config::{Anneal, ErrorFunction, Optimiser, StopRule, TrainConfig, default_window},
+    keep::BestState,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -72,7 +75,7 @@ pub struct TrialConfig {
     pub data_seed: u64,
     /// Share of the drawn small sets' positions taken from section 5.1's critical ones: the
     /// "harder sets" reading of section 4.5's hand-prepared T1/S1, T2/S2
-    /// ([`crate::dataset::draw_borderline`]). 0, the default, is a plain random draw.
+    /// ([`crate::dataset::borderline::draw_borderline`]). 0, the default, is a plain random draw.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub borderline: f64,
     /// Layer widths, input first: "32-10-10-1".
@@ -146,8 +149,8 @@ impl Clone for Trial {
 }
 
 /// The largest epoch budget (and window and patience) a config may ask for: the trainer's
-/// [`crate::train::MAX_EPOCHS`], far beyond the paper's longest run (6,285).
-pub const MAX_EPOCHS_LIMIT: usize = crate::train::MAX_EPOCHS;
+/// [`crate::train::config::MAX_EPOCHS`], far beyond the paper's longest run (6,285).
+pub const MAX_EPOCHS_LIMIT: usize = crate::train::config::MAX_EPOCHS;
 
 fn bad(key: &str, message: impl fmt::Display) -> Error {
     Error::config(key, message)
@@ -280,10 +283,10 @@ impl TrialConfig {
             Anneal::Inverse { epochs } => _ = Allowed::POSITIVE.check_key("anneal.epochs", epochs)?,
             Anneal::None => {}
         }
-        if !(1..=crate::train::MAX_BATCH_SIZE).contains(&c.batch_size) {
+        if !(1..=crate::train::config::MAX_BATCH_SIZE).contains(&c.batch_size) {
             return Err(bad(
                 "batch_size",
-                format!("{} is outside 1..={}", c.batch_size, crate::train::MAX_BATCH_SIZE),
+                format!("{} is outside 1..={}", c.batch_size, crate::train::config::MAX_BATCH_SIZE),
             ));
         }
         // Settings only one optimiser reads (Adam keeps its own moments and rate; online descent

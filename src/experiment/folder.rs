@@ -1,8 +1,7 @@
 //! A trial's report folder `reports/<name>/`: its files, written all or nothing, and the export of its net.
 
 use super::chart::{ChartMarks, accuracy_chart};
-use super::config::output_name;
-use super::config::{Trial, TrialConfig};
+use super::config::{Trial, TrialConfig, output_name};
 use super::rows::{WEIGHTS_JSON, write_metrics, write_misclassified};
 use super::run::TrialRun;
 use crate::error::{Error, Result};
@@ -10,7 +9,7 @@ use crate::net::export;
 use crate::net::mlp::Mlp;
 use crate::net::model::SavedNet;
 use crate::output::{RunFolder, RunFolderKind};
-use crate::train::ErrorFunction;
+use crate::train::config::ErrorFunction;
 use std::path::Path;
 
 /// File names inside a trial's report folder.

@@ -6,16 +6,16 @@
 //! every value against the others (topology against the input and output codings, sets against
 //! the side) and yields a [`Trial`] that cannot describe an impossible run.
 
-mod chart;
-mod config;
-mod folder;
+pub mod chart;
+pub mod config;
+pub mod folder;
 pub mod pipeline;
 pub mod readings;
 pub mod readings_intervals;
 pub mod replicate;
-mod rows;
-mod run;
-mod schedule;
+pub mod rows;
+pub mod run;
+pub mod schedule;
 pub mod sweep;
 pub mod table6;
 

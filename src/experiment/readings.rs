@@ -4,17 +4,23 @@
 //! A run does not depend on the stopping rule until it stops, so each replicate is trained once
 //! under [`StopRule::Both`] with the longest patience examined (it stops no earlier than any
 //! reading), and every reading's stop and kept epoch are read off that one history with
-//! [`crate::train::replay`]. A reading that has not stopped when the run's budget ends (the
+//! [`crate::train::stopping::replay`]. A reading that has not stopped when the run's budget ends (the
 //! study's horizon on the small sets, the config's `max_epochs` on the whole sets) is cut there and
 //! counted (`truncated`): its epochs and accuracy are those at the budget, a lower bound on the
 //! reading's own.
 
 use super::replicate::ReplicateRun;
-use super::{Trial, TrialConfig};
+use super::rows::Summary;
 use crate::error::Result;
+use crate::experiment::config::{Trial, TrialConfig};
 use crate::paper::tables::{Scope, Table5Row};
 use crate::stats::{self, Interval};
-use crate::train::{BestState, StopReason, StopRule, TrainConfig, replay};
+use crate::train::{
+    StopReason,
+    config::{StopRule, TrainConfig},
+    keep::BestState,
+    stopping::replay,
+};
 use serde::{Deserialize, Serialize};
 
 /// One reading of section 4.5: which conditions stop training, their look-backs, which state is kept.
@@ -321,4 +327,11 @@ pub(super) fn distance(epochs_log2: f64, train_points: f64) -> f64 {
 /// The trial number of a config named "trialNN" (Table 5's row).
 pub fn trial_number(name: &str) -> Option<u8> {
     name.strip_prefix("trial").and_then(|n| n.parse().ok())
+}
+
+impl Summary {
+    /// The trial's number, for a summary named `trialNN` (Table 5's rows).
+    pub fn trial_number(&self) -> Option<u8> {
+        trial_number(&self.name)
+    }
 }

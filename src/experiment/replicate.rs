@@ -10,10 +10,13 @@
 //! Draw d is the same for every trial, as the paper's one split was shared by all its small-set
 //! trials; so are the weight seeds' offsets.
 
-use super::{Trial, TrialRun, run_trial};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::Dataset;
 use crate::error::Result;
+use crate::experiment::{
+    config::Trial,
+    run::{TrialRun, run_trial},
+};
 use crate::paper::tables::Scope;
 use crate::train::EpochMetrics;
 
@@ -73,7 +76,7 @@ pub struct ReplicateRun {
 }
 
 impl ReplicateRun {
-    /// The run's epoch-by-epoch record (for [`crate::train::replay`]).
+    /// The run's epoch-by-epoch record (for [`crate::train::stopping::replay`]).
     pub fn history(&self) -> &[EpochMetrics] {
         &self.run.metrics
     }
@@ -138,7 +141,7 @@ pub fn wins_pct(set: &str, data_seed: u64, bb: &Bitbase) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::TrialConfig;
+    use crate::experiment::config::TrialConfig;
 
     /// The unit tests' trial on `set` (tested on `test`), three epochs from data seed 1998.
     fn trial(set: &str, test: Option<&str>) -> Trial {

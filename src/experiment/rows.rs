@@ -53,11 +53,6 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The trial's number, for a summary named `trialNN` (Table 5's rows).
-    pub fn trial_number(&self) -> Option<u8> {
-        super::readings::trial_number(&self.name)
-    }
-
     /// The named set the trial trained on; `None` for a set of a study's own.
     pub fn trained_on(&self) -> Option<SetName> {
         self.training_set.parse().ok()

@@ -3,14 +3,14 @@
 use super::config::Trial;
 use super::rows::{MisclassifiedRow, Summary, WEIGHTS_JSON};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::output::OutputCoding;
 use crate::paper::tables;
 use crate::train::{self, EpochMetrics, StopReason, TrainData};
+use kpk_probe::{Color, Outcome};
 use ndarray::Array2;
 use std::time::Instant;
 

@@ -9,9 +9,9 @@
 //! distance. A rate is measurably closer to the paper than the configs' only when that interval
 //! lies wholly below zero.
 
-use super::Trial;
 use super::readings::{self, Reading};
 use super::replicate::{ReplicateId, ReplicateRun};
+use crate::experiment::config::Trial;
 use crate::paper::tables::Table5Row;
 use crate::stats::{self, Interval};
 use rand::{Rng, SeedableRng};

@@ -9,16 +9,16 @@
 //! most-correct state of that run is the one at e.
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
 use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
 use crate::experiment::replicate::{ReplicateRun, Replicates, run_replicates};
-use crate::experiment::{MisclassifiedRow, Trial};
+use crate::experiment::{config::Trial, rows::MisclassifiedRow};
 use crate::paper::tables::Table6Row;
 use crate::stats;
-use crate::train::BestState;
-use crate::train::StopRule;
+use crate::train::config::StopRule;
+use crate::train::keep::BestState;
+use kpk_probe::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

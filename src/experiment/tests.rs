@@ -1,6 +1,8 @@
-use super::*;
 use super::{FIXTURE as GOOD, fixture_with as with};
 use crate::error::Error;
+use crate::experiment::chart::{ChartMarks, accuracy_chart};
+use crate::experiment::config::TrialConfig;
+use crate::experiment::rows::{read_metrics, write_metrics};
 use crate::train::EpochMetrics;
 
 fn error_of(text: &str) -> String {

@@ -14,7 +14,7 @@ impl LineChart {
             .chain(chart.y2.as_mut().map(|(label, _)| label))
             .chain(chart.series.iter_mut().map(|s| &mut s.label));
         for text in texts {
-            *text = crate::error::escape_controls(text);
+            *text = kpk_probe::quote::escape_controls(text);
         }
         chart
     }

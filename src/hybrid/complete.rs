@@ -17,16 +17,18 @@
 
 use super::inputs::InputFunction;
 use super::quant::{self, QuantNet};
-use super::{Coverage, ExceptionSet, Hybrid, Sizes, refine};
+use super::{Hybrid, refine};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
+use crate::hybrid::{exceptions::ExceptionSet, sizes::Sizes};
 use crate::net::mlp::Mlp;
 use crate::net::model::SavedNet;
 use crate::net::output::{Classification, OutputCoding, classify};
 use crate::paper::coding::InputCoding;
 use crate::paper::features::FEATURES;
+use kpk_probe::{Coverage, Outcome};
 use ndarray::Array2;
 use rayon::prelude::*;
 

@@ -19,13 +19,18 @@
 use super::complete::{self, Coding, Positions};
 use super::inputs::InputFunction;
 use super::qat::{self, QatSpec, Tuned};
-use super::{Hybrid, Sizes, refine};
+use super::{Hybrid, refine};
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Allowed, Error, Result, at_least_one, check_count};
 use crate::experiment::replicate::SEED_STRIDE;
+use crate::hybrid::sizes::Sizes;
 use crate::net::mlp::Mlp;
 use crate::net::output::OutputCoding;
-use crate::train::{self, BestState, ErrorFunction, Optimiser, TrainConfig, TrainData};
+use crate::train::{
+    self, TrainData,
+    config::{ErrorFunction, Optimiser, TrainConfig},
+    keep::BestState,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -92,7 +97,7 @@ pub struct CandidateSpec {
     pub seed: Option<u64>,
     /// Train and complete the net on the positions with the pawn side to move only, the lone
     /// king's positions answered by the one-ply rule (format version 2,
-    /// [`Coverage::PawnSideToMove`](super::Coverage::PawnSideToMove)); its input set then leaves
+    /// [`Coverage::PawnSideToMove`](kpk_probe::Coverage::PawnSideToMove)); its input set then leaves
     /// out x33, the side to move.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lone_king_by_rule: bool,
@@ -104,7 +109,8 @@ impl CompressConfig {
     /// line naming the file, the line and the key; a bad value names the file and the key.
     pub fn load(path: &std::path::Path) -> Result<CompressConfig> {
         let text = crate::io::read_config(path)?;
-        let cfg: CompressConfig = crate::experiment::parse_toml(&text).map_err(|e| e.in_file(path))?;
+        let cfg: CompressConfig =
+            crate::experiment::config::parse_toml(&text).map_err(|e| e.in_file(path))?;
         cfg.validate().map_err(|e| e.in_file(path))?;
         Ok(cfg)
     }
@@ -124,7 +130,7 @@ impl CompressConfig {
                     format!("candidate {c:?} needs 1..={max} neurons in each hidden layer"),
                 );
             }
-            if c.hidden.len() + 1 > super::format::MAX_LAYERS {
+            if c.hidden.len() + 1 > kpk_probe::net::MAX_LAYERS {
                 return bad("candidate", format!("candidate {c:?} has too many layers"));
             }
             self.input_set("candidate", &c.inputs)?;
@@ -165,10 +171,14 @@ impl CompressConfig {
             check_count("frontier", f.seeds.len().saturating_mul(f.hidden.len()), MAX_NETS)?;
         }
         let epochs = self.stages.iter().map(|s| s.epochs).chain(self.qat.iter().map(|q| q.epochs));
-        check_count("epochs", epochs.max().unwrap_or(0), train::MAX_EPOCHS)?;
+        check_count("epochs", epochs.max().unwrap_or(0), train::config::MAX_EPOCHS)?;
         let batches = [Some(self.batch_size), self.qat.as_ref().map(|q| q.batch_size)];
-        check_count("batch_size", batches.into_iter().flatten().max().unwrap_or(0), train::MAX_BATCH_SIZE)
-            .map(|_| ())
+        check_count(
+            "batch_size",
+            batches.into_iter().flatten().max().unwrap_or(0),
+            train::config::MAX_BATCH_SIZE,
+        )
+        .map(|_| ())
     }
 }
 
@@ -488,12 +498,12 @@ mod tests {
             assert_eq!(a.sizes.total, a.hybrid.to_bytes().len());
             // A net covering the pawn side to move only is stored as format version 2, with
             // exceptions among those positions only, and loads back as the same model.
-            let by_rule = a.hybrid.coverage() == crate::hybrid::Coverage::PawnSideToMove;
+            let by_rule = a.hybrid.coverage() == kpk_probe::Coverage::PawnSideToMove;
             assert_eq!(by_rule, a.inputs == "c");
             assert_eq!(a.hybrid.to_bytes()[4], if by_rule { 2 } else { 1 });
             assert!(!by_rule || a.hybrid.exceptions().indices().iter().all(|&i| i < 98_304));
             assert_eq!(&Hybrid::from_bytes(&a.hybrid.to_bytes(), "round trip").unwrap(), &a.hybrid);
-            let by_confidence = a.hybrid.to_bytes_in(crate::hybrid::ExceptionOrder::Confidence).0;
+            let by_confidence = a.hybrid.to_bytes_in(crate::hybrid::format::ExceptionOrder::Confidence).0;
             assert_eq!(&Hybrid::from_bytes(&by_confidence, "confidence order").unwrap(), &a.hybrid);
         }
     }

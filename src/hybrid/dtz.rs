@@ -218,7 +218,7 @@ pub fn encode(embedded: &[u8], tree: &ValueTree, corrections: &[Correction]) -> 
     bytes.extend_from_slice(&w.into_bytes());
     let total = (bytes.len() + 4) as u32;
     bytes[5..9].copy_from_slice(&total.to_le_bytes());
-    let crc = crate::io::crc32(&bytes);
+    let crc = kpk_probe::bits::crc32(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     (bytes, tree_bits, correction_bits)
 }

@@ -12,11 +12,12 @@
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::chess::search::Values;
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{CompressConfig, Progress, train_all};
-use crate::hybrid::{ExceptionSet, Hybrid};
+use crate::hybrid::{Hybrid, exceptions::ExceptionSet};
+use kpk_probe::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -80,7 +81,7 @@ pub fn measure(cfg: &CompressConfig, bb: &Bitbase, progress: Progress) -> Result
 /// The errors of a one-ply search over `hybrid`'s integer net (win iff the searched value is
 /// positive, as the net's own rule), and the sizes of a file holding that net with those errors
 /// as its exception table.
-pub fn searched(hybrid: &Hybrid, bb: &Bitbase) -> Result<(usize, crate::hybrid::Sizes)> {
+pub fn searched(hybrid: &Hybrid, bb: &Bitbase) -> Result<(usize, crate::hybrid::sizes::Sizes)> {
     let values = Values::new("net", |p| f64::from(hybrid.net_output(p)))?.deepened();
     let wrong: Vec<u32> = KpkPosition::all()
         .filter(|p| (values.of(p) > 0.0) != (bb.outcome(p) == Outcome::Win))

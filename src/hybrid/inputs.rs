@@ -2,7 +2,8 @@
 //! nothing in the model file beyond the bytes that name it.
 
 use crate::chess::position::KpkPosition;
-use crate::paper::features::{FEATURES, N_FEATURES};
+use crate::paper::features::FEATURES;
+use kpk_probe::table4::N_FEATURES;
 
 /// The input number of the side to move (0 White, 1 Black), after Table 4's x1..x32.
 pub const SIDE_TO_MOVE: usize = N_FEATURES + 1;
@@ -156,8 +157,8 @@ fn past_end(what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::board::Color;
     use crate::paper::features::features;
+    use kpk_probe::Color;
 
     #[test]
     fn masks_round_trip_and_bad_ones_are_refused() {

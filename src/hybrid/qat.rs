@@ -14,7 +14,7 @@ use super::inputs::InputFunction;
 use super::quant::{self, ACTIVATION_MAX, FloatLayer, SIGMOID_STEPS_PER_UNIT};
 use crate::error::{Allowed, Error, Result, at_least_one};
 use crate::net::mlp::Mlp;
-use crate::train::AdamState;
+use crate::train::step::AdamState;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -12,9 +12,11 @@
 //! result is deterministic. Nets of any depth are refined: a move's effect ripples up layer by
 //! layer through only the neurons whose activation it changes.
 
-use super::bits::{best_rice, rice_len, zigzag};
-use super::quant::{MAX_WIDTH, QuantLayer, QuantNet, activation};
+use super::bits::{best_rice, rice_len};
+use super::quant::{MAX_WIDTH, QuantNet};
 use crate::error::Result;
+use kpk_probe::bits::zigzag;
+use kpk_probe::net::{Layer, activation};
 use rayon::prelude::*;
 
 fn cost(v: i32, k: u32) -> i64 {
@@ -89,7 +91,7 @@ impl Activations {
     /// that changes is passed to `changed`.
     fn ripple(
         &self,
-        layers: &[QuantLayer],
+        layers: &[Layer],
         (l, i): (usize, usize),
         da: i32,
         r: usize,
@@ -144,7 +146,7 @@ impl Activations {
     }
 
     /// The change in the error count if parameter `p` moved by `d`; nothing changes.
-    fn trial(&self, layers: &[QuantLayer], (l, i, k): Param, d: i32, wins: &[bool]) -> i64 {
+    fn trial(&self, layers: &[Layer], (l, i, k): Param, d: i32, wins: &[bool]) -> i64 {
         (0..self.n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
@@ -170,7 +172,7 @@ impl Activations {
     /// Move parameter `p` by `d` on every position: every accumulator, activation and output
     /// touched takes its new value. (The ripple reads only the layers above `l`, so updating the
     /// parameter itself before or after does not matter.)
-    fn commit(&mut self, layers: &[QuantLayer], (l, i, k): Param, d: i32) {
+    fn commit(&mut self, layers: &[Layer], (l, i, k): Param, d: i32) {
         let mut updates: Vec<Update> = Vec::new();
         let mut douts: Vec<(usize, i32)> = Vec::new();
         let mut scratch = ([(0, 0); MAX_WIDTH], [(0, 0); MAX_WIDTH]);
@@ -204,7 +206,7 @@ pub fn refine(
     max_passes: usize,
     input_bound: i32,
 ) -> Result<(QuantNet, Refined)> {
-    let mut layers: Vec<QuantLayer> = net.layers().to_vec();
+    let mut layers: Vec<Layer> = net.layers().to_vec();
     let mut state = Activations::new(net, x, wins.len());
     let errors = |s: &Activations| s.out.iter().zip(wins).filter(|&(&o, &w)| wrong(o, w)).count();
     let mut stats = Refined { errors_before: errors(&state), ..Refined::default() };
@@ -267,8 +269,9 @@ pub fn refine(
 mod tests {
     use super::*;
     use crate::chess::bitbase::Bitbase;
-    use crate::chess::position::{KpkPosition, Outcome};
-    use crate::hybrid::InputFunction;
+    use crate::chess::position::KpkPosition;
+    use crate::hybrid::inputs::InputFunction;
+    use kpk_probe::Outcome;
 
     #[test]
     fn refining_never_grows_the_objective_and_reports_true_error_counts() {
@@ -293,7 +296,7 @@ mod tests {
             input.write(p, row);
         }
         let wins: Vec<bool> = legal.iter().map(|p| bb.outcome(p) == Outcome::Win).collect();
-        let layer = |n_in: usize, n_out: usize, shift: i8, seed: i32| QuantLayer {
+        let layer = |n_in: usize, n_out: usize, shift: i8, seed: i32| Layer {
             n_in,
             n_out,
             shift,

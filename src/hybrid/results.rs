@@ -3,15 +3,18 @@
 //! committed as `reports/compression.json`). [`crate::report::compression`] renders it and
 //! evaluates no net.
 
-use super::bits::{best_rice, zigzag};
+use super::bits::best_rice;
 use super::compress::{Candidate, CompressConfig, compress};
 use super::frontier::FrontierRow;
-use super::{ExceptionOrder, ExceptionSet, Hybrid, Sizes, covers};
+use super::{Hybrid, covers};
 use crate::Color as Side;
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::error::Result;
+use crate::hybrid::{exceptions::ExceptionSet, format::ExceptionOrder, sizes::Sizes};
+use kpk_probe::Outcome;
+use kpk_probe::bits::zigzag;
 use serde::{Deserialize, Serialize};
 
 /// Bits a per-column Rice parameter would take in a layer header (0..=24 fits 5 bits).
@@ -185,7 +188,7 @@ pub fn analyse(
             topology: net.topology().to_string(),
             parameters: net.parameter_count(),
             inputs: model.input().xs(),
-            pawn_side_only: model.coverage() != super::Coverage::All,
+            pawn_side_only: model.coverage() != kpk_probe::Coverage::All,
             sizes: model.sizes(),
             exceptions_by_side: by_side(indices.iter().copied()),
             confidence: model.to_bytes_in(ExceptionOrder::Confidence).1,

@@ -36,7 +36,7 @@ pub fn encode(h: &Hybrid, tree: &Tree) -> (Vec<u8>, Sizes) {
     bytes.extend_from_slice(&(values.len() as u32).to_le_bytes()[..3]);
     bytes.push(ke as u8);
     bytes.extend_from_slice(&payload);
-    let crc = crate::io::crc32(&bytes);
+    let crc = kpk_probe::bits::crc32(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     debug_assert_eq!(bytes.len(), total);
     let net = tree_bits.div_ceil(8);
@@ -48,7 +48,7 @@ pub fn encode(h: &Hybrid, tree: &Tree) -> (Vec<u8>, Sizes) {
 mod tests {
     use super::*;
     use crate::chess::index::KpkIndex;
-    use crate::hybrid::ExceptionSet;
+    use crate::hybrid::exceptions::ExceptionSet;
     use kpk_probe::tree::Node;
 
     /// Win iff x1 ≥ 5 and x2 ≤ 3, with every 997th legal position (pawn side to move) flipped.
@@ -62,7 +62,7 @@ mod tests {
         ];
         let tree = Tree::new(nodes, u64::from(u32::MAX)).unwrap();
         let flipped: Vec<u32> = KpkIndex::all()
-            .filter(|i| i.position().is_some() && i.value() < crate::chess::index::MAX_INDEX / 2)
+            .filter(|i| i.position().is_some() && i.value() < kpk_probe::MAX_INDEX / 2)
             .map(|i| i.value() as u32)
             .step_by(997)
             .collect();
@@ -136,7 +136,7 @@ mod tests {
     fn a_resealed_tree_file_with_a_bad_field_is_refused() {
         let reseal = |mut b: Vec<u8>| {
             let n = b.len() - CRC_LEN;
-            let crc = crate::io::crc32(&b[..n]);
+            let crc = kpk_probe::bits::crc32(&b[..n]);
             b[n..].copy_from_slice(&crc.to_le_bytes());
             b
         };

@@ -26,7 +26,7 @@ use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
 use crate::error::{Error, Result};
-use crate::experiment::{Trial, TrialConfig};
+use crate::experiment::config::{Trial, TrialConfig};
 use crate::net::topology::Topology;
 use crate::stats::Interval;
 use crate::stats::family::Direction;
@@ -70,7 +70,7 @@ impl Settings {
                 format!("must be 1..={MAX_REPLICATES}, got {}", self.replicates),
             ));
         }
-        if !(1..=crate::experiment::MAX_EPOCHS_LIMIT).contains(&self.t3_epochs) {
+        if !(1..=crate::experiment::config::MAX_EPOCHS_LIMIT).contains(&self.t3_epochs) {
             return Err(Error::config("t3_epochs", format!("must be at least 1, got {}", self.t3_epochs)));
         }
         // The model compared with is read by its reader before any fit, not after minutes of them.

@@ -10,7 +10,7 @@ use super::{InputSet, Learner, six};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::Side;
 use crate::error::{Error, Result};
-use crate::experiment::{Trial, TrialConfig};
+use crate::experiment::config::{Trial, TrialConfig};
 use crate::stats::Interval;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -16,12 +16,13 @@
 
 use super::{Model, Samples};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::index::KpkIndex;
+use crate::chess::position::KpkPosition;
 use crate::dataset::{Dataset, SetName};
 use crate::error::{Error, Result};
-use crate::hybrid::ExceptionSet;
+use crate::hybrid::exceptions::ExceptionSet;
 use crate::hybrid::inputs::probe_position;
+use kpk_probe::{MAX_INDEX, Outcome};
 use serde::{Deserialize, Serialize};
 
 /// The fixed fields of a model file around the learner and its exceptions (module docs).

@@ -13,10 +13,10 @@
 use super::design::{CONVERGED, MlpBudgets};
 use super::{InputSet, Learner, Model, Row, Samples};
 use crate::error::Result;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::output::{Classification, OutputCoding};
-use crate::train::{self, StopRule, TrainConfig, TrainData};
+use crate::train::{self, TrainData, config::StopRule, config::TrainConfig};
 use ndarray::Array2;
 
 /// The paper's MLP under a trial's config.

@@ -43,7 +43,8 @@ pub mod verdicts;
 
 use crate::dataset::Dataset;
 use crate::error::Result;
-use crate::paper::features::{FEATURES, N_FEATURES};
+use crate::paper::features::FEATURES;
+use kpk_probe::table4::N_FEATURES;
 use serde::{Deserialize, Serialize};
 
 /// A position's characteristics x1..x32 (index `x − 1`).
@@ -208,9 +209,10 @@ mod tests {
 
     #[test]
     fn the_six_learners_are_named_in_order() {
-        let trial =
-            crate::experiment::TrialConfig::load(std::path::Path::new("experiments/table5/trial01.toml"))
-                .unwrap();
+        let trial = crate::experiment::config::TrialConfig::load(std::path::Path::new(
+            "experiments/table5/trial01.toml",
+        ))
+        .unwrap();
         let names: Vec<&str> = six(mlp::PaperMlp::new(trial, None)).iter().map(|l| l.name()).collect();
         assert_eq!(names, NAMES);
     }

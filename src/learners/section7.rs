@@ -19,8 +19,9 @@ use super::{InputSet, Samples};
 use crate::error::Result;
 use crate::net::mlp::{Mlp, sigmoid};
 use crate::net::topology::Topology;
-use crate::paper::features::{FEATURES, N_FEATURES};
+use crate::paper::features::FEATURES;
 use crate::stats::Interval;
+use kpk_probe::table4::N_FEATURES;
 use serde::{Deserialize, Serialize};
 
 /// One start's results over the replicates.

@@ -13,7 +13,7 @@ use super::tree::{self, Cart, Node};
 use super::{InputSet, Learner};
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Error, Result};
-use crate::hybrid::{ExceptionSet, Hybrid};
+use crate::hybrid::{Hybrid, exceptions::ExceptionSet};
 use kpk_probe::tree::{Node as FileNode, Tree as FileTree};
 
 /// The prices of an exception, in bits, at which the trees are pruned.

@@ -76,7 +76,7 @@ impl OutputCoding {
 
     /// Section 4.3's margin m lies in [0, 0.5): at 0.5 nothing would read as a win or a draw.
     /// The one statement of the rule, checked where a coding enters kpk (a trial config, a saved
-    /// net, a [`crate::train::TrainConfig`]).
+    /// net, a [`crate::train::config::TrainConfig`]).
     pub fn validate(self) -> Result<()> {
         match self {
             OutputCoding::One => Ok(()),

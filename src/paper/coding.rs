@@ -20,7 +20,8 @@
 //! value, so it scales to the constant 0 and is one always-1 one-hot input.
 
 use crate::error::{Error, Result};
-use crate::paper::features::{FEATURES, FeatureInfo, N_FEATURES};
+use crate::paper::features::{FEATURES, FeatureInfo};
+use kpk_probe::table4::N_FEATURES;
 use serde::{Deserialize, Serialize};
 
 /// Input coding of the characteristics x1..x32.

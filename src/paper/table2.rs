@@ -6,8 +6,8 @@
 //! loading, into a [`RowKey`] (side to move and figure), and an unknown name is an error.
 
 use super::tables::{EMBEDDED, parse, parse_side, side_name};
-use crate::chess::board::Color;
 use crate::error::{Error, Result};
+use kpk_probe::Color;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 use std::str::FromStr;

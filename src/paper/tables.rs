@@ -5,9 +5,9 @@
 //! The CSV files are embedded with `include_str!` so that a clone of the repository, or the
 //! binary alone, can always put the paper's figures beside ours.
 
-use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
+use kpk_probe::{Color, Square};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Why reading an embedded table cannot fail: the tests of the module reading it read every one.
@@ -180,7 +180,7 @@ pub fn compression(weights: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::chess::bitbase::Bitbase;
-    use crate::chess::position::Outcome;
+    use kpk_probe::Outcome;
 
     #[test]
     fn table5_has_41_consistent_rows() {

@@ -9,14 +9,14 @@
 //! d = 50). A prediction y is read back as the DTC whose target is y, rounded to a whole ply.
 
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
-use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
 use crate::chess::search::Values;
 use crate::error::Result;
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::features;
-use crate::train::{Optimiser, fit_values};
+use crate::train::{config::Optimiser, values::fit_values};
+use kpk_probe::Color;
 use ndarray::Array2;
 
 /// The depth nets' topology (NN5's size, 3,433 weights), epochs, first seed and learning rate

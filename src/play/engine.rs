@@ -11,11 +11,11 @@
 //! otherwise ignored, as the protocol asks.
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{Oriented, Outcome};
-use crate::play::{PlayModel, perfect_move, uci};
+use crate::chess::position::Oriented;
+use crate::play::{model::PlayModel, perfect_move, uci};
 use cozy_chess::util::{display_uci_move, parse_uci_move};
 use cozy_chess::{Board, Move};
+use kpk_probe::{Color, Outcome};
 
 /// The size of a win in `info score cp` (a loss is its negative); the DTC is taken off it where
 /// known, so a quicker win scores higher.
@@ -50,7 +50,7 @@ impl Reply {
         self.lines.push(line.into());
     }
     fn info(&mut self, text: impl std::fmt::Display) {
-        self.lines.push(format!("info string {}", crate::error::escape_controls(&text.to_string())));
+        self.lines.push(format!("info string {}", kpk_probe::quote::escape_controls(&text.to_string())));
     }
 }
 
@@ -81,7 +81,7 @@ impl Engine {
         let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
         let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
             if !tokens.is_empty() {
-                reply.info(format!("unknown command: {}", crate::error::quote(line.trim())));
+                reply.info(format!("unknown command: {}", kpk_probe::quote::quote(line.trim())));
             }
             return reply;
         };
@@ -210,7 +210,7 @@ fn board_of(args: &[&str]) -> Result<Board, String> {
             full.extend(&defaults[fields.len() - 2..]);
             let fen = full.join(" ");
             Board::from_fen(&fen, false)
-                .map_err(|e| format!("bad FEN {}: {e:?}", crate::error::quote(&fen)))?
+                .map_err(|e| format!("bad FEN {}: {e:?}", kpk_probe::quote::quote(&fen)))?
         }
         _ => return Err("position needs startpos or fen FEN".to_string()),
     };

@@ -15,16 +15,16 @@
 use super::depth::DepthNets;
 use super::results::PlayerKind;
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::chess::search::Values;
 use crate::dataset::{SetName, Side};
 use crate::error::Result;
-use crate::experiment::{Trial, run_trial};
+use crate::experiment::{config::Trial, run::run_trial};
 use crate::hybrid::Hybrid;
 use crate::net::mlp::Mlp;
 use crate::paper::coding::InputCoding;
 use crate::paper::features::features;
+use kpk_probe::{Color, Outcome};
 
 /// The Table 5 trial whose config trains the NN6 evaluators: 32-32-5-2 on T3.
 pub const NN6_TRIAL: &str = "experiments/table5/trial38.toml";

@@ -2,11 +2,12 @@
 //! it. A game ends at the pawn's promotion (a winning one converts; section 2's DTC counts to it),
 //! when the lone king takes the pawn, at stalemate, when a position repeats, or after a ply limit.
 
-use super::{PlayModel, after, perfect_move};
+use super::{after, perfect_move};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{After, KpkPosition, Move, Oriented, Outcome};
+use crate::chess::position::{After, KpkPosition, Move, Oriented};
 use crate::chess::search::Values;
+use crate::play::model::PlayModel;
+use kpk_probe::{Color, Outcome};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;

@@ -5,7 +5,8 @@
 
 use super::game::{End, Player, play};
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
-use crate::chess::position::{KpkPosition, Oriented, Outcome, Transform};
+use crate::chess::position::{KpkPosition, Oriented};
+use kpk_probe::{Outcome, Transform};
 use rayon::prelude::*;
 
 /// Most plies of a match game.

@@ -18,13 +18,15 @@
 
 use super::propose::{N_FEATURES, N_REGIMES, Proposer, V1_FEATURES};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::{After, KpkPosition, Move, Outcome};
+use crate::chess::index::KpkIndex;
+use crate::chess::position::{After, KpkPosition, Move};
 use crate::error::{Error, Result};
 use crate::hybrid::Hybrid;
-use crate::hybrid::bits::{BitReader, BitWriter, best_rice};
-use crate::hybrid::exceptions::{gaps, read_sorted, write_sorted};
+use crate::hybrid::bits::{BitWriter, best_rice};
+use crate::hybrid::exceptions::{gaps, write_sorted};
+use kpk_probe::bits::BitReader;
+use kpk_probe::model::read_sorted;
+use kpk_probe::{Color, MAX_INDEX, Outcome};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -246,7 +248,7 @@ impl PlayModel {
         bytes.extend_from_slice(&w.into_bytes());
         let total = (bytes.len() + CRC_LEN) as u32;
         bytes[5..9].copy_from_slice(&total.to_le_bytes());
-        let crc = crate::io::crc32(&bytes);
+        let crc = kpk_probe::bits::crc32(&bytes);
         bytes.extend_from_slice(&crc.to_le_bytes());
         bytes
     }
@@ -276,7 +278,9 @@ impl PlayModel {
             return Err(bad(format!("file is {} bytes but its header says {length}", bytes.len())));
         }
         let body = &bytes[..bytes.len() - CRC_LEN];
-        if crate::io::crc32(body) != u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes")) {
+        if kpk_probe::bits::crc32(body)
+            != u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes"))
+        {
             return Err(bad("checksum mismatch: the file is corrupt".into()));
         }
         let n = usize::from(u16::from_le_bytes([body[9], body[10]]));

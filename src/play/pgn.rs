@@ -4,8 +4,8 @@
 //! the move, for players that evaluate), and the result.
 
 use super::game::{End, Game};
-use crate::chess::board::Color;
 use crate::chess::position::Oriented;
+use kpk_probe::Color;
 
 /// Movetext lines are wrapped before this many characters.
 const LINE: usize = 79;

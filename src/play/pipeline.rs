@@ -2,7 +2,6 @@
 //! perfect play ([`super::matches`]), and reduce the records to
 //! [`MatchResults`] ([`super::analysis`]).
 
-use super::PlayModel;
 use super::analysis::{Played, analyse};
 use super::depth::{self, DepthNets, DepthTarget};
 use super::evaluators::{SideNets, cp_oracle, ladder, train_nn6, trained_ladders};
@@ -12,10 +11,10 @@ use super::results::{DepthSetup, HybridTraining, MatchResults, Nn6Training, Play
 use crate::chess::bitbase::Bitbase;
 use crate::chess::search::Values;
 use crate::error::Result;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::replicate::{Replicates, SEED_STRIDE, variants};
-use crate::hybrid::compress::Candidate;
-use crate::hybrid::compress::HybridRecipe;
+use crate::hybrid::compress::{Candidate, HybridRecipe};
+use crate::play::model::PlayModel;
 use crate::stats::Interval;
 use rayon::prelude::*;
 

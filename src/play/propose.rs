@@ -34,8 +34,8 @@
 //! descent to minimise the number of positions whose top-ranked move is not DTC-optimal.
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::{Color, Square};
-use crate::chess::position::{After, KpkPosition, Outcome};
+use crate::chess::position::{After, KpkPosition};
+use kpk_probe::{Color, Outcome, Square};
 use rayon::prelude::*;
 
 /// Number of features, and of weights in a version-2 model file.

@@ -4,22 +4,19 @@
 //! `templates/compression.md.j2`.
 
 use crate::analysis::compression::{Compress, beside};
-use crate::chess::index::{KpkIndex, MAX_INDEX};
-use crate::chess::position::Outcome;
+use crate::chess::index::KpkIndex;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{Legend, LineChart, Series};
-use crate::hybrid::results::RICE_PARAMETER_BITS;
-use crate::hybrid::results::{CandidateRow, CompressionResults};
+use crate::hybrid::results::{CandidateRow, CompressionResults, RICE_PARAMETER_BITS};
 use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
 use crate::report::driver::{Output, Report, chart};
-use crate::report::frontier;
-use crate::report::levers;
 use crate::report::summary::{self, Finding};
-use crate::template::Engine;
-use crate::template::label;
+use crate::report::{frontier, levers};
+use crate::template::{Engine, label};
+use kpk_probe::{MAX_INDEX, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;

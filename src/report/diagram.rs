@@ -6,10 +6,10 @@
 //! no external resource), so a diagram file displays the same everywhere; the coordinates and the
 //! caption are text in the bundled DejaVu Sans's family with the generic sans-serif fallback.
 
-use crate::chess::board::{Color, Square};
-use crate::chess::position::{KpkPosition, Oriented, Transform};
+use crate::chess::position::{KpkPosition, Oriented};
 use crate::error::{Error, Result};
 use crate::template::{Engine, TemplateError};
+use kpk_probe::{Color, Square, Transform};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;

@@ -6,8 +6,7 @@
 //! named in the orientation of the FEN the user gave (the pawn of either colour, on any file).
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::{Color, Square};
-use crate::chess::position::{After, KpkPosition, Oriented, Outcome};
+use crate::chess::position::{After, KpkPosition, Oriented};
 use crate::chess::probe::probe;
 use crate::error::{Error, Result};
 use crate::hybrid::Hybrid;
@@ -15,6 +14,7 @@ use crate::net::mlp::{Mlp, Workspace};
 use crate::net::model::SavedNet;
 use crate::net::output::{Classification, OutputCoding};
 use crate::paper::features::{FEATURES, features};
+use kpk_probe::{Color, Outcome, Square};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 

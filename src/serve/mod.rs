@@ -106,10 +106,13 @@ pub fn route(explorer: &Explorer, page: &str, method: &str, url: &str) -> Reply 
         "/" | "/index.html" | "/app.js" | "/style.css" | "/DejaVuSans.ttf" | "/api/probe" | "/api/map"
     );
     if !known {
-        return Reply::error(404, &format!("no such path: {}", crate::error::quote(path)));
+        return Reply::error(404, &format!("no such path: {}", kpk_probe::quote::quote(path)));
     }
     if method != "GET" {
-        return Reply::error(405, &format!("method {} not allowed: only GET", crate::error::quote(method)));
+        return Reply::error(
+            405,
+            &format!("method {} not allowed: only GET", kpk_probe::quote::quote(method)),
+        );
     }
     let asset = |content_type, body: &[u8]| Reply { status: 200, content_type, body: body.to_vec() };
     match path {

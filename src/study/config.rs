@@ -5,7 +5,7 @@
 //! trial, so a study cannot ask for a run that `kpk run` would refuse.
 
 use crate::error::{Error, Result};
-use crate::experiment::{Trial, TrialConfig};
+use crate::experiment::config::{Trial, TrialConfig};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -157,7 +157,7 @@ impl SettingKeys {
         {
             return Err(Error::config("inputs", format!("{k} is outside 1..={width}, the coding's inputs")));
         }
-        let epochs = crate::experiment::MAX_EPOCHS_LIMIT;
+        let epochs = crate::experiment::config::MAX_EPOCHS_LIMIT;
         for (key, n) in [("stage_epochs", self.stage_epochs.unwrap_or(1)), ("retrain", self.retrain)] {
             if n > epochs {
                 return Err(Error::config(key, format!("{n} is more than {epochs} epochs")));

@@ -8,14 +8,14 @@
 use super::config::{PruneBy, SettingKeys};
 use super::replicate::Replicate;
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::dataset::{DEFAULT_SEED, Dataset, Side};
 use crate::error::{Error, Result};
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::net::mlp::Mlp;
 use crate::net::output::{OutputCoding, classify};
-use crate::train::{self, EpochMetrics, StopReason, TrainConfig, TrainData};
+use crate::train::{self, EpochMetrics, StopReason, TrainData, config::TrainConfig};
+use kpk_probe::{Color, Outcome};
 use ndarray::{Array2, s};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -258,7 +258,7 @@ pub fn run_custom(trial: &Trial, keys: &SettingKeys, bb: &Bitbase) -> Result<Rep
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::TrialConfig;
+    use crate::experiment::config::TrialConfig;
 
     fn trial(data_seed: u64) -> Trial {
         let text =

@@ -3,12 +3,12 @@
 //! keys, and replicates of each setting; its report is one row per setting with the replicates'
 //! mean and 95% interval ([`crate::report::studies`] writes it).
 
-mod config;
+pub mod config;
 pub mod contrasts;
-mod custom;
-mod replicate;
+pub mod custom;
+pub mod replicate;
 pub mod results;
-mod run;
+pub mod run;
 mod validation;
 
 pub use config::*;

@@ -2,7 +2,7 @@
 //! ([`SettingResult`]): the values its intervals summarise.
 
 use super::config::{Measure, SettingKeys, State};
-use crate::experiment::TrialRun;
+use crate::experiment::run::TrialRun;
 use crate::stats::Interval;
 use crate::train::StopReason;
 

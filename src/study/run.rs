@@ -7,7 +7,7 @@ use super::replicate::{Replicate, SettingResult};
 use super::validation::run_validated;
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
-use crate::experiment::{Trial, run_trial};
+use crate::experiment::{config::Trial, run::run_trial};
 use rayon::prelude::*;
 
 /// A finished study: one result per setting, in the config's order.

@@ -15,7 +15,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::chess::position::KpkPosition;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
-use crate::experiment::{Trial, run_trial};
+use crate::experiment::{config::Trial, run::run_trial};
 use crate::train::{self, TrainData};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -69,7 +69,7 @@ pub fn run_validated(trial: &Trial, keys: &SettingKeys, bb: &Bitbase) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::TrialConfig;
+    use crate::experiment::config::TrialConfig;
 
     #[test]
     fn the_validation_set_is_of_the_side_outside_the_trials_sets_and_moves_with_the_draw() {

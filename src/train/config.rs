@@ -1,10 +1,40 @@
 //! What decides a training run besides the net and the data (sections 4.3–4.5): the output
 //! coding and its reading, the error measure, the optimiser and [`TrainConfig`].
 
-use super::{BestState, StopRule};
 use crate::error::{Allowed, Error, Result};
 use crate::net::output::OutputCoding;
+use crate::train::keep::BestState;
 use serde::{Deserialize, Serialize};
+
+/// Which of section 4.5's two conditions end training. `max_epochs` always does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopRule {
+    /// Either condition: the error measure within target for the last `window` epochs, or no gain
+    /// in the correct count for `patience` epochs.
+    #[default]
+    Either,
+    /// Only the error target held for the last `window` epochs.
+    ErrorTarget,
+    /// Only no gain in the correct count for `patience` epochs.
+    NoImprovement,
+    /// Both conditions at once: the error target held for the last `window` epochs and no gain
+    /// for `patience` epochs. It never stops before any of the other readings with the same
+    /// window and patience, so one run under it holds the history of all of them.
+    Both,
+}
+
+impl StopRule {
+    /// The name a config uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopRule::Either => "either",
+            StopRule::ErrorTarget => "error_target",
+            StopRule::NoImprovement => "no_improvement",
+            StopRule::Both => "both",
+        }
+    }
+}
 
 /// The error measure the stopping rule and best-epoch choice use (section 4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -56,19 +56,18 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-mod config;
-mod keep;
+pub mod config;
+pub mod keep;
 mod measure;
-mod step;
-mod stopping;
-mod values;
+pub(crate) mod step;
+pub mod stopping;
+pub mod values;
 
 pub use config::*;
 pub use keep::BestState;
 use measure::Measure;
-pub(crate) use step::AdamState;
 use step::Stepper;
-pub use stopping::{Replay, StopRule, StoppingRule, replay};
+pub use stopping::{Replay, StoppingRule, replay};
 pub use values::fit_values;
 
 /// Positions to train or test on: one input row per position (the input coding already applied)

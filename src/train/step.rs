@@ -1,10 +1,11 @@
 //! The optimisers' state across epochs: online backpropagation (section 3, with section 6's
 //! momentum and annealing) and minibatch Adam.
 
-use super::{Anneal, Optimiser, Prepared};
+use super::Prepared;
 use crate::net::batch::{BatchWorkspace, halving};
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::simd::prefetch;
+use crate::train::config::{Anneal, Optimiser};
 use ndarray::{Array2, ArrayView2, ArrayViewMut2};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -12,38 +12,11 @@
 //! long enough for every reading holds the history of all of them: [`replay`] reads a reading's
 //! stop and kept epoch off that history, exactly as the trainer would have chosen them.
 
-use super::{BestState, EpochMetrics, StopReason, TrainConfig};
-use serde::{Deserialize, Serialize};
-
-/// Which of section 4.5's two conditions end training. `max_epochs` always does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopRule {
-    /// Either condition: the error measure within target for the last `window` epochs, or no gain
-    /// in the correct count for `patience` epochs.
-    #[default]
-    Either,
-    /// Only the error target held for the last `window` epochs.
-    ErrorTarget,
-    /// Only no gain in the correct count for `patience` epochs.
-    NoImprovement,
-    /// Both conditions at once: the error target held for the last `window` epochs and no gain
-    /// for `patience` epochs. It never stops before any of the other readings with the same
-    /// window and patience, so one run under it holds the history of all of them.
-    Both,
-}
-
-impl StopRule {
-    /// The name a config uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            StopRule::Either => "either",
-            StopRule::ErrorTarget => "error_target",
-            StopRule::NoImprovement => "no_improvement",
-            StopRule::Both => "both",
-        }
-    }
-}
+use super::{EpochMetrics, StopReason};
+use crate::train::{
+    config::{StopRule, TrainConfig},
+    keep::BestState,
+};
 
 /// The stopping rule of section 4.5, fed one epoch at a time. At the end of epoch t (from 1), with
 /// W = `window` and P = `patience`, training stops on

@@ -1,5 +1,7 @@
 use super::*;
 use crate::net::output::{Classification, OutputCoding};
+use crate::train::config::{Anneal, Optimiser};
+use crate::train::keep::BestState;
 
 #[test]
 fn two_output_reading_follows_section_4_3() {

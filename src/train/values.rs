@@ -4,11 +4,12 @@
 //! (`step.rs`) on the squared error ½·Σ(y − d)², run for a fixed number of epochs: section 4.5's
 //! stopping rule and kept state are defined for classes, so neither applies here.
 
+use super::Prepared;
 use super::step::Stepper;
-use super::{Optimiser, Prepared};
 use crate::error::{Error, Result};
 use crate::net::mlp::{Mlp, Workspace};
 use crate::net::sweep::Sweep;
+use crate::train::config::Optimiser;
 use ndarray::ArrayView2;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;

@@ -4,17 +4,17 @@
 use super::*;
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::SetName;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::readings::{self, ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
-use crate::experiment::{self, MisclassifiedRow};
+use crate::experiment::{self, rows::MisclassifiedRow};
 use crate::paper::tables::Table6Row;
 use crate::report::reproduction::table5::{self, Table5Stat};
 use crate::report::reproduction::{domain, readings_robustness, section51, table6_groups};
 use crate::stats;
-use crate::train::{BestState, EpochMetrics};
+use crate::train::{EpochMetrics, keep::BestState};
 use std::collections::HashSet;
 
 /// One trial's results as its folder holds them.
@@ -29,9 +29,11 @@ impl TrialResult {
     /// Read the trial folder `dir` (`summary.json`, `metrics.csv`, `misclassified.csv`).
     pub fn read(dir: &Path) -> Result<TrialResult> {
         Ok(TrialResult {
-            summary: json(&required(&dir.join(experiment::SUMMARY_JSON), "kpk run")?)?,
-            metrics: experiment::read_metrics(&dir.join(experiment::METRICS_CSV))?,
-            misclassified: experiment::read_misclassified(&dir.join(experiment::MISCLASSIFIED_CSV))?,
+            summary: json(&required(&dir.join(experiment::folder::SUMMARY_JSON), "kpk run")?)?,
+            metrics: experiment::rows::read_metrics(&dir.join(experiment::folder::METRICS_CSV))?,
+            misclassified: experiment::rows::read_misclassified(
+                &dir.join(experiment::folder::MISCLASSIFIED_CSV),
+            )?,
         })
     }
 }
@@ -176,7 +178,7 @@ fn by_epoch<'a>(rows: &'a [EpochMetrics], name: &str) -> Result<&'a [EpochMetric
     match rows.iter().enumerate().find(|(i, r)| r.epoch != i + 1) {
         None => Ok(rows),
         Some((i, r)) => Err(Error::Format {
-            path: format!("{name}/{}", experiment::METRICS_CSV),
+            path: format!("{name}/{}", experiment::folder::METRICS_CSV),
             message: format!("row {} holds epoch {}, expected {}", i + 1, r.epoch, i + 1),
         }),
     }

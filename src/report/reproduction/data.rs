@@ -5,9 +5,9 @@
 
 use crate::experiment::readings::ReadingDistance;
 use crate::experiment::readings_intervals::Ranking;
+use crate::experiment::rows::{MisclassifiedRow, Summary};
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
-use crate::experiment::{MisclassifiedRow, Summary};
 use crate::paper::table2::RowKey;
 use crate::paper::tables::{self, Table5Row, Table6Row};
 use crate::report::reproduction::domain::Table3Row;

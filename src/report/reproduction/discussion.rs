@@ -4,7 +4,7 @@
 use super::standing::{self, Place};
 use super::{NN6_TRIALS, Reproduction, templates};
 use crate::error::Result;
-use crate::experiment::Summary;
+use crate::experiment::rows::Summary;
 use crate::paper::tables::{Scope, Table5Row};
 use crate::template::Engine;
 use serde_json::json;

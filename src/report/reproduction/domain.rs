@@ -1,8 +1,7 @@
 //! The domain in numbers (section 2): the paper's Table 2 (counts of positions, by source) and
 //! Table 3 (wins converted in exactly p plies) beside kpk's exact counts from the bitbase.
 
-use super::Domain;
-use super::templates;
+use super::{Domain, templates};
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
 use crate::error::Result;
 use crate::paper::table2::{self, Figure, RowKey};
@@ -101,7 +100,7 @@ pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::board::Color;
+    use kpk_probe::Color;
 
     #[test]
     fn table3_counts_every_win_once_and_ends_at_the_deepest() {

@@ -147,9 +147,9 @@ pub fn notes<'a>(
 mod tests {
     use super::*;
     use crate::chess::bitbase::Bitbase;
-    use crate::chess::board::{Color, Square};
-    use crate::chess::position::{KpkPosition, Outcome};
+    use crate::chess::position::KpkPosition;
     use crate::paper::table2;
+    use kpk_probe::{Color, Outcome, Square};
 
     /// (positions legal in kpk, of which wins) among `placements`.
     fn in_kpk(bb: &Bitbase, placements: &[(&str, &str, &str)], side: Color) -> (usize, usize) {

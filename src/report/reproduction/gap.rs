@@ -13,15 +13,15 @@
 //! the configs' runs r), with its Student-t 95% interval over the replicates
 //! ([`compare::paired`]).
 
-use crate::chess::board::Color;
 use crate::error::{Error, Result};
 use crate::experiment::readings::{Reading, ReplicateOutcome};
 use crate::experiment::replicate::SEED_STRIDE;
-use crate::experiment::{Summary, Trial};
+use crate::experiment::{config::Trial, rows::Summary};
 use crate::paper::tables::{Scope, Table5Row};
 use crate::stats::compare::Method;
 use crate::stats::{self, Interval, compare};
 use crate::train::StopReason;
+use kpk_probe::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -200,7 +200,7 @@ fn trial38_full(dir: &Path, t: &Trial, replicates: &[ReplicateOutcome]) -> Resul
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(None) };
     let mut folders: Vec<std::path::PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join(crate::experiment::SUMMARY_JSON).exists())
+        .filter(|p| p.join(crate::experiment::folder::SUMMARY_JSON).exists())
         .collect();
     folders.sort();
     let reading = Reading::of(&t.config);
@@ -213,7 +213,7 @@ fn trial38_full(dir: &Path, t: &Trial, replicates: &[ReplicateOutcome]) -> Resul
     let mut runs = Vec::with_capacity(folders.len());
     let mut full_epochs = 0;
     for folder in &folders {
-        let path = folder.join(crate::experiment::SUMMARY_JSON);
+        let path = folder.join(crate::experiment::folder::SUMMARY_JSON);
         let s: Summary = serde_json::from_slice(&crate::io::read(&path)?)
             .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
         full_epochs = full_epochs.max(s.max_epochs);

@@ -9,7 +9,7 @@
 
 use crate::error::{Error, Result};
 
-use crate::experiment::Summary;
+use crate::experiment::rows::Summary;
 use crate::paper::tables;
 use crate::report::driver::{Output, chart};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 use super::*;
 use crate::analysis::{Analysis, Mode};
 use crate::chess::bitbase::Bitbase;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
 use crate::output::FileOut;
@@ -54,7 +54,7 @@ impl Analysis for Reproduce<'_> {
             let others = OtherRuns::read(&self.out)?;
             return analyse_runs(&self.configs, &self.out, &trials, others, &Bitbase::generate());
         }
-        let folders = crate::experiment::check_destinations(&trials, &self.out)?;
+        let folders = crate::experiment::folder::check_destinations(&trials, &self.out)?;
         FileOut::check(&self.out.join(TABLE5_CSV))?;
         let reps = pipeline::check_replicates(self.replicates)?;
         let others = OtherRuns::read(&self.out)?;
@@ -62,7 +62,7 @@ impl Analysis for Reproduce<'_> {
         let runs = replicate::run_replicates(&trials, reps, &bb, self.jobs, self.progress)?;
         // Replicate (0, 0) of each trial is its config as written: its folder is the trial's report.
         for run in runs.iter().filter(|r| r.id == ReplicateId { seed_index: 0, draw_index: 0 }) {
-            crate::experiment::write_trial(&folders[run.trial], &run.run)?;
+            crate::experiment::folder::write_trial(&folders[run.trial], &run.run)?;
         }
         let stats = table5::summarise(&trials, &runs, &tables::table5(), &bb)?;
         table5::write_csv(&self.out.join(TABLE5_CSV), &stats)?;

@@ -2,8 +2,7 @@
 //! reading is measurably closer than the runner-up, and whether the ranking rests on runs cut at
 //! their budget (trial 41's budget is the paper's own epoch count) or on the whole-set trials.
 
-use super::templates;
-use super::{NN6_TRIALS, Readings};
+use super::{NN6_TRIALS, Readings, templates};
 use crate::error::Result;
 use crate::experiment::readings::{ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals::{self, Ranking};
@@ -198,7 +197,7 @@ mod tests {
     #[test]
     fn a_trial_is_scored_at_the_papers_count_when_most_runs_end_at_a_budget_equal_to_it() {
         use crate::experiment::readings::Reading;
-        use crate::train::{BestState, StopRule};
+        use crate::train::{config::StopRule, keep::BestState};
         let label = |stop, keep| Reading { stop, window: 20, patience: 20, keep }.label();
         let trials = vec![
             row(&label(StopRule::ErrorTarget, BestState::MostCorrect), 41, 461.0, 10),

@@ -17,7 +17,7 @@
 use super::section51_remarks::{self, Remarks, TrainRun};
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::readings::{Reading, ReplicateOutcome, trial_number};
 use crate::experiment::replicate;
 use crate::paper::tables::Scope as TrialScope;

@@ -7,7 +7,7 @@
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::{Dataset, SetName};
 use crate::error::Result;
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::readings::{ReplicateOutcome, trial_number};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
 use crate::net::mlp::{Mlp, Workspace};

@@ -3,10 +3,10 @@
 //! gap to the paper's Table 5 add theirs the same way ([`Finding`]).
 
 use super::{NN6_TRIALS, Reproduction, key};
-use crate::chess::board::Color;
 use crate::paper::table2::{Figure, RowKey};
 use crate::report::summary::Finding;
 use crate::stats::Interval;
+use kpk_probe::Color;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::sync::LazyLock;

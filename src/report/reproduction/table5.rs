@@ -9,7 +9,7 @@
 
 use crate::chess::bitbase::Bitbase;
 use crate::error::{Error, Result};
-use crate::experiment::Trial;
+use crate::experiment::config::Trial;
 use crate::experiment::readings::trial_number;
 use crate::experiment::replicate::{ReplicateRun, wins_pct};
 use crate::paper::tables::{Scope, Table5Row};
@@ -180,7 +180,7 @@ pub const BELOW_THE_PAPERS: &str = "‡";
 pub const AT_THE_PAPERS: &str = "†";
 
 /// The mark of trial `r` (see [`BELOW_THE_PAPERS`]), from its config's budget in `trials`.
-pub fn cap_mark(r: &Table5Stat, trials: &[crate::experiment::Summary]) -> &'static str {
+pub fn cap_mark(r: &Table5Stat, trials: &[crate::experiment::rows::Summary]) -> &'static str {
     let budget = trials.iter().find(|s| trial_number(&s.name) == Some(r.trial)).map(|s| s.max_epochs);
     match budget {
         Some(b) if b < r.paper_epochs => BELOW_THE_PAPERS,
@@ -190,7 +190,11 @@ pub fn cap_mark(r: &Table5Stat, trials: &[crate::experiment::Summary]) -> &'stat
 }
 
 /// The replicated Table 5 as a Markdown table, capped trials marked ([`cap_mark`]).
-pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row], trials: &[crate::experiment::Summary]) -> String {
+pub fn markdown(
+    rows: &[Table5Stat],
+    paper: &[Table5Row],
+    trials: &[crate::experiment::rows::Summary],
+) -> String {
     let mut w = String::new();
     let _ = writeln!(
         w,
@@ -244,7 +248,7 @@ pub fn markdown(rows: &[Table5Stat], paper: &[Table5Row], trials: &[crate::exper
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::TrialConfig;
+    use crate::experiment::config::TrialConfig;
     use crate::experiment::replicate::{Replicates, run_replicates};
 
     /// Table 5's trial 1 cut to 5 epochs: cheap enough to replicate in a unit test.

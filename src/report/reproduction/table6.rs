@@ -4,14 +4,14 @@
 
 use super::figures::LABELS;
 use super::templates;
-use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
 use crate::error::Result;
-use crate::experiment::MisclassifiedRow;
+use crate::experiment::rows::MisclassifiedRow;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::report::diagram::Diagram;
 use crate::template::Engine;
+use kpk_probe::{Color, Square};
 use serde_json::json;
 use templates::label;
 
@@ -117,7 +117,7 @@ mod tests {
         let bb = Bitbase::generate();
         for (d, p) in diagrams.iter().zip(&paper6) {
             let pos = p.position().unwrap();
-            let word = if bb.outcome(&pos) == crate::chess::position::Outcome::Win { "win" } else { "draw" };
+            let word = if bb.outcome(&pos) == kpk_probe::Outcome::Win { "win" } else { "draw" };
             assert!(d.caption.as_deref().unwrap().contains(&format!("wtm {word},")), "row {}", p.n);
         }
     }

@@ -5,16 +5,15 @@
 //! [`analyse`] computes the rates from `readings/table6.json` ([`Matched`]), the paper's Table 6
 //! and the bitbase; [`markdown`] words them.
 
-use super::Table6Groups;
-use super::templates;
+use super::{Table6Groups, templates};
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::{Color, Square};
-use crate::chess::position::{After, KpkPosition, Outcome};
+use crate::chess::position::{After, KpkPosition};
 use crate::error::Result;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::Table6Row;
 use crate::stats::{self, Interval};
 use crate::template::Engine;
+use kpk_probe::{Color, Outcome, Square};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

@@ -1,10 +1,10 @@
 use super::figures::{figure3, nn6_chart, paper_points};
 use super::*;
-use crate::chess::board::Color;
 use crate::dataset::Side;
-use crate::experiment::MisclassifiedRow;
+use crate::experiment::rows::MisclassifiedRow;
 use crate::paper::tables::{self, Table5Row};
 use crate::train::EpochMetrics;
+use kpk_probe::Color;
 
 fn summary(row: &Table5Row) -> Summary {
     Summary {

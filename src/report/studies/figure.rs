@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::figures::plot::{FAMILY, ImageFormat, ensure_font};
 use crate::output::FileOut;
 use crate::stats::Interval;
-use crate::study::Measure;
+use crate::study::config::Measure;
 use crate::study::results::StudyResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -6,7 +6,7 @@
 
 use crate::figures::plot::{Legend, LineChart, Series};
 use crate::stats::Interval;
-use crate::study::Figure;
+use crate::study::config::Figure;
 use crate::study::results::StudyResult;
 
 /// The figure's size in pixels.

@@ -16,7 +16,10 @@ use crate::report::summary::anchor;
 use crate::stats::Interval;
 use crate::stats::contrast::CONTRAST_COLUMNS;
 use crate::study::results::{StudiesResults, StudyResult};
-use crate::study::{Figure, Measure, StudyRun};
+use crate::study::{
+    config::{Figure, Measure},
+    run::StudyRun,
+};
 use crate::template::{Engine, Typed};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,10 @@ use crate::error::Result;
 use crate::figures::plot::ImageFormat;
 use crate::report::driver::{Output, Report};
 use crate::study::results::{StudiesResults, analyse};
-use crate::study::{Figure, Study, run_study};
+use crate::study::{
+    config::{Figure, Study},
+    run::run_study,
+};
 use std::path::PathBuf;
 
 /// What the studies' run reports as it goes.
