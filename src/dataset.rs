@@ -21,13 +21,14 @@
 //! others); section 4.5 presents positions "in an arbitrary order which did not change".
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
 use crate::output::FileOut;
 use crate::paper::coding::InputCoding;
-use crate::paper::features::{FEATURES, N_FEATURES, features};
+use crate::paper::features::{FEATURES, features};
 use crate::paper::tables::{Scope, TrainingSet};
+use kpk_probe::table4::N_FEATURES;
+use kpk_probe::{Color, Outcome};
 use ndarray::Array2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +38,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 pub mod borderline;
-pub use borderline::{draw_borderline, is_borderline, is_critical};
+use borderline::draw_borderline;
 
 /// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.
 pub const DEFAULT_SEED: u64 = 1998;
@@ -330,7 +331,7 @@ impl Dataset {
     }
 
     /// A named set's positions, the drawn sets with a share `borderline` (in [0, 1]) of their
-    /// positions taken from the side's [critical](is_critical) ones (see [`draw_borderline`]);
+    /// positions taken from the side's [critical](borderline::is_critical) ones (see [`draw_borderline`]);
     /// 0 is [`Dataset::of`]'s random draw. The whole sets ignore both `seed` and `borderline`.
     pub fn of_draw(set: SetName, seed: u64, borderline: f64, bb: &Bitbase) -> Dataset {
         match set.selection() {

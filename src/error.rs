@@ -2,12 +2,12 @@
 
 use thiserror::Error;
 
-/// Why a FEN string is not a KPK position we accept, and why a placement is not legal (typed,
-/// with squares): the chess core's ([`kpk_probe::fen`], [`kpk_probe::position`]).
-pub use kpk_probe::fen::{FenError, Material};
-pub use kpk_probe::position::Illegal as IllegalPosition;
-/// How error messages quote user input: the chess core's, so a FEN's messages quote alike.
-pub use kpk_probe::quote::{QUOTE_MAX, escape_controls, quote};
+// Why a FEN string is not a KPK position we accept, and why a placement is not legal (typed,
+// with squares): the chess core's ([`kpk_probe::fen`], [`kpk_probe::position`]).
+use kpk_probe::fen::FenError;
+use kpk_probe::position::Illegal;
+// How error messages quote user input: the chess core's, so a FEN's messages quote alike.
+use kpk_probe::quote::quote;
 
 /// Every error the kpk library reports.
 #[derive(Debug, Error)]
@@ -15,7 +15,7 @@ pub enum Error {
     #[error("bad FEN {}: {kind}", quote(.fen))]
     Fen { fen: String, kind: FenError },
     #[error("illegal position {}: {kind}", quote(.fen))]
-    Illegal { fen: String, kind: IllegalPosition },
+    Illegal { fen: String, kind: Illegal },
     /// A destination that kpk's output policy refuses (`crate::output`); nothing was written.
     #[error("{path}: {reason}")]
     Output { path: String, reason: String },

@@ -1,5 +1,5 @@
-//! Reading files with the path in the error and a size cap checked as they are read, and the
-//! CRC-32 checksum of the file formats. Writing is [`crate::output`]'s.
+//! Reading files with the path in the error and a size cap checked as they are read. The file
+//! formats' CRC-32 is the probe crate's (`kpk_probe::bits::crc32`); writing is [`crate::output`]'s.
 //!
 //! Every file kpk reads has a cap (docs/CLI.md lists them): a larger file, or an endless one
 //! such as `/dev/zero`, is refused after reading at most one byte more than the cap, never read
@@ -57,12 +57,10 @@ pub fn read_config(path: &Path) -> Result<String> {
         .map_err(|_| Error::Format { path: path.display().to_string(), message: "not UTF-8 text".into() })
 }
 
-/// CRC-32 (IEEE 802.3, as zlib and PNG use it); the probe crate owns it.
-pub use kpk_probe::bits::crc32;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kpk_probe::bits::crc32;
 
     #[test]
     fn crc32_matches_the_standard_check_value() {

@@ -3,10 +3,9 @@
 use crate::bits::{BitError, BitReader, crc32};
 use crate::fen::FenError;
 use crate::first_layer::FirstLayer;
-pub use crate::input::{Input, SIDE_TO_MOVE};
+use crate::input::{Input, SIDE_TO_MOVE};
 use crate::net::{Layer, MAX_LAYERS, MAX_WIDTH, Net, NetError};
-pub use crate::position::Outcome;
-use crate::position::{MAX_INDEX, Position};
+use crate::position::{MAX_INDEX, Outcome, Position};
 use crate::square::Color;
 use crate::table4::{N_FEATURES, characteristics};
 use crate::tree::{Tree, TreeError};

@@ -4,7 +4,7 @@
 //! Nothing here is specific to KPK. Squares are numbered as the board is laid out for White:
 //! a1 = 0, b1 = 1, …, h1 = 7, a2 = 8, …, h8 = 63, so `file = sq % 8`, `rank = sq / 8` (both 0-based).
 
-pub use kpk_probe::square::{BadSquare, Color, Square};
+use kpk_probe::square::Square;
 
 /// The eight king steps as (file, rank) offsets.
 pub const KING_STEPS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];

@@ -14,10 +14,9 @@
 //! the bitbase works on those 3,072 words in parallel over the black king (as pfkpk does).
 //! A pawn push is `pawn + 4`; the rank-7 slots are 20..24.
 
-use crate::chess::board::{Color, Square};
 use crate::chess::position::KpkPosition;
-pub use kpk_probe::position::{MAX_INDEX, pawn_slot, pawn_square};
-use kpk_probe::position::{index_of, squares_of};
+use kpk_probe::position::{MAX_INDEX, index_of, pawn_square, squares_of};
+use kpk_probe::{Color, Square};
 
 /// Number of 64-bit words, one per (side, pawn, wk).
 pub const WORDS: usize = MAX_INDEX / 64;
@@ -70,6 +69,7 @@ impl KpkIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kpk_probe::position::pawn_slot;
 
     #[test]
     fn index_round_trips_on_every_legal_position() {

@@ -9,9 +9,11 @@
 //! canonicalises a FEN also maps canonical squares back for display. Answers are always from the
 //! pawn side's point of view.
 
-use crate::chess::board::{Color, KING_ATTACKS, Square, WHITE_PAWN_ATTACKS, slider_attacks};
-use crate::error::{Error, IllegalPosition};
-pub use kpk_probe::position::{Outcome, Transform};
+use crate::chess::board::{KING_ATTACKS, WHITE_PAWN_ATTACKS, slider_attacks};
+use crate::error::Error;
+use kpk_probe::Illegal;
+use kpk_probe::position::{Outcome, Transform};
+use kpk_probe::{Color, Square};
 
 /// A legal KPK position in canonical orientation (White pawn on files a–d): the chess core's
 /// [`kpk_probe::Position`], with the moves kpk plays.
@@ -32,7 +34,7 @@ impl From<kpk_probe::Position> for KpkPosition {
 impl KpkPosition {
     /// A legal position with the white pawn on files a–d; positions with the pawn on files e–h
     /// are mirrored first (use [`Transform`] to keep track of that). Errors name the squares given.
-    pub fn new(wk: Square, bk: Square, wp: Square, side: Color) -> Result<KpkPosition, IllegalPosition> {
+    pub fn new(wk: Square, bk: Square, wp: Square, side: Color) -> Result<KpkPosition, Illegal> {
         kpk_probe::Position::new(wk, bk, wp, side).map(KpkPosition)
     }
 

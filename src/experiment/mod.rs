@@ -1,10 +1,10 @@
-//! Experiments as data: a trial's TOML config, its validation into a checked [`Trial`], running
+//! Experiments as data: a trial's TOML config, its validation into a checked [`Trial`](config::Trial), running
 //! it, and writing its report folder `reports/<name>/`.
 //!
 //! Parsing happens in two steps (parse, then check once): serde reads the file into
-//! [`TrialConfig`], rejecting unknown keys and wrong types; [`TrialConfig::check`] then validates
+//! [`TrialConfig`](config::TrialConfig), rejecting unknown keys and wrong types; [`TrialConfig::check`](config::TrialConfig::check) then validates
 //! every value against the others (topology against the input and output codings, sets against
-//! the side) and yields a [`Trial`] that cannot describe an impossible run.
+//! the side) and yields a [`Trial`](config::Trial) that cannot describe an impossible run.
 
 pub mod chart;
 pub mod config;
@@ -18,13 +18,6 @@ pub mod run;
 pub mod schedule;
 pub mod sweep;
 pub mod table6;
-
-pub use chart::*;
-pub use config::*;
-pub use folder::*;
-pub use rows::*;
-pub use run::*;
-pub use schedule::*;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! writes `v >> k` in unary (that many 1-bits, then a 0-bit) followed by the low `k` bits of
 //! `v`; signed values are zig-zag mapped first (0, −1, 1, −2, … → 0, 1, 2, 3, …).
 
-pub use kpk_probe::bits::{BitError, BitReader, unzigzag, zigzag};
+use kpk_probe::bits::zigzag;
 
 #[derive(Default)]
 pub struct BitWriter {
@@ -78,6 +78,7 @@ pub fn best_rice(values: impl Iterator<Item = u64> + Clone) -> (u32, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kpk_probe::bits::{BitError, BitReader, unzigzag};
 
     #[test]
     fn zigzag_round_trips() {

@@ -3,8 +3,9 @@
 //!
 #![doc = include_str!("exceptions.md")]
 
-use super::bits::{BitError, BitReader, BitWriter, best_rice, rice_len};
-use crate::chess::index::MAX_INDEX;
+use super::bits::{BitWriter, best_rice, rice_len};
+use kpk_probe::MAX_INDEX;
+use kpk_probe::bits::{BitError, BitReader};
 
 /// How the table is coded and searched (also printed in reports/COMPRESSION.md).
 pub const CODING_DOC: &str = include_str!("exceptions.md");
@@ -82,8 +83,8 @@ pub fn write_sorted(sorted: &[u32], w: &mut BitWriter, k: u32) {
     }
 }
 
-/// Read `count` sorted distinct values below `universe`, coded by [`write_sorted`].
-pub use kpk_probe::model::read_sorted;
+// Reading them back, `count` sorted distinct values below `universe`, is the probe crate's.
+use kpk_probe::model::read_sorted;
 
 #[cfg(test)]
 mod tests {

@@ -1,20 +1,20 @@
 #![doc = include_str!("format.md")]
 
-use super::bits::{BitWriter, best_rice, zigzag};
+use super::bits::{BitWriter, best_rice};
 use super::exceptions::{ExceptionSet, gaps, write_sorted};
 use super::inputs::InputFunction;
-use super::quant::{QuantLayer, QuantNet};
+use super::quant::QuantNet;
 use super::sizes::Sizes;
 use super::{Hybrid, Learner};
 use crate::error::{Error, Result};
+use kpk_probe::bits::zigzag;
+use kpk_probe::model::MAGIC;
+use kpk_probe::net::Layer;
 use std::path::Path;
 
 /// The format's description (also printed in reports/COMPRESSION.md).
 pub const FORMAT_DOC: &str = include_str!("format.md");
 
-pub use kpk_probe::model::{MAGIC, VERSION};
-/// Most layers a file may hold.
-pub use kpk_probe::net::MAX_LAYERS;
 const CRC_LEN: usize = 4;
 /// Magic, version, length.
 const PREAMBLE_LEN: usize = 4 + 1 + 4;
@@ -93,7 +93,7 @@ fn encode_net(h: &Hybrid, net: &QuantNet, order: ExceptionOrder) -> Encoded {
     bytes.push(layers.len() as u8);
     bytes.extend_from_slice(&header);
     bytes.extend_from_slice(&payload);
-    let crc = crate::io::crc32(&bytes);
+    let crc = kpk_probe::bits::crc32(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     debug_assert_eq!(bytes.len(), total);
 
@@ -163,7 +163,7 @@ impl Hybrid {
         let layers = net
             .layers()
             .iter()
-            .map(|l| QuantLayer {
+            .map(|l| Layer {
                 n_in: l.n_in,
                 n_out: l.n_out,
                 shift: l.shift,
@@ -183,17 +183,16 @@ impl Hybrid {
 mod tests {
     use super::*;
     use crate::chess::index::KpkIndex;
-    use crate::hybrid::quant::QuantLayer;
 
     fn tiny() -> Hybrid {
-        let l0 = QuantLayer {
+        let l0 = Layer {
             n_in: 7,
             n_out: 2,
             shift: 2,
             weights: (0..14).map(|i| i - 7).collect(),
             biases: vec![3, -40],
         };
-        let l1 = QuantLayer { n_in: 2, n_out: 1, shift: 0, weights: vec![5, -9], biases: vec![17] };
+        let l1 = Layer { n_in: 2, n_out: 1, shift: 0, weights: vec![5, -9], biases: vec![17] };
         let net = QuantNet::new(vec![l0, l1], 8).unwrap();
         let legal: Vec<u32> = KpkIndex::all()
             .filter(|i| i.position().is_some())
@@ -210,7 +209,7 @@ mod tests {
             .filter(|l| l.starts_with("u = "))
             .flat_map(|l| l.split(':').nth(1).unwrap().split_whitespace().map(|v| v.parse::<u8>().unwrap()))
             .collect();
-        assert_eq!(printed, crate::hybrid::quant::SIGMOID);
+        assert_eq!(printed, kpk_probe::net::SIGMOID);
     }
 
     #[test]
@@ -252,7 +251,7 @@ mod tests {
         // Re-seal a file after changing a field, so only the structural checks can catch it.
         let reseal = |mut b: Vec<u8>| {
             let n = b.len() - CRC_LEN;
-            let crc = crate::io::crc32(&b[..n]);
+            let crc = kpk_probe::bits::crc32(&b[..n]);
             b[n..].copy_from_slice(&crc.to_le_bytes());
             b
         };

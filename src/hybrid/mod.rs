@@ -24,14 +24,12 @@ pub mod tree_file;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::chess::position::{KpkPosition, Outcome};
+use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
-pub use exceptions::ExceptionSet;
-pub use format::ExceptionOrder;
-pub use inputs::InputFunction;
-pub use kpk_probe::Coverage;
-pub use quant::QuantNet;
-pub use sizes::Sizes;
+use exceptions::ExceptionSet;
+use inputs::InputFunction;
+use kpk_probe::{Coverage, Outcome};
+use quant::QuantNet;
 
 /// Whether the net and the exceptions of a model of `coverage` answer `p` (the probe crate's
 /// [`Coverage::covers`], for kpk's positions).

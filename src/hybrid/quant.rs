@@ -20,19 +20,14 @@ pub const SHIFTS: std::ops::RangeInclusive<i8> = -8..=24;
 /// Largest bias magnitude a file may hold (weights are `i16`).
 pub const MAX_MAGNITUDE: i64 = 1 << 24;
 
-/// `SIGMOID[u + 128] = round(255 · σ(u / 16))` for `u` in −128..=128 (the probe crate owns the
-/// table as data, since it is part of the format).
-pub use kpk_probe::net::{SIGMOID, activation, shift_round};
-
-/// One integer layer: the probe crate's, so the file, kpk and the embeddable probe share one
-/// definition. Weights and activations are 16-bit so that the dot products use the processor's
-/// 16 × 16 → 32-bit multiply-add; the sums are 32-bit; the output layer's shift is ignored.
-pub use kpk_probe::net::Layer as QuantLayer;
+// One integer layer is the probe crate's (`kpk_probe::net::Layer`), so the file, kpk and the
+// embeddable probe share one definition; so is the activation table `kpk_probe::net::SIGMOID`.
+use kpk_probe::net::Layer;
 
 /// An integer MLP with one output; see the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNet {
-    layers: Vec<QuantLayer>,
+    layers: Vec<Layer>,
     /// The same layers as the probe crate evaluates them (one evaluator for kpk and the probe).
     eval: kpk_probe::net::Net,
 }
@@ -40,7 +35,7 @@ pub struct QuantNet {
 impl QuantNet {
     /// Check the shapes chain and end in one output, and that no accumulator can overflow when
     /// every input lies within `input_bound` in magnitude.
-    pub fn new(layers: Vec<QuantLayer>, input_bound: i32) -> Result<QuantNet> {
+    pub fn new(layers: Vec<Layer>, input_bound: i32) -> Result<QuantNet> {
         check_shapes(&layers)?;
         check_bounds(&layers, input_bound)?;
         let eval =
@@ -53,7 +48,7 @@ impl QuantNet {
         check_bounds(&self.layers, input_bound)
     }
 
-    pub fn layers(&self) -> &[QuantLayer] {
+    pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
@@ -96,7 +91,7 @@ impl QuantNet {
     }
 }
 
-fn check_shapes(layers: &[QuantLayer]) -> Result<()> {
+fn check_shapes(layers: &[Layer]) -> Result<()> {
     let bad = |m: String| Err(Error::Model(m));
     let Some(last) = layers.last() else { return bad("a net needs at least one layer".into()) };
     if last.n_out != 1 {
@@ -130,7 +125,7 @@ fn check_shift(shift: i8) -> std::result::Result<(), String> {
 }
 
 /// Prove `|acc| < 2^31` for every neuron, given `|input| ≤ input_bound`.
-fn check_bounds(layers: &[QuantLayer], input_bound: i32) -> Result<()> {
+fn check_bounds(layers: &[Layer], input_bound: i32) -> Result<()> {
     let mut bound = i64::from(input_bound);
     for (l, layer) in layers.iter().enumerate() {
         for (i, row) in layer.weights.chunks(layer.n_in).enumerate() {
@@ -191,7 +186,7 @@ pub fn quantise(
             }
             biases.push(to_int(bias * f)?);
         }
-        out.push(QuantLayer { n_in, n_out, shift, weights, biases });
+        out.push(Layer { n_in, n_out, shift, weights, biases });
     }
     QuantNet::new(out, input_bound)
 }
@@ -207,6 +202,7 @@ fn to_int(v: f64) -> Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kpk_probe::net::{SIGMOID, shift_round};
     use ndarray::array;
 
     #[test]
@@ -255,7 +251,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_shapes_and_overflow() {
-        let layer = |n_in, n_out, w: i16| QuantLayer {
+        let layer = |n_in, n_out, w: i16| Layer {
             n_in,
             n_out,
             shift: 0,

@@ -31,18 +31,18 @@
 //!   post-publication note that `x18 > 0` means the white king is not on the pawn's file. Read
 //!   here as the rule of the square with its side-to-move threshold: **x31 > 1 with White to
 //!   move and x31 > 2 with Black to move** ("(btm, 2)" naming Black's threshold: Black to move
-//!   has a tempo more, so the king must be a move further away; [`X32_MARGIN`]). Of the readings
+//!   has a tempo more, so the king must be a move further away; [`X32_MARGIN`](kpk_probe::table4::X32_MARGIN)). Of the readings
 //!   measured it is the only one that marks no draw for either side (32,655 wtm and 20,583 btm
 //!   positions, all wins); reading 1 for both sides marks 544 btm draws, where the black king on
 //!   rank 1 takes a pawn on rank 2. docs/FEATURES.md gives the counts for every reading tried.
 
-use crate::chess::board::Color;
 use crate::chess::position::KpkPosition;
+use kpk_probe::Color;
 
-/// Number of characteristics in Table 4; x32's threshold on x31 by side to move (White, Black):
-/// x32 = 1 needs `x31 > X32_MARGIN[side]` (see the module documentation and docs/FEATURES.md for
-/// the reading and its measurements).
-pub use kpk_probe::table4::{N_FEATURES, X32_MARGIN};
+// The number of characteristics in Table 4 and x32's threshold on x31 by side to move
+// (`kpk_probe::table4::X32_MARGIN`: x32 = 1 needs `x31 > X32_MARGIN[side]`) are the probe
+// crate's; see the module documentation and docs/FEATURES.md for the reading and its measurements.
+use kpk_probe::table4::N_FEATURES;
 
 /// One row of Table 4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,10 +19,8 @@ pub mod propose;
 pub mod results;
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::board::Color;
-use crate::chess::position::{After, KpkPosition, Move, Oriented, Outcome, Promotion};
-
-pub use model::{PLAY_MAGIC, PlayModel};
+use crate::chess::position::{After, KpkPosition, Move, Oriented, Promotion};
+use kpk_probe::{Color, Outcome};
 
 /// What a move leads to, from the pawn side's point of view: the outcome and the DTC after it
 /// (0 for a winning promotion: conversion is done; `None` for a draw).

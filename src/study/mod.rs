@@ -10,8 +10,3 @@ pub mod replicate;
 pub mod results;
 pub mod run;
 mod validation;
-
-pub use config::*;
-pub use custom::initial_net;
-pub use replicate::{Replicate, SettingResult};
-pub use run::*;

@@ -40,10 +40,10 @@
 //! # Which end-of-epoch state is the result
 //!
 //! Section 4.5 says "choose the end-of-epoch NN-state with the minimal E1/2"
-//! ([`BestState::LeastError`]). That choice is degenerate with E2: once a net is confident, the few
+//! ([`BestState::LeastError`](keep::BestState::LeastError)). That choice is degenerate with E2: once a net is confident, the few
 //! positions it still gets wrong have |y − d| near 1, so E2 *rises* as accuracy improves and the
 //! least-E2 state is an early, unconfident one. The default is therefore
-//! [`BestState::MostCorrect`]: the state classifying most training positions correctly at m = 0,
+//! [`BestState::MostCorrect`](keep::BestState::MostCorrect): the state classifying most training positions correctly at m = 0,
 //! ties going to the lesser error measure, then to the earliest epoch.
 
 use crate::error::{Error, Result};
@@ -63,12 +63,10 @@ pub(crate) mod step;
 pub mod stopping;
 pub mod values;
 
-pub use config::*;
-pub use keep::BestState;
+use config::TrainConfig;
 use measure::Measure;
 use step::Stepper;
-pub use stopping::{Replay, StoppingRule, replay};
-pub use values::fit_values;
+use stopping::StoppingRule;
 
 /// Positions to train or test on: one input row per position (the input coding already applied)
 /// and whether each is a win.
