@@ -6,8 +6,10 @@
 //! [`Mode`] and renders its results.
 
 pub mod compression;
+pub mod finding;
 pub mod learners;
 pub mod matches;
+pub mod reproduction;
 
 use crate::error::Result;
 use serde::Serialize;

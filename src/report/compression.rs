@@ -4,6 +4,7 @@
 //! `templates/compression.md.j2`.
 
 use crate::analysis::compression::{Compress, beside};
+use crate::analysis::finding::Finding;
 use crate::chess::index::{KpkIndex, MAX_INDEX};
 use crate::chess::position::Outcome;
 use crate::error::{Error, Result};
@@ -17,7 +18,7 @@ use crate::report::diagram::{self, Diagram};
 use crate::report::driver::{Output, Report, chart};
 use crate::report::frontier;
 use crate::report::levers;
-use crate::report::summary::{self, Finding};
+use crate::report::summary;
 use crate::template::Engine;
 use crate::template::label;
 use serde::{Deserialize, Serialize};
