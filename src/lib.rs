@@ -18,7 +18,8 @@
 //!                          │
 //! analysis/                ├─► reproduction ─► report/reproduction   REPRODUCTION.md: Tables 2,
 //!                          │   (domain, table5, section51, gap)        3, 5, 6, Figure 3
-//! study/                   └─► study ─► report/studies   section 6's questions: STUDIES.md
+//! study/                   └─► study ─► analysis/studies ─► report/studies   section 6's
+//!                                                                questions: STUDIES.md
 //!
 //! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/,
 //!                                                                    experiment/ (config parsing)

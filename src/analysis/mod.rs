@@ -10,6 +10,7 @@ pub mod finding;
 pub mod learners;
 pub mod matches;
 pub mod reproduction;
+pub mod studies;
 
 use crate::error::Result;
 use serde::Serialize;
