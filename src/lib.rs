@@ -16,9 +16,10 @@
 //!                 │                   │
 //! experiment/     └──► experiment ◄───┘                Table 5's trials as TOML configs → runs
 //!                          │
-//! report/                  ├─► reproduction        REPRODUCTION.md: Tables 2, 3, 5, 6, Figure 3
-//!                          │   (domain, table5, table6, section51, findings, diagram)
-//! study/                   └─► study ─► report/studies   section 6's questions: STUDIES.md
+//! analysis/                ├─► reproduction ─► report/reproduction   REPRODUCTION.md: Tables 2,
+//!                          │   (domain, table5, section51, gap)        3, 5, 6, Figure 3
+//! study/                   └─► study ─► analysis/studies ─► report/studies   section 6's
+//!                                                                questions: STUDIES.md
 //!
 //! hybrid/   net + residual exceptions, exact ─► report/compression   uses paper/, net/, train/,
 //!                                                                    experiment/ (config parsing)

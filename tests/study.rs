@@ -96,7 +96,7 @@ fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
     let loaded = kpk::study::config::load_all(&[config], Some(2)).unwrap();
     let bb = kpk::Bitbase::generate();
     let run = kpk::study::run::run_study(&loaded[0], &bb, &|_| {}).unwrap();
-    let results = studies::collect(vec![kpk::study::results::analyse(&run)]);
+    let results = kpk::analysis::studies::collect(vec![kpk::study::results::analyse(&run)], studies::order);
     let s = &results.studies[0];
     assert_eq!(s.settings.len(), loaded[0].config.settings.len());
     assert!(s.settings.iter().all(|t| t.replicates == 2 && t.test.is_some()), "{s:?}");

@@ -6,8 +6,11 @@
 //! [`Mode`] and renders its results.
 
 pub mod compression;
+pub mod finding;
 pub mod learners;
 pub mod matches;
+pub mod reproduction;
+pub mod studies;
 
 use crate::error::Result;
 use serde::Serialize;

@@ -85,7 +85,7 @@ fn write_table3(w: &mut dyn Write, bb: &Bitbase) -> std::io::Result<()> {
         "Table 3: won positions converted in exactly p plies (Np) and % of wins not converted within p plies (Rp)"
     )?;
     writeln!(w, "{:>4}{:>10}{:>10}{:>10}{:>10}", "p", "Np wtm", "Rp wtm", "Np btm", "Rp btm")?;
-    for r in kpk::report::reproduction::domain::table3(bb) {
+    for r in kpk::analysis::reproduction::domain::table3(bb) {
         let [nw, nb] = r.converted;
         let [rw, rb] = r.remaining_pct;
         writeln!(w, "{:>4}{nw:>10}{rw:>10.2}{nb:>10}{rb:>10.2}", r.p)?;

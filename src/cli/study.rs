@@ -3,10 +3,10 @@
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::analysis::Mode;
+use kpk::analysis::studies::{Destinations, Studies, StudyProgress, folder, write_run};
 use kpk::chess::bitbase::Bitbase;
 use kpk::report::driver::drive;
-use kpk::report::studies::pipeline::{Studies, StudyProgress, studies_md};
-use kpk::report::studies::{self, Destinations};
+use kpk::report::studies::{self, studies_md};
 use kpk::study::{self, config::Study};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,11 +98,16 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
             lines
                 .lock()
                 .expect("lines lock")
-                .push(studies::folder(&args.out, &study.config.name).display().to_string());
+                .push(folder(&args.out, &study.config.name).display().to_string());
         }
     };
-    let report =
-        Studies { out: args.out.clone(), results: results_path(&args), studies, progress: &progress };
+    let report = Studies {
+        out: args.out.clone(),
+        results: results_path(&args),
+        studies,
+        progress: &progress,
+        order: studies::order,
+    };
     if args.render_only || args.all {
         let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
         drive(&report, mode)?;
@@ -137,7 +142,8 @@ fn run_each(report: &Studies) -> anyhow::Result<()> {
         (report.progress)(StudyProgress::Started(study));
         let run = study::run::run_study(study, &bb, &|_| (report.progress)(StudyProgress::Trial))?;
         let result = kpk::study::results::analyse(&run);
-        studies::write_study(&run, &result, dest)?;
+        write_run(&run, dest)?;
+        studies::draw(&result, dest)?;
         (report.progress)(StudyProgress::Finished(study, t.elapsed().as_secs_f64()));
     }
     Ok(())

@@ -4,6 +4,7 @@
 //! `templates/compression.md.j2`.
 
 use crate::analysis::compression::{Compress, beside};
+use crate::analysis::finding::Finding;
 use crate::chess::index::KpkIndex;
 use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
@@ -13,10 +14,13 @@ use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
 use crate::report::driver::{Output, Report, chart};
-use crate::report::summary::{self, Finding};
-use crate::report::{frontier, levers};
-use crate::template::{Engine, label};
-use kpk_probe::{MAX_INDEX, Outcome};
+use crate::report::frontier;
+use crate::report::levers;
+use crate::report::summary;
+use crate::template::Engine;
+use crate::template::label;
+use kpk_probe::MAX_INDEX;
+use kpk_probe::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;

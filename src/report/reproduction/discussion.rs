@@ -1,8 +1,12 @@
-//! The report's discussion: where our figures differ from the paper's, and why. The prose is the
-//! template `templates/reproduction/discussion.md.j2`; the numbers come from the runs.
+//! The report's discussion: where our figures differ from the paper's, and why, then what the gap
+//! studies measured of it. The prose is the templates `templates/reproduction/discussion.md.j2`
+//! and `gap.md.j2`; the numbers come from the runs.
 
 use super::standing::{self, Place};
-use super::{NN6_TRIALS, Reproduction, templates};
+use super::templates;
+use crate::analysis::reproduction::NN6_TRIALS;
+use crate::analysis::reproduction::data::Reproduction;
+use crate::analysis::reproduction::gap::Gap;
 use crate::error::Result;
 use crate::experiment::rows::Summary;
 use crate::paper::tables::{Scope, Table5Row};
@@ -130,4 +134,18 @@ pub(super) fn markdown(e: &Engine, r: &Reproduction) -> Result<String> {
         "a_file_errors": r.best_misclassified.len(),
     });
     templates::render(e, "discussion", &context)
+}
+
+/// The report's section "What explains the gap", or nothing where nothing was measured.
+pub(super) fn gap(e: &Engine, gap: &Gap, paper: &[Table5Row]) -> Result<String> {
+    if gap.studies.is_empty() && gap.trial38.is_none() {
+        return Ok(String::new());
+    }
+    let p38 = paper.iter().find(|p| p.trial == 38);
+    let context = json!({
+        "studies": gap.studies,
+        "trial38": gap.trial38,
+        "paper38": p38.map(|p| json!({"epochs": p.epochs, "train": p.train_acc_pct})),
+    });
+    Ok(templates::render(e, "gap", &context)?.trim_end().to_string() + "\n")
 }

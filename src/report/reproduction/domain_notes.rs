@@ -1,12 +1,18 @@
-//! Why Table 2's sources differ from kpk's count, computed: for each source, the rows that differ
-//! and by how much, the position sets whose inclusion the paper's Table 2 marks differently from
+//! The domain section (section 2): the paper's Table 2 (counts of positions, by source) and
+//! Table 3 (wins converted in exactly p plies) beside kpk's exact counts
+//! ([`crate::analysis::reproduction::domain`]), and why Table 2's sources differ from kpk's count:
+//! for each source, the rows that differ and by how much, the position sets whose inclusion the paper's Table 2 marks differently from
 //! kpk's count and whether they account for each difference, and what the paper's text says of
 //! the source (section 2). A difference neither accounts for is said to have no stated reason.
 
-use super::Domain;
-use crate::paper::table2::{Figure, PositionSet, RowKey, Table1Set, Table2, Table2Remark};
+use super::templates;
+use crate::analysis::reproduction::domain::Domain;
+use crate::error::Result;
+use crate::paper::table2::{self, Figure, PositionSet, RowKey, Table1Set, Table2, Table2Remark};
 use crate::paper::tables;
+use crate::template::Engine;
 use serde::Serialize;
+use serde_json::json;
 
 /// Whether kpk's count includes one of Table 1's sets. kpk counts every legal position with the
 /// pawn on ranks 2-7, reachable from the initial array or not (Black to move may be in check):
@@ -143,6 +149,49 @@ pub fn notes<'a>(
     (0..t2.sources.len()).filter_map(|j| source_note(t2, j, sets, remarks, domain)).collect()
 }
 
+fn cell(v: Option<f64>) -> String {
+    match v {
+        None => "—".into(),
+        Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+    }
+}
+
+/// Tables 2 and 3 as a Markdown section (the template `domain.md.j2`).
+pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
+    let t2 = table2::table2();
+    let sets = table2::table2_sets(&t2.sources);
+    let remarks = table2::table2_remarks();
+    let rows: Vec<_> = t2
+        .rows
+        .iter()
+        .map(|r| {
+            let theirs: Vec<String> = r.cells.iter().map(|&c| cell(c)).collect();
+            json!({ "row": r.label(), "ours": cell(d.ours(r.key)), "theirs": theirs })
+        })
+        .collect();
+    // The sources that give at least one figure kpk counts, each equal to kpk's.
+    let agree: Vec<&str> = t2
+        .sources
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| {
+            let given: Vec<_> = t2.rows.iter().filter_map(|r| r.cells[j].map(|v| (r.key, v))).collect();
+            !given.is_empty() && given.iter().all(|&(row, v)| d.ours(row).is_some_and(|o| o == v))
+        })
+        .map(|(_, s)| s.as_str())
+        .collect();
+    let context = json!({
+        "others": t2.sources.len().saturating_sub(1),
+        "sources": t2.sources,
+        "rows": rows,
+        "agree": agree,
+        "notes": notes(&t2, &sets, &remarks, d),
+        "table3": d.table3.chunks(2).collect::<Vec<_>>(),
+    });
+    templates::render(e, "domain", &context)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,7 +263,7 @@ mod tests {
 
     #[test]
     fn each_differing_source_is_explained_by_its_marks_or_said_to_have_no_stated_reason() {
-        let domain = crate::report::reproduction::domain::analyse(&Bitbase::generate());
+        let domain = crate::analysis::reproduction::domain::analyse(&Bitbase::generate());
         let t2 = table2::table2();
         let sets = table2::table2_sets(&t2.sources);
         let remarks = table2::table2_remarks();
@@ -245,5 +294,12 @@ mod tests {
         bare_sets.iter_mut().for_each(|s| s.included.iter_mut().for_each(|m| *m = None));
         let bare = source_note(&t2, 0, &bare_sets, &[], &domain).unwrap();
         assert_eq!(bare.unstated, [wtm_wins, wtm_draws, btm[0], btm[1], btm[2], btm[3]]);
+    }
+
+    #[test]
+    fn the_sources_that_count_legal_positions_agree_with_kpk() {
+        let e = templates::engine().unwrap();
+        let md = markdown(&e, &crate::analysis::reproduction::domain::analyse(&Bitbase::generate())).unwrap();
+        assert!(md.contains("equals: bramer_1980, thompson_1986, edwards_1994."), "{md}");
     }
 }

@@ -1,11 +1,15 @@
 //! The reproduction's figures: Figure 3 (trials 39 and 40, and trial 39 continued), the NN6
 //! accuracy curves and Table 5 at a glance with the replicates' intervals.
 
-use super::*;
+use super::templates;
+use crate::analysis::reproduction::NN6_TRIALS;
+use crate::analysis::reproduction::data::{Continued, Curve, Reproduction, by_epoch};
+use crate::analysis::reproduction::table5::Table5Stat;
+use crate::error::Result;
+use crate::experiment::rows::Summary;
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{Legend, LineChart, Series};
 use crate::paper::tables::Table5Row;
-use crate::report::reproduction::table5::Table5Stat;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::sync::LazyLock;

@@ -3,13 +3,12 @@
 //! trial 39 continued, and section 5.1's comments checked. Each is a template of
 //! `report/templates/reproduction/` filled from the report's data.
 
-use super::readings_robustness;
-use super::section51;
-use super::table5;
-use super::{Readings, Reproduction, templates};
+use super::{replicated, robustness, templates};
+use crate::analysis::reproduction::data::{Readings, Reproduction};
+use crate::analysis::reproduction::section51::Section51;
 use crate::error::Result;
 use crate::experiment::readings_intervals::ReadingInterval;
-use crate::experiment::sweep;
+use crate::experiment::sweep::{BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 use crate::paper::tables::{self, Scope};
 use crate::template::Engine;
 use serde_json::json;
@@ -29,9 +28,9 @@ pub fn replicated(e: &Engine, r: &Reproduction) -> Result<String> {
             "draws": small.map_or(0, |s| s.draws),
         },
         "whole_replicates": whole.map_or(0, |s| s.replicates),
-        "table": table5::markdown(&r.replicated, &r.paper, &r.trials),
-        "below": r.replicated.iter().filter(|s| table5::cap_mark(s, &r.trials) == table5::BELOW_THE_PAPERS).map(|s| json!({"trial": s.trial, "paper": s.paper_epochs, "budget": r.trial(s.trial).map(|t| t.max_epochs)})).collect::<Vec<_>>(),
-        "at": r.replicated.iter().filter(|s| table5::cap_mark(s, &r.trials) == table5::AT_THE_PAPERS).map(|s| s.trial).collect::<Vec<u8>>(),
+        "table": replicated::markdown(&r.replicated, &r.paper, &r.trials),
+        "below": r.replicated.iter().filter(|s| replicated::cap_mark(s, &r.trials) == replicated::BELOW_THE_PAPERS).map(|s| json!({"trial": s.trial, "paper": s.paper_epochs, "budget": r.trial(s.trial).map(|t| t.max_epochs)})).collect::<Vec<_>>(),
+        "at": r.replicated.iter().filter(|s| replicated::cap_mark(s, &r.trials) == replicated::AT_THE_PAPERS).map(|s| s.trial).collect::<Vec<u8>>(),
         "n": r.replicated.len(),
         "train_in": r.replicated.iter().filter(|s| s.paper_train_inside).count(),
         "test_in": tested.iter().filter(|&&b| b).count(),
@@ -48,7 +47,15 @@ pub fn section51(e: &Engine, r: &Reproduction) -> Result<String> {
     if r.section51.claims.is_empty() {
         return Ok(String::new());
     }
-    templates::render(e, "section51", &section51::context(&r.section51))
+    templates::render(e, "section51", &section51_context(&r.section51))
+}
+
+/// The template's data: the section as analysed, with the claims whose intervals were computed.
+pub fn section51_context(s: &Section51) -> serde_json::Value {
+    serde_json::json!({
+        "s": s,
+        "conspicuous": s.claims.iter().find_map(|c| c.conspicuous),
+    })
 }
 
 /// The readings of section 4.5 compared (`kpk readings`, `reports/readings/distances.csv`), or
@@ -89,7 +96,7 @@ pub fn readings(e: &Engine, readings: &Readings) -> Result<String> {
     });
     let mut md = templates::render(e, "readings", &context)?;
     if let Some(r) = readings.ranking.as_ref().filter(|r| r.order.len() >= 2) {
-        md += &readings_robustness::markdown(e, r, readings)?;
+        md += &robustness::markdown(e, r, readings)?;
     }
     Ok(md)
 }
@@ -104,8 +111,8 @@ pub fn sweep(e: &Engine, readings: &Readings) -> Result<String> {
     let configs = first.configs_rate;
     let context = json!({
         "configs": configs,
-        "resamples": sweep::BOOTSTRAP_RESAMPLES,
-        "seed": sweep::BOOTSTRAP_SEED,
+        "resamples": BOOTSTRAP_RESAMPLES,
+        "seed": BOOTSTRAP_SEED,
         "rows": rows,
         // Rates measurably closer than the configs' (the interval of the difference below 0), and
         // those not told apart from it (the interval holds 0).

@@ -1,58 +1,43 @@
 //! `reports/REPRODUCTION.md`: the paper's Table 5, Figure 3 and Table 6 beside ours.
 //!
-//! Analyse, then render: [`analyse`](fn@analyse) reads the runs ([`Inputs`]: the trial folders,
-//! Table 5 over the replicates, section 5.1's claims, what `kpk readings` wrote, trial 39
-//! continued) and computes every number into a [`Reproduction`], committed as `reports/reproduction.json`;
-//! [`outputs`] draws the figures and writes the Markdown from that alone, so the report is
-//! redrawn without training, bitbase or run folder (`kpk reproduce --render-only`). The whole run
-//! is [`pipeline::Reproduce`], a [`crate::report::driver::Report`].
+//! Rendering only: [`crate::analysis::reproduction`] computes every number into a
+//! [`Reproduction`], committed as `reports/reproduction.json`; [`outputs`] draws the figures and
+//! writes the Markdown from that alone, so the report is redrawn without training, bitbase or run
+//! folder (`kpk reproduce --render-only`). The whole run is
+//! [`crate::analysis::reproduction::pipeline::Reproduce`], a [`Report`] here.
 
-use crate::error::{Error, Result};
-
-use crate::experiment::rows::Summary;
-use crate::paper::tables;
-use crate::report::driver::{Output, chart};
+use crate::analysis::reproduction::data::Reproduction;
+use crate::analysis::reproduction::pipeline::Reproduce;
+use crate::error::Result;
+use crate::report::driver::{Output, Report, chart};
 use std::path::{Path, PathBuf};
 
-mod analyse;
-mod data;
 mod discussion;
-pub mod domain;
 pub mod domain_notes;
 mod figures;
 pub mod findings;
-pub mod gap;
-pub mod pipeline;
-pub mod readings_robustness;
+pub mod groups;
 mod render;
-pub mod section51;
-pub mod section51_remarks;
+pub mod replicated;
+pub mod robustness;
 mod standing;
-mod summary;
-pub mod table5;
 pub mod table6;
-pub mod table6_groups;
 pub(crate) mod templates;
 #[cfg(test)]
 mod tests;
 
-pub use analyse::{Inputs, OtherRuns, TrialResult, analyse};
-pub use data::*;
-pub use render::render;
+impl Report for Reproduce<'_> {
+    fn destinations(&self, _: Option<&Reproduction>) -> Result<Vec<PathBuf>> {
+        Ok(destinations(&self.out))
+    }
 
-/// Table 5's NN6 trials on the whole sets T3-T5, where our set-up is closest to the paper's: the
-/// report compares their training accuracy with the paper's own figure for each.
-pub const NN6_TRIALS: [u8; 4] = [38, 39, 40, 41];
-
-/// The square triple of a row, for matching our list with the paper's.
-fn key(wk: &str, bk: &str, wp: &str) -> (String, String, String) {
-    (wk.to_string(), bk.to_string(), wp.to_string())
+    fn render<'a>(&self, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {
+        outputs(&self.out, r)
+    }
 }
 
 /// File names of the reproduction, relative to its folder.
 pub const REPRODUCTION_MD: &str = "REPRODUCTION.md";
-/// The analysis's result, what the report is rendered from.
-pub const REPRODUCTION_JSON: &str = "reproduction.json";
 pub const FIGURE3_PNG: &str = "figures/figure3.png";
 pub const NN6_PNG: &str = "figures/accuracy_nn6.png";
 pub const TABLE5_PNG: &str = "figures/table5_accuracy.png";
@@ -63,22 +48,8 @@ pub const TABLE6_OURS_SVG: &str = "figures/table6_ours.svg";
 pub const TABLE6_MATCHED_SVG: &str = "figures/table6_matched.svg";
 /// The board-diagram figures; each is also written as PNG beside its SVG.
 pub const TABLE6_SVGS: [&str; 3] = [TABLE6_PAPER_SVG, TABLE6_OURS_SVG, TABLE6_MATCHED_SVG];
-/// Table 5 over the replicates: means, 95% intervals, the paper's values, the baselines.
-pub const TABLE5_CSV: &str = "table5.csv";
 /// Section 5.1's claims checked on the replicates by the data draw, written by the analysis.
 pub const SECTION51_JSON: &str = "section51.json";
-/// Table 6 at matched accuracy over the replicates, written by `kpk readings --table6`.
-pub const TABLE6_JSON: &str = "readings/table6.json";
-/// The readings of the stopping rule compared, written by `kpk readings`.
-pub const READINGS_CSV: &str = "readings/distances.csv";
-/// Each trial under each reading, written with [`READINGS_CSV`].
-pub const READINGS_TRIALS_CSV: &str = "readings/trials.csv";
-/// Each run under each reading, written with [`READINGS_CSV`].
-pub const READINGS_REPLICATES_CSV: &str = "readings/replicates.csv";
-/// The learning-rate sweep, written by `kpk readings --learning-rates`.
-pub const SWEEP_CSV: &str = "readings/sweep.csv";
-/// Trial 39's config trained on to 6,285 epochs (`experiments/trial40/trial39_continued.toml`).
-pub const CONTINUED: &str = "trial39_continued";
 
 /// Every file the report renders in `out` (the driver checks each before any training starts,
 /// by the output policy of [`crate::output`]): `REPRODUCTION.md`, `section51.json` and the
@@ -117,7 +88,7 @@ pub fn outputs<'a>(out: &Path, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {
     files.extend(chart(out.join(NN6_PNG), figures::nn6_chart(r)?, FIGURE_SIZE));
     files.extend(chart(out.join(TABLE5_PNG), figures::table5_chart(&r.paper, &r.replicated), FIGURE_SIZE));
     files.push(Output::bytes(out.join(SECTION51_JSON), crate::template::results_json(&r.section51)?));
-    files.push(Output::bytes(out.join(REPRODUCTION_MD), render(r)?));
+    files.push(Output::bytes(out.join(REPRODUCTION_MD), render::render(r)?));
     Ok(files)
 }
 

@@ -2,10 +2,16 @@
 //! the paper, the figures) with the sections of the other templates and of the modules that
 //! render their own tables filled in.
 
-use super::*;
+use super::{
+    FIGURE3_PNG, NN6_PNG, TABLE5_PNG, TABLE6_MATCHED_SVG, TABLE6_OURS_SVG, TABLE6_PAPER_SVG, discussion,
+    domain_notes, findings, groups, standing, table6, templates,
+};
+use crate::analysis::reproduction::data::Reproduction;
+use crate::analysis::reproduction::key;
+use crate::analysis::reproduction::table6_groups::matched_runs;
+use crate::error::Result;
 use crate::experiment::table6::Matched;
 use crate::paper::tables::{self, Scope};
-use crate::report::reproduction::{findings, table6, table6_groups};
 use crate::template::Engine;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -25,19 +31,19 @@ pub fn render(r: &Reproduction) -> Result<String> {
     let e = templates::engine()?;
     let context = json!({
         "summary": crate::report::summary::markdown(&r.summary)?,
-        "domain": crate::report::reproduction::domain::markdown(&e, &r.domain)?,
+        "domain": domain_notes::markdown(&e, &r.domain)?,
         "table5": table5_rows(r),
         "replicated": findings::replicated(&e, r)?,
         "readings": findings::readings(&e, &r.readings)?,
         "sweep": findings::sweep(&e, &r.readings)?,
-        "standing": super::standing::markdown(&e, &r.replicated, &r.trials)?,
+        "standing": standing::markdown(&e, &r.replicated, &r.trials)?,
         "figures": figures(r)?,
         "table6": table6_section(&e, r)?,
         "matched": matched_section(&e, r)?,
         "continued": findings::continued(&e, r)?,
         "section51": findings::section51(&e, r)?,
         // The gap studies' measurements follow the discussion whose hypotheses they test.
-        "discussion": super::discussion::markdown(&e, r)? + &super::gap::markdown(&e, &r.gap, &r.paper)?,
+        "discussion": discussion::markdown(&e, r)? + &discussion::gap(&e, &r.gap, &r.paper)?,
     });
     let md = templates::render(&e, "report", &context)?;
     crate::report::summary::check_sections(&r.summary, &md)?;
@@ -117,7 +123,7 @@ fn matched_section(e: &Engine, r: &Reproduction) -> Result<String> {
     let mut md = table6::markdown(e, m, &r.paper_table6)? + "\n";
     md += &matched_figure(e, m)?;
     if let Some(g) = &r.table6_groups {
-        md += &table6_groups::markdown(e, g, m, &r.paper_table6)?;
+        md += &groups::markdown(e, g, m, &r.paper_table6)?;
     }
     Ok(md)
 }
@@ -127,7 +133,7 @@ fn matched_figure(e: &Engine, m: &Matched) -> Result<String> {
     let png = std::path::Path::new(TABLE6_MATCHED_SVG).with_extension("png");
     let context = json!({
         "drawn": table6::matched_diagrams(m)?.len(),
-        "runs": table6_groups::matched_runs(m),
+        "runs": matched_runs(m),
         "svg": TABLE6_MATCHED_SVG,
         "png": png.display().to_string(),
     });

@@ -2,10 +2,12 @@
 //! summarised, so that the section's every number is the replicated table's (means with their
 //! 95% intervals, median epochs), not the single configured run's.
 
-use super::{NN6_TRIALS, Summary, templates};
+use super::templates;
+use crate::analysis::reproduction::NN6_TRIALS;
+use crate::analysis::reproduction::table5::Table5Stat;
 use crate::error::Result;
+use crate::experiment::rows::Summary;
 use crate::paper::tables::{self, Scope};
-use crate::report::reproduction::table5::Table5Stat;
 use crate::template::Engine;
 use serde::Serialize;
 use serde_json::json;

@@ -1,7 +1,11 @@
 use super::figures::{figure3, nn6_chart, paper_points};
-use super::*;
+use super::render::render;
+use crate::analysis::reproduction::analyse::TrialResult;
+use crate::analysis::reproduction::data::{Readings, Reproduction};
+use crate::analysis::reproduction::domain::Domain;
 use crate::dataset::Side;
 use crate::experiment::rows::MisclassifiedRow;
+use crate::experiment::rows::Summary;
 use crate::paper::tables::{self, Table5Row};
 use crate::train::EpochMetrics;
 use kpk_probe::Color;
@@ -54,7 +58,7 @@ fn summary_charts_plot_accuracy_at_m0() {
     let rows: Vec<EpochMetrics> = (1..=3).map(row).collect();
     let s39 = summary(paper.iter().find(|r| r.trial == 39).unwrap());
     let run = TrialResult { summary: s39.clone(), metrics: rows.clone(), misclassified: vec![] };
-    let curve = super::analyse::curve(&run).unwrap();
+    let curve = crate::analysis::reproduction::analyse::curve(&run).unwrap();
     let chart = figure3(&paper, Some((&s39, &curve)), None, None).unwrap();
     let ours = chart.series.iter().find(|s| s.label == "trial 39, ours").unwrap();
     for (point, r) in ours.points.iter().zip(&rows) {

@@ -1,27 +1,23 @@
-//! The studies' reports: `reports/studies/<name>/` (`results.csv`, one row per setting with the
-//! replicates' mean and 95% interval; `replicates.csv`, one row per trial; the figure as PNG and
-//! SVG) and `reports/STUDIES.md`. The numbers come from [`crate::study::results`] (all studies'
-//! committed as `reports/studies.json`); the prose is the minijinja templates in
+//! The studies' reports: in `reports/studies/<name>/` the figure as PNG and SVG and
+//! `contrasts.csv` (beside the run's `results.csv` and `replicates.csv`,
+//! [`crate::analysis::studies`]), and `reports/STUDIES.md`. The numbers come from
+//! [`crate::study::results`] (all studies' committed as `reports/studies.json`); the prose is the
+//! minijinja templates in
 //! `report/templates/studies/`: `studies.md.j2`, `section.md.j2` (the setup, the answer worded
 //! from its verdicts, the table) and each study's question.
 
 mod figure;
 mod lines;
-pub mod pipeline;
 
+use crate::analysis::studies::{CONTRASTS_CSV, Destinations, Studies, folder};
 use crate::error::{Error, Result};
 use crate::figures::plot::ImageFormat;
-use crate::output::FileOut;
+use crate::report::driver::{Output, Report};
 use crate::report::summary::anchor;
-use crate::stats::Interval;
 use crate::stats::contrast::CONTRAST_COLUMNS;
+use crate::study::config::{Figure, Measure};
 use crate::study::results::{StudiesResults, StudyResult};
-use crate::study::{
-    config::{Figure, Measure},
-    run::StudyRun,
-};
 use crate::template::{Engine, Typed};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const REPORT: &str = include_str!("../templates/studies/studies.md.j2");
@@ -48,11 +44,6 @@ const PROSE: &[(&str, &str)] = &[
     ("gap_borderline", include_str!("../templates/studies/gap_borderline.md.j2")),
 ];
 
-/// The files a study's folder holds.
-pub const RESULTS_CSV: &str = "results.csv";
-pub const REPLICATES_CSV: &str = "replicates.csv";
-pub const CONTRASTS_CSV: &str = "contrasts.csv";
-
 /// Check that a study has a report section (its question's prose), or name the ones that do.
 pub fn check_name(name: &str) -> Result<()> {
     PROSE.iter().find(|(n, _)| *n == name).map(|_| ()).ok_or_else(|| {
@@ -66,87 +57,41 @@ pub fn order(name: &str) -> usize {
     PROSE.iter().position(|(n, _)| *n == name).unwrap_or(PROSE.len())
 }
 
-/// The folder `reports/studies/<name>/` under `out`, and its files, checked before any training.
-pub struct Destinations {
-    pub results: FileOut,
-    pub replicates: FileOut,
-    /// Written with the family (`kpk study --all`, `--render-only`): its adjusted intervals
-    /// depend on every study's primaries.
-    pub contrasts: FileOut,
-    pub png: FileOut,
-    pub svg: FileOut,
+/// STUDIES.md in `out`.
+pub fn studies_md(out: &Path) -> PathBuf {
+    out.join("STUDIES.md")
 }
 
-impl Destinations {
-    pub fn check(out: &Path, name: &str) -> Result<Destinations> {
-        let folder = folder(out, name);
-        Ok(Destinations {
-            results: FileOut::check_in_own_folder(&folder.join(RESULTS_CSV))?,
-            replicates: FileOut::check_in_own_folder(&folder.join(REPLICATES_CSV))?,
-            contrasts: FileOut::check_in_own_folder(&folder.join(CONTRASTS_CSV))?,
-            png: FileOut::check_in_own_folder(&folder.join(format!("{name}.png")))?,
-            svg: FileOut::check_in_own_folder(&folder.join(format!("{name}.svg")))?,
-        })
-    }
-}
-
-/// `<out>/studies/<name>`.
-pub fn folder(out: &Path, name: &str) -> PathBuf {
-    out.join("studies").join(name)
-}
-
-fn cell(i: Option<Interval>) -> [String; 3] {
-    i.map_or_else(
-        || [String::new(), String::new(), String::new()],
-        |i| [format!("{:.4}", i.mean), format!("{:.4}", i.lo), format!("{:.4}", i.hi)],
-    )
-}
-
-/// `results.csv`: per setting, each measure's mean and 95% t-interval over replicates.
-pub fn results_csv(run: &StudyRun) -> String {
-    let mut s = String::from(
-        "setting,label,replicates,train_pct_mean,train_pct_lo,train_pct_hi,test_pct_mean,test_pct_lo,test_pct_hi,\
-         epochs_mean,epochs_lo,epochs_hi,state_epoch_mean,state_epoch_lo,state_epoch_hi,reached_target\n",
-    );
-    for (i, r) in run.settings.iter().enumerate() {
-        let cells: Vec<String> = [Measure::Train, Measure::Test, Measure::Epochs, Measure::Epoch]
-            .into_iter()
-            .flat_map(|m| cell(r.interval(m)))
-            .collect();
-        let label = r.label.replace('"', "'");
-        let _ = writeln!(
-            s,
-            "{},\"{label}\",{},{},{}",
-            i + 1,
-            r.replicates.len(),
-            cells.join(","),
-            r.reached_target()
-        );
-    }
-    s
-}
-
-/// `replicates.csv`: one row per trial, the values the intervals summarise.
-pub fn replicates_csv(run: &StudyRun) -> String {
-    let mut s =
-        String::from("setting,replicate,train_pct,test_pct,epochs,kept_epoch,state_epoch,stop_reason\n");
-    for (i, r) in run.settings.iter().enumerate() {
-        for (j, rep) in r.replicates.iter().enumerate() {
-            let test = rep.test_accuracy_pct.map_or_else(String::new, |t| format!("{t:.4}"));
-            let _ = writeln!(
-                s,
-                "{},{},{:.4},{test},{},{},{},{}",
-                i + 1,
-                j + 1,
-                rep.train_accuracy_pct,
-                rep.epochs,
-                rep.kept_epoch,
-                rep.state_epoch,
-                rep.stop_reason.name()
-            );
+impl Report for Studies<'_> {
+    /// STUDIES.md, and each study's figure (PNG and SVG) and `contrasts.csv`.
+    fn destinations(&self, results: Option<&StudiesResults>) -> Result<Vec<PathBuf>> {
+        let names: Vec<&str> = match results {
+            Some(r) => r.studies.iter().map(|s| s.name.as_str()).collect(),
+            None => self.studies.iter().map(|s| s.config.name.as_str()).collect(),
+        };
+        let mut files = vec![studies_md(&self.out)];
+        for name in names {
+            let d = folder(&self.out, name);
+            files.extend([CONTRASTS_CSV, &format!("{name}.png"), &format!("{name}.svg")].map(|f| d.join(f)));
         }
+        Ok(files)
     }
-    s
+
+    fn render<'a>(&self, results: &'a StudiesResults) -> Result<Vec<Output<'a>>> {
+        let mut files = vec![Output::bytes(studies_md(&self.out), render(results)?)];
+        for s in &results.studies {
+            let d = folder(&self.out, &s.name);
+            files.push(Output::bytes(d.join(CONTRASTS_CSV), contrasts_csv(s)));
+            for (format, ext) in [(ImageFormat::Png, "png"), (ImageFormat::Svg, "svg")] {
+                let path = d.join(format!("{}.{ext}", s.name));
+                files.push(match &s.figure {
+                    Figure::Settings => Output::drawn(path, move |out| figure::save(s, out, format)),
+                    _ => Output::drawn(path, move |out| lines::chart(s).save_to(out, format, lines::SIZE)),
+                });
+            }
+        }
+        Ok(files)
+    }
 }
 
 /// `contrasts.csv`: every contrast the study's section shows, a − b on a column of
@@ -158,13 +103,6 @@ pub fn contrasts_csv(result: &StudyResult) -> String {
         s.push_str(&c.csv_line());
     }
     s
-}
-
-/// Write a study's folder: the two CSV files from the run, and the figure from its analysis.
-pub fn write_study(run: &StudyRun, result: &StudyResult, dest: &Destinations) -> Result<()> {
-    dest.results.write(results_csv(run).as_bytes())?;
-    dest.replicates.write(replicates_csv(run).as_bytes())?;
-    draw(result, dest)
 }
 
 /// Draw a study's figure as PNG and SVG.
@@ -180,13 +118,6 @@ pub fn draw(result: &StudyResult, dest: &Destinations) -> Result<()> {
             chart.save_to(&dest.svg, ImageFormat::Svg, lines::SIZE)
         }
     }
-}
-
-/// Every study's results in STUDIES.md's order (section 6's, then by name), their primary
-/// contrasts adjusted as one family ([`crate::study::results::family`]).
-pub fn collect(mut studies: Vec<StudyResult>) -> StudiesResults {
-    studies.sort_by_key(|r| (order(&r.name), r.name.clone()));
-    crate::study::results::family(studies)
 }
 
 fn engine() -> std::result::Result<Engine, crate::template::TemplateError> {

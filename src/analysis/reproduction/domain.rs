@@ -1,13 +1,25 @@
-//! The domain in numbers (section 2): the paper's Table 2 (counts of positions, by source) and
-//! Table 3 (wins converted in exactly p plies) beside kpk's exact counts from the bitbase.
+//! The domain in numbers (section 2): kpk's exact counts from the bitbase for the paper's Table 2
+//! (counts of positions, by source) and Table 3 (wins converted in exactly p plies).
 
-use super::{Domain, templates};
 use crate::chess::bitbase::{Bitbase, MAX_DTC};
-use crate::error::Result;
 use crate::paper::table2::{self, Figure, RowKey};
-use crate::template::Engine;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+
+/// kpk's exact counts beside the paper's Tables 2 and 3.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Domain {
+    /// kpk's value for each row of Table 2 that kpk counts (serialised by the row's name).
+    pub table2: Vec<(RowKey, f64)>,
+    /// Table 3, p = 1 ..= 38.
+    pub table3: Vec<Table3Row>,
+}
+
+impl Domain {
+    /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
+    pub fn ours(&self, row: RowKey) -> Option<f64> {
+        self.table2.iter().find(|&&(r, _)| r == row).map(|&(_, v)| v)
+    }
+}
 
 /// One row of Table 3 for both sides to move ([wtm, btm]): the won positions converted in exactly
 /// `p` plies with best play (Np), and the % of all wins not converted within `p` plies (Rp).
@@ -54,49 +66,6 @@ fn count(bb: &Bitbase, row: RowKey) -> Option<f64> {
     })
 }
 
-fn cell(v: Option<f64>) -> String {
-    match v {
-        None => "—".into(),
-        Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
-        Some(v) => format!("{v:.1}"),
-    }
-}
-
-/// Tables 2 and 3 as a Markdown section (the template `domain.md.j2`).
-pub fn markdown(e: &Engine, d: &Domain) -> Result<String> {
-    let t2 = table2::table2();
-    let sets = table2::table2_sets(&t2.sources);
-    let remarks = table2::table2_remarks();
-    let rows: Vec<_> = t2
-        .rows
-        .iter()
-        .map(|r| {
-            let theirs: Vec<String> = r.cells.iter().map(|&c| cell(c)).collect();
-            json!({ "row": r.label(), "ours": cell(d.ours(r.key)), "theirs": theirs })
-        })
-        .collect();
-    // The sources that give at least one figure kpk counts, each equal to kpk's.
-    let agree: Vec<&str> = t2
-        .sources
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| {
-            let given: Vec<_> = t2.rows.iter().filter_map(|r| r.cells[j].map(|v| (r.key, v))).collect();
-            !given.is_empty() && given.iter().all(|&(row, v)| d.ours(row).is_some_and(|o| o == v))
-        })
-        .map(|(_, s)| s.as_str())
-        .collect();
-    let context = json!({
-        "others": t2.sources.len().saturating_sub(1),
-        "sources": t2.sources,
-        "rows": rows,
-        "agree": agree,
-        "notes": super::domain_notes::notes(&t2, &sets, &remarks, d),
-        "table3": d.table3.chunks(2).collect::<Vec<_>>(),
-    });
-    templates::render(e, "domain", &context)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,12 +84,5 @@ mod tests {
         assert!(rows.iter().all(|r| r.converted[r.p % 2] == 0));
         // The deepest wins are Table 1's positions 1 and 2: 37 plies wtm, 38 btm.
         assert!(rows[36].converted[0] > 0 && rows[37].converted[1] > 0);
-    }
-
-    #[test]
-    fn the_sources_that_count_legal_positions_agree_with_kpk() {
-        let e = templates::engine().unwrap();
-        let md = markdown(&e, &analyse(&Bitbase::generate())).unwrap();
-        assert!(md.contains("equals: bramer_1980, thompson_1986, edwards_1994."), "{md}");
     }
 }

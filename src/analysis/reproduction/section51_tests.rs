@@ -133,7 +133,12 @@ fn the_section_renders_and_heads_the_summary() {
         ..Default::default()
     };
     let e = crate::report::reproduction::templates::engine().unwrap();
-    let md = crate::report::reproduction::templates::render(&e, "section51", &context(&s)).unwrap();
+    let md = crate::report::reproduction::templates::render(
+        &e,
+        "section51",
+        &crate::report::reproduction::findings::section51_context(&s),
+    )
+    .unwrap();
     assert!(
         md.contains(
             "| +2.0 [+2.0, +2.0] (5) | [+2.0, +2.0] (5) | [+2.0, +2.0] (97.50 %) | < 0.001 | supported |"

@@ -14,6 +14,7 @@
 //! α = 5 % over every row), with its Holm-adjusted p-value. The claim rows' prose lives in the
 //! template; this module computes the numbers and the verdicts.
 
+use super::readings_robustness::ranges;
 use super::section51_remarks::{self, Remarks, TrainRun};
 use crate::chess::bitbase::Bitbase;
 use crate::error::Result;
@@ -21,7 +22,6 @@ use crate::experiment::config::Trial;
 use crate::experiment::readings::{Reading, ReplicateOutcome, trial_number};
 use crate::experiment::replicate;
 use crate::paper::tables::Scope as TrialScope;
-use crate::report::reproduction::readings_robustness::ranges;
 use crate::stats::compare::{self, Contrast, Method};
 use crate::stats::family::TContrast;
 use serde::{Deserialize, Serialize};
@@ -503,14 +503,6 @@ fn balanced(runs: &[Run]) -> bool {
         let mut per_draw = by_draw.values();
         let first = per_draw.next();
         per_draw.all(|c| Some(c) == first)
-    })
-}
-
-/// The template's data: the section as analysed, with the claims whose intervals were computed.
-pub fn context(s: &Section51) -> serde_json::Value {
-    serde_json::json!({
-        "s": s,
-        "conspicuous": s.claims.iter().find_map(|c| c.conspicuous),
     })
 }
 

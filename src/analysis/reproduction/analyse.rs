@@ -1,21 +1,29 @@
 //! The reproduction's analysis: every input the report rests on, read as typed values (each one
 //! required), and every number the report shows computed from them into a [`Reproduction`].
 
-use super::*;
+use super::data::{Continued, Curve, Overlap, Readings, Reproduction};
+use super::table5::{self, Table5Stat};
+use super::{
+    CONTINUED, NN6_TRIALS, READINGS_CSV, READINGS_REPLICATES_CSV, READINGS_TRIALS_CSV, SWEEP_CSV, TABLE5_CSV,
+    TABLE6_JSON,
+};
+use super::{domain, readings_robustness, section51, table6_groups};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::SetName;
+use crate::error::{Error, Result};
 use crate::experiment::config::Trial;
 use crate::experiment::readings::{self, ReadingDistance, ReplicateOutcome, TrialUnderReading};
 use crate::experiment::readings_intervals;
+use crate::experiment::rows::Summary;
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
 use crate::experiment::{self, rows::MisclassifiedRow};
+use crate::paper::tables;
 use crate::paper::tables::Table6Row;
-use crate::report::reproduction::table5::{self, Table5Stat};
-use crate::report::reproduction::{domain, readings_robustness, section51, table6_groups};
 use crate::stats;
 use crate::train::{EpochMetrics, keep::BestState};
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 /// One trial's results as its folder holds them.
 #[derive(Clone, Debug)]
@@ -190,7 +198,7 @@ fn wrong_by_epoch(rows: &[EpochMetrics]) -> Vec<u32> {
 }
 
 /// An NN6 trial's curves; the misclassified count only on the a-file set of Figure 3.
-pub(super) fn curve(t: &TrialResult) -> Result<Curve> {
+pub fn curve(t: &TrialResult) -> Result<Curve> {
     let rows = by_epoch(&t.metrics, &t.summary.name)?;
     let least = rows.iter().min_by(|a, b| a.e2.total_cmp(&b.e2));
     Ok(Curve {

@@ -1,19 +1,22 @@
-//! `kpk reproduce` as a [`Report`] for the one driver: train Table 5's trials with their
-//! replicates, write the trial folders and Table 5 over the replicates, and analyse (section 5.1
-//! from `kpk readings`' runs); the driver writes `reproduction.json` and renders the report.
+//! `kpk reproduce` as an [`Analysis`]: train Table 5's trials with their replicates, write the
+//! trial folders and Table 5 over the replicates, and analyse (section 5.1 from `kpk readings`'
+//! runs); the driver writes `reproduction.json` and [`crate::report::reproduction`] renders it.
 
-use super::*;
+use super::analyse::{Inputs, OtherRuns, analyse};
+use super::data::Reproduction;
+use super::{REPRODUCTION_JSON, TABLE5_CSV, table5};
 use crate::analysis::{Analysis, Mode};
 use crate::chess::bitbase::Bitbase;
+use crate::error::{Error, Result};
 use crate::experiment::config::Trial;
 use crate::experiment::pipeline::{self, RunProgress};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
 use crate::output::FileOut;
-use crate::report::driver::{Output, Report};
-use crate::report::reproduction::table5;
+use crate::paper::tables;
 use std::cell::Cell;
+use std::path::{Path, PathBuf};
 
-/// `kpk reproduce` as a [`Report`]: what it runs, where it writes, and the runs it did.
+/// `kpk reproduce`: what it runs, where it writes, and the runs it did.
 pub struct Reproduce<'a> {
     /// The folder of Table 5's trial configs (`experiments/table5`).
     pub configs: PathBuf,
@@ -69,16 +72,6 @@ impl Analysis for Reproduce<'_> {
         self.ran.set((trials.len(), runs.len()));
         // The report reads the folders just written, as a later analysis of them would.
         analyse_runs(&self.configs, &self.out, &trials, others, &bb)
-    }
-}
-
-impl Report for Reproduce<'_> {
-    fn destinations(&self, _: Option<&Reproduction>) -> Result<Vec<PathBuf>> {
-        Ok(destinations(&self.out))
-    }
-
-    fn render<'a>(&self, r: &'a Reproduction) -> Result<Vec<Output<'a>>> {
-        outputs(&self.out, r)
     }
 }
 

@@ -2,9 +2,10 @@
 //! sentences and sections are `summary.toml` beside this file. Section 5.1's comparisons and the
 //! gap to the paper's Table 5 add theirs the same way ([`Finding`]).
 
-use super::{NN6_TRIALS, Reproduction, key};
+use super::data::Reproduction;
+use super::{NN6_TRIALS, key};
+use crate::analysis::finding::Finding;
 use crate::paper::table2::{Figure, RowKey};
-use crate::report::summary::Finding;
 use crate::stats::Interval;
 use kpk_probe::Color;
 use serde::Deserialize;

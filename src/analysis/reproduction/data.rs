@@ -1,21 +1,20 @@
 //! The reproduction as data: everything `REPRODUCTION.md` and its figures show, computed by
-//! [`analyse`](fn@super::analyse) and committed as `reports/reproduction.json`. Rendering reads
+//! [`analyse`](super::analyse::analyse) and committed as `reports/reproduction.json`. Rendering reads
 //! nothing else (the paper's own tables are the crate's, [`crate::paper::tables`], and are not
 //! repeated here).
 
+use super::domain::Domain;
+use super::readings_robustness::AtThePapersCount;
+use super::section51::Section51;
+use super::table5::Table5Stat;
+use super::table6_groups::Table6Groups;
+use crate::analysis::finding::Finding;
 use crate::experiment::readings::ReadingDistance;
 use crate::experiment::readings_intervals::Ranking;
 use crate::experiment::rows::{MisclassifiedRow, Summary};
 use crate::experiment::sweep::SweepRow;
 use crate::experiment::table6::Matched;
-use crate::paper::table2::RowKey;
 use crate::paper::tables::{self, Table5Row, Table6Row};
-use crate::report::reproduction::domain::Table3Row;
-use crate::report::reproduction::readings_robustness::AtThePapersCount;
-use crate::report::reproduction::section51::Section51;
-use crate::report::reproduction::table5::Table5Stat;
-use crate::report::reproduction::table6_groups::{ClassRow, ErrorRate};
-use crate::report::summary::Finding;
 use serde::{Deserialize, Serialize};
 
 /// Everything the report shows.
@@ -54,7 +53,7 @@ pub struct Reproduction {
     pub summary: Vec<Finding>,
     /// What explains the gap to the paper's Table 5: the gap studies' paired effects.
     #[serde(default)]
-    pub gap: crate::report::reproduction::gap::Gap,
+    pub gap: super::gap::Gap,
 }
 
 impl Reproduction {
@@ -71,22 +70,6 @@ impl Reproduction {
     /// The curve of trial `t`.
     pub fn curve(&self, t: u8) -> Option<&Curve> {
         self.curves.iter().find(|c| c.trial == t)
-    }
-}
-
-/// kpk's exact counts beside the paper's Tables 2 and 3.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Domain {
-    /// kpk's value for each row of Table 2 that kpk counts (serialised by the row's name).
-    pub table2: Vec<(RowKey, f64)>,
-    /// Table 3, p = 1 ..= 38.
-    pub table3: Vec<Table3Row>,
-}
-
-impl Domain {
-    /// kpk's value for a row of the paper's Table 2, where kpk counts that figure.
-    pub fn ours(&self, row: RowKey) -> Option<f64> {
-        self.table2.iter().find(|&&(r, _)| r == row).map(|&(_, v)| v)
     }
 }
 
@@ -156,15 +139,4 @@ pub struct Overlap {
     /// Expected on the list by chance, and P(at least `common`) (hypergeometric).
     pub expected: f64,
     pub p: f64,
-}
-
-/// Section 5.1's groups of the paper's 51 and the a2 classes, against the runs at matched accuracy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Table6Groups {
-    /// Every a-file wtm position: the base rate.
-    pub all: ErrorRate,
-    /// One per group of [`crate::report::reproduction::table6_groups::paper_groups`], in its order.
-    pub groups: Vec<ErrorRate>,
-    /// One per class of [`crate::report::reproduction::table6_groups::A2_CLASSES`], in its order.
-    pub classes: Vec<ClassRow>,
 }

@@ -373,20 +373,6 @@ fn effects(
     out
 }
 
-/// The report's section "What explains the gap", or nothing where nothing was measured.
-pub fn markdown(e: &crate::template::Engine, gap: &Gap, paper: &[Table5Row]) -> Result<String> {
-    if gap.studies.is_empty() && gap.trial38.is_none() {
-        return Ok(String::new());
-    }
-    let p38 = paper.iter().find(|p| p.trial == 38);
-    let context = serde_json::json!({
-        "studies": gap.studies,
-        "trial38": gap.trial38,
-        "paper38": p38.map(|p| serde_json::json!({"epochs": p.epochs, "train": p.train_acc_pct})),
-    });
-    Ok(super::templates::render(e, "gap", &context)?.trim_end().to_string() + "\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
