@@ -144,7 +144,7 @@ pub struct CompressArgs {
 
 /// One row of the candidate table.
 struct Row<'a> {
-    topology: &'a str,
+    topology: String,
     parameters: usize,
     float_errors: usize,
     hybrid: &'a Hybrid,
@@ -219,7 +219,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         let rows: Vec<Row> = candidates
             .iter()
             .map(|c| Row {
-                topology: &c.topology,
+                topology: c.topology.to_string(),
                 parameters: c.parameters,
                 float_errors: c.float_errors,
                 hybrid: &c.hybrid,
@@ -276,9 +276,8 @@ fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::R
     let mut tables: Box<dyn Write> =
         if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
     let net = &done.prepared.net;
-    let topology = net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
     let row = Row {
-        topology: &topology,
+        topology: net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-"),
         parameters: net.weight_count(),
         float_errors: done.float_errors,
         hybrid: &c.hybrid,

@@ -17,13 +17,14 @@ use crate::chess::search::Values;
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{CompressConfig, Progress, train_all};
 use crate::hybrid::{ExceptionSet, Hybrid};
+use crate::net::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// One net of the frontier: one row of `compression-frontier.csv`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrontierRow {
-    pub topology: String,
+    pub topology: Topology,
     /// Weights and biases.
     pub weights: usize,
     pub seed: u64,

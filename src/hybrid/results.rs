@@ -12,6 +12,7 @@ use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
 use crate::chess::position::{KpkPosition, Outcome};
 use crate::error::Result;
+use crate::net::topology::Topology;
 use serde::{Deserialize, Serialize};
 
 /// Bits a per-column Rice parameter would take in a layer header (0..=24 fits 5 bits).
@@ -37,7 +38,7 @@ pub struct CompressionResults {
 /// The chosen model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelFacts {
-    pub topology: String,
+    pub topology: Topology,
     pub parameters: usize,
     /// Table 4 numbers of its inputs.
     pub inputs: Vec<usize>,
@@ -55,7 +56,7 @@ pub struct ModelFacts {
 /// One candidate net.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CandidateRow {
-    pub topology: String,
+    pub topology: Topology,
     pub inputs: String,
     pub lone_king_by_rule: bool,
     pub seed: u64,
@@ -182,7 +183,7 @@ pub fn analyse(
         legal: KpkPosition::all().count(),
         answered: KpkPosition::all().filter(|p| covers(model.coverage(), p)).count(),
         model: ModelFacts {
-            topology: net.topology().to_string(),
+            topology: net.topology()?,
             parameters: net.parameter_count(),
             inputs: model.input().xs(),
             pawn_side_only: model.coverage() != super::Coverage::All,

@@ -100,6 +100,27 @@ impl<'de> Deserialize<'de> for Topology {
     }
 }
 
+/// An optional topology as text, the empty string for none: a field that always has a text
+/// cell, `#[serde(with = "crate::net::topology::empty_for_none")]`.
+pub mod empty_for_none {
+    use super::Topology;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The topology's text, or "".
+    pub fn serialize<S: Serializer>(t: &Option<Topology>, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.collect_str(t),
+            None => s.serialize_str(""),
+        }
+    }
+
+    /// None from "", else the topology the text writes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Topology>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.is_empty() { Ok(None) } else { text.parse().map(Some).map_err(serde::de::Error::custom) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +146,22 @@ mod tests {
         let huge = "4000-4000-1".parse::<Topology>().unwrap_err().to_string();
         assert!(huge.contains("more than 10000000 weights"), "{huge}");
         assert!(format!("{}-1", usize::MAX).parse::<Topology>().is_err());
+    }
+
+    #[test]
+    fn an_optional_topology_is_its_text_or_empty() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Net {
+            #[serde(with = "empty_for_none")]
+            topology: Option<Topology>,
+        }
+        for (net, json) in [
+            (Net { topology: Some("23-20-5-1".parse().unwrap()) }, r#"{"topology":"23-20-5-1"}"#),
+            (Net { topology: None }, r#"{"topology":""}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&net).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Net>(json).unwrap(), net);
+        }
+        assert!(serde_json::from_str::<Net>(r#"{"topology":"32-0-1"}"#).is_err());
     }
 }

@@ -95,6 +95,9 @@ pub struct Table5Row {
     pub side: Color,
     /// The paper's network number NN1..NN6 (section 4.4).
     pub nn: u8,
+    /// Layer widths as Table 5 writes them, e.g. "32-10-10-1". Text here: the paper's tables
+    /// come before the net stage that owns `net::topology::Topology`; every row parses as one
+    /// with its weight count (net::topology's tests).
     pub topology: String,
     pub weights: usize,
     pub bits: usize,
