@@ -95,12 +95,13 @@ pub fn searched(hybrid: &Hybrid, bb: &Bitbase) -> Result<(usize, crate::hybrid::
 
 /// Write the rows as CSV (atomically, by the output policy).
 pub fn write_csv(path: &Path, rows: &[FrontierRow]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.serialize(r).map_err(|e| Error::Internal(e.to_string()))?;
-    }
-    let bytes = w.into_inner().map_err(|e| Error::Internal(e.to_string()))?;
-    crate::output::write_file(path, &bytes)
+    crate::output::write_file_with(path, |w| {
+        let mut w = csv::Writer::from_writer(w);
+        for r in rows {
+            w.serialize(r)?;
+        }
+        w.flush()
+    })
 }
 
 /// Read rows written by [`write_csv`].

@@ -240,7 +240,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         .and_then(|e| e.template("levers.md", levers::TEMPLATE))
         .and_then(|e| e.template("frontier.md", frontier::TEMPLATE))
         .and_then(|e| e.render("compression.md", &context))
-        .map_err(|e| Error::Format { path: e.name, message: e.message })
+        .map_err(Error::from)
         .and_then(|md| summary::check_sections(&findings(results), &md).map(|()| md))
 }
 
