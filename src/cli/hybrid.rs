@@ -9,6 +9,7 @@ use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
 use kpk::hybrid::compress::{Candidate, CompressConfig};
 use kpk::net::model::SavedNet;
+use kpk::net::topology::Topology;
 use kpk::output::FileOut;
 use kpk::report::driver::drive;
 use std::cell::RefCell;
@@ -144,7 +145,7 @@ pub struct CompressArgs {
 
 /// One row of the candidate table.
 struct Row<'a> {
-    topology: String,
+    topology: &'a Topology,
     parameters: usize,
     float_errors: usize,
     hybrid: &'a Hybrid,
@@ -219,7 +220,7 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         let rows: Vec<Row> = candidates
             .iter()
             .map(|c| Row {
-                topology: c.topology.to_string(),
+                topology: &c.topology,
                 parameters: c.parameters,
                 float_errors: c.float_errors,
                 hybrid: &c.hybrid,
@@ -276,8 +277,9 @@ fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::R
     let mut tables: Box<dyn Write> =
         if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
     let net = &done.prepared.net;
+    let topology = Topology::new(net.topology().to_vec())?;
     let row = Row {
-        topology: net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-"),
+        topology: &topology,
         parameters: net.weight_count(),
         float_errors: done.float_errors,
         hybrid: &c.hybrid,

@@ -67,7 +67,7 @@ impl Topology {
 impl fmt::Display for Topology {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths: Vec<String> = self.0.iter().map(usize::to_string).collect();
-        f.write_str(&widths.join("-"))
+        f.pad(&widths.join("-"))
     }
 }
 
@@ -139,6 +139,7 @@ mod tests {
         assert_eq!(t.widths(), [32, 32, 5, 2]);
         assert_eq!((t.inputs(), t.outputs(), t.weight_count()), (32, 2, 1233)); // NN6 of Table 5
         assert_eq!(t.to_string(), "32-32-5-2");
+        assert_eq!(format!("[{t:<11}]"), "[32-32-5-2  ]");
         for bad in ["32", "32-0-1", "32-x-1", "", "-1"] {
             let err = bad.parse::<Topology>().unwrap_err().to_string();
             assert!(err.contains(&format!("'{bad}'")), "{bad}: {err}");
