@@ -70,6 +70,11 @@ pub enum Error {
     /// declared design asks of it.
     #[error("{0}")]
     Data(String),
+    /// A report's template (built into kpk) that does not compile or render with the data it is
+    /// given: the template's name (a label's text, for a label) and minijinja's reason with its
+    /// line.
+    #[error("template {name}: {message}")]
+    Template { name: String, message: String },
     /// A broken invariant of kpk itself: a bug to report.
     #[error("internal error: {0}")]
     Internal(String),

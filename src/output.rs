@@ -437,6 +437,20 @@ pub fn write_file_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io
     FileOut::check(path)?.write_with(fill)
 }
 
+/// A CSV file's text, its rows written by `fill` in memory (a report's table, which the report's
+/// driver writes with the rest): the writer's error is an I/O error of `file`, as it would be
+/// writing to disk.
+pub fn csv_text(
+    file: &str,
+    fill: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>,
+) -> Result<String> {
+    let io = |cause: std::io::Error| Error::Io { path: file.to_string(), cause };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    fill(&mut w).map_err(|e| io(e.into()))?;
+    let bytes = w.into_inner().map_err(|e| io(e.into_error()))?;
+    String::from_utf8(bytes).map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
 /// What makes a folder recognisably a kpk run folder: the names kpk writes into it, and a test
 /// that its own record (e.g. `summary.json`) names the folder.
 pub struct RunFolderKind {

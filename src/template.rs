@@ -26,11 +26,17 @@ pub struct Engine {
 
 /// An error of a template: a bug in the report's template or its data, reported with the
 /// template's name and line.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("template {name}: {message}")]
 pub struct TemplateError {
     pub name: String,
     pub message: String,
+}
+
+impl From<TemplateError> for crate::error::Error {
+    fn from(e: TemplateError) -> Self {
+        crate::error::Error::Template { name: e.name, message: e.message }
+    }
 }
 
 fn template_error(name: &str, e: &minijinja::Error) -> TemplateError {
@@ -119,7 +125,7 @@ pub fn render_one(
 /// its code) from `context`, with the shared filters.
 pub fn label(source: &str, context: &impl Serialize) -> crate::error::Result<String> {
     static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(Engine::new);
-    ENGINE.render_str(source, context).map_err(|e| crate::error::Error::Internal(e.to_string()))
+    Ok(ENGINE.render_str(source, context)?)
 }
 
 /// Take a filter argument back as a typed value (a row struct, say) for filters written in Rust.

@@ -81,8 +81,8 @@ fn the_hybrid_recipe_is_the_candidate_kpk_compress_ships() {
     let recipe = HybridRecipe::load(&root(HYBRID_CONFIG)).unwrap();
     let report: CompressionResults = kpk::template::read_results(&root("reports/compression.json")).unwrap();
     let chosen = &report.candidates[0];
-    let hidden = chosen.topology.split('-').map(|w| w.parse().unwrap()).collect::<Vec<usize>>();
-    assert_eq!(hidden[1..hidden.len() - 1], recipe.candidate.hidden[..]);
+    let widths = chosen.topology.widths();
+    assert_eq!(widths[1..widths.len() - 1], recipe.candidate.hidden[..]);
     assert_eq!(
         (&chosen.inputs, chosen.lone_king_by_rule),
         (&recipe.candidate.inputs, recipe.candidate.lone_king_by_rule)

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::hybrid::compress::{Candidate, CompressConfig};
 use crate::hybrid::frontier::FrontierRow;
 use crate::hybrid::results::{CompressionResults, Frontier};
+use crate::net::topology::Topology;
 use std::path::Path;
 
 /// The frontier's data, written beside the report.
@@ -34,15 +35,10 @@ pub fn earlier_frontier(cfg: &CompressConfig, path: &Path) -> Result<Option<Vec<
     }
     let rows = crate::hybrid::frontier::read_csv(path)?;
     let width = cfg.inputs.get(&spec.inputs).map_or(0, Vec::len);
-    let wanted: Vec<(String, u64)> = spec
-        .nets()
-        .iter()
-        .map(|n| {
-            let widths: Vec<String> = n.hidden.iter().map(usize::to_string).collect();
-            (format!("{width}-{}-1", widths.join("-")), n.seed.unwrap_or_default())
-        })
-        .collect();
-    let found: Vec<(String, u64)> = rows.iter().map(|r| (r.topology.clone(), r.seed)).collect();
+    let wanted: Vec<(Option<Topology>, u64)> =
+        spec.nets().iter().map(|n| (n.topology(width).ok(), n.seed.unwrap_or_default())).collect();
+    let found: Vec<(Option<Topology>, u64)> =
+        rows.iter().map(|r| (Some(r.topology.clone()), r.seed)).collect();
     if found != wanted {
         return Err(Error::Format {
             path: path.display().to_string(),

@@ -40,7 +40,7 @@ impl Values {
         let by_index = by_index(|p| f(p));
         let legal = KpkPosition::all().map(|p| by_index[KpkIndex::of(&p).value()]);
         if let Some(v) = legal.into_iter().find(|v| !(v.is_finite() && v.abs() <= LIMIT)) {
-            return Err(Error::Internal(format!("evaluator {name} gives {v}, outside ±{LIMIT}")));
+            return Err(Error::Argument(format!("evaluator {name} gives {v}, outside ±{LIMIT}")));
         }
         Ok(Values { name, depth: 0, by_index })
     }

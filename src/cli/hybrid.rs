@@ -9,6 +9,7 @@ use kpk::hybrid::Hybrid;
 use kpk::hybrid::complete::from_saved;
 use kpk::hybrid::compress::{Candidate, CompressConfig};
 use kpk::net::model::SavedNet;
+use kpk::net::topology::Topology;
 use kpk::output::FileOut;
 use kpk::report::driver::drive;
 use std::cell::RefCell;
@@ -144,7 +145,7 @@ pub struct CompressArgs {
 
 /// One row of the candidate table.
 struct Row<'a> {
-    topology: &'a str,
+    topology: &'a Topology,
     parameters: usize,
     float_errors: usize,
     hybrid: &'a Hybrid,
@@ -276,7 +277,7 @@ fn run_compress_from(from: &std::path::Path, out: &std::path::Path) -> anyhow::R
     let mut tables: Box<dyn Write> =
         if out.is_stream() { Box::new(std::io::stderr()) } else { Box::new(super::stdout()) };
     let net = &done.prepared.net;
-    let topology = net.topology().iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let topology = Topology::new(net.topology().to_vec())?;
     let row = Row {
         topology: &topology,
         parameters: net.weight_count(),

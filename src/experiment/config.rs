@@ -330,22 +330,30 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
 
 /// toml's errors span several lines (a source excerpt with a caret). Reduce one to a single
 /// line: the line number, the key on that line if there is one, and the message.
+///
+/// The line is where the error's span starts: a bad value or key, a table lacking a key (toml
+/// spans its header or its inline `{ … }`), or the place a syntax error was found (an empty
+/// span). The document itself has no line: toml gives an error of the top-level table (a
+/// missing top-level key) an empty span at the start, where a syntax error can also be found,
+/// so an empty span at the start counts as the document's only if the text is TOML. A span over
+/// several lines points at no one key, and keeps the message alone too.
 fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim().replace('\n', "; ");
     let Some(span) = e.span() else { return message };
-    // A missing key has no line of its own; a span over several lines points at no one key.
-    if message.starts_with("missing field")
-        || text.get(span.clone()).is_none_or(|s| s.trim_end().contains('\n'))
-    {
+    let of_document = span.end == 0 && toml::from_str::<toml::Table>(text).is_ok();
+    if of_document || text.get(span.clone()).is_none_or(|s| s.trim_end().contains('\n')) {
         return message;
     }
     let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
     let line = text.lines().nth(line_no - 1).unwrap_or("");
-    match line.split_once('=') {
-        Some((key, _)) if !key.trim().is_empty() && !line.trim_start().starts_with('#') => {
-            format!("line {line_no}, key `{}`: {message}", key.trim())
-        }
-        _ => format!("line {line_no}: {message}"),
+    // The key before the line's first '=', unless the line opens a value instead (an inline
+    // table in a multi-line array).
+    let key = line.split_once('=').map(|(key, _)| key.trim()).filter(|key| {
+        !key.is_empty() && !key.contains(['{', '[', ',']) && !line.trim_start().starts_with('#')
+    });
+    match key {
+        Some(key) => format!("line {line_no}, key `{key}`: {message}"),
+        None => format!("line {line_no}: {message}"),
     }
 }
 

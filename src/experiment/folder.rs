@@ -63,9 +63,8 @@ pub fn write_trial(folder: &RunFolder, run: &TrialRun) -> Result<()> {
         );
         crate::output::write_file(&tmp.join(CONFIG_TOML), (header + &c.to_toml()).as_bytes())?;
         write_metrics(&tmp.join(METRICS_CSV), &run.metrics)?;
-        let summary =
-            serde_json::to_string_pretty(&run.summary).map_err(|e| Error::Internal(e.to_string()))?;
-        crate::output::write_file(&tmp.join(SUMMARY_JSON), (summary + "\n").as_bytes())?;
+        let summary = crate::template::results_json(&run.summary)?;
+        crate::output::write_file(&tmp.join(SUMMARY_JSON), summary.as_bytes())?;
         saved_net(run)?.save(&tmp.join(WEIGHTS_JSON))?;
         export::write_safetensors(&tmp.join(WEIGHTS_SAFETENSORS), &run.net, &export_metadata(run))?;
         let npy = tmp.join(WEIGHTS_NPY_DIR);

@@ -64,6 +64,48 @@ fn unknown_keys_and_wrong_types_name_the_key_on_one_line() {
     assert!(e.contains("input_coding") && e.contains("natural"), "{e}");
 }
 
+/// The line and key come from the error's span, never from the message's words.
+#[test]
+fn toml_errors_give_the_line_and_key_their_span_starts_on() {
+    let line_of = |text: &str, key: &str| 1 + text.lines().position(|l| l.starts_with(key)).unwrap();
+    // A bad type on a key's line.
+    let text = with("max_epochs", "\"lots\"");
+    let e = error_of(&text);
+    assert!(e.starts_with(&format!("line {}, key `max_epochs`: ", line_of(&text, "max_epochs"))), "{e}");
+    // Syntax errors: on a key's line, on a line without a key, and at the very start.
+    let e = error_of(&format!("{GOOD}window =\n"));
+    assert!(e.starts_with(&format!("line {}, key `window`: ", GOOD.lines().count() + 1)), "{e}");
+    let e = error_of(&format!("{GOOD}[stages\n"));
+    assert!(e.starts_with(&format!("line {}: ", GOOD.lines().count() + 1)), "{e}");
+    let e = error_of(&format!("= 3\n{GOOD}"));
+    assert!(e.starts_with("line 1: "), "{e}");
+    // A missing top-level key is the whole document's, even in a document of one line.
+    for text in [with("seed", ""), "name = \"t\"".to_string()] {
+        let e = error_of(&text);
+        assert!(!e.contains("line ") && !e.contains("key `") && !e.contains('\n'), "{e}");
+    }
+    // A table lacking a key: the line of its header, or of its key's inline table.
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Net {
+        name: String,
+        layer: Layer,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Layer {
+        width: usize,
+        slope: f64,
+    }
+    let e = |text: &str| super::config::parse_toml::<Net>(text).unwrap_err().to_string();
+    let inline = e("name = \"n\"\nlayer = { width = 3 }\n");
+    assert!(inline.starts_with("line 2, key `layer`: ") && inline.contains("slope"), "{inline}");
+    let header = e("name = \"n\"\n\n[layer]\nwidth = 3\n");
+    assert!(header.starts_with("line 3: ") && header.contains("slope"), "{header}");
+    let top = e("layer = { width = 3, slope = 1.0 }");
+    assert!(!top.contains("line ") && top.contains("name"), "{top}");
+}
+
 #[test]
 fn values_are_checked_against_each_other() {
     let cases = [

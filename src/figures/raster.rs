@@ -21,10 +21,13 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
     .clone()
 }
 
-/// `svg` rendered at one pixel per SVG unit, as PNG bytes.
-pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
-    let fail =
-        |what: &str, e: &dyn std::fmt::Display| Error::Internal(format!("rendering SVG to PNG: {what}: {e}"));
+/// `svg` rendered at one pixel per SVG unit, as the PNG bytes of the file `png` (named in an
+/// error, as a chart that plotters fails to draw is).
+pub fn svg_to_png(svg: &str, png: &Path) -> Result<Vec<u8>> {
+    let fail = |what: &str, e: &dyn std::fmt::Display| Error::Format {
+        path: png.display().to_string(),
+        message: format!("rendering SVG to PNG: {what}: {e}"),
+    };
     let options = resvg::usvg::Options { fontdb: fonts(), ..resvg::usvg::Options::default() };
     let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| fail("parse", &e))?;
     let size = tree.size().to_int_size();
@@ -37,7 +40,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
 /// Write `svg` at `path` (a `.svg` file) and its rendering beside it with the extension `.png`,
 /// both through kpk's output policy. The PNG is rendered before either file is written.
 pub fn write_svg_and_png(path: &Path, svg: &str) -> Result<()> {
-    let png = svg_to_png(svg)?;
+    let png = svg_to_png(svg, &path.with_extension("png"))?;
     FileOut::check_in_own_folder(path)?.write(svg.as_bytes())?;
     FileOut::check_in_own_folder(&path.with_extension("png"))?.write(&png)
 }
@@ -57,7 +60,7 @@ mod tests {
         let plain = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"60\" height=\"30\">\
                      <rect width=\"60\" height=\"30\" fill=\"#ffffff\"/>\
                      <rect x=\"40\" width=\"20\" height=\"30\" fill=\"#ff0000\"/></svg>";
-        let png = svg_to_png(plain).unwrap();
+        let png = svg_to_png(plain, Path::new("t.png")).unwrap();
         assert_eq!(&png[1..4], b"PNG");
         assert_eq!(pixel(&png, 50, 15), [255, 0, 0, 255]);
         assert_eq!(pixel(&png, 10, 15), [255, 255, 255, 255]);
@@ -66,7 +69,7 @@ mod tests {
             "</svg>",
             "<text x=\"2\" y=\"25\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"24\">W</text></svg>",
         );
-        let with_text = svg_to_png(&text).unwrap();
+        let with_text = svg_to_png(&text, Path::new("t.png")).unwrap();
         let dark =
             (0..40).flat_map(|x| (0..30).map(move |y| (x, y))).any(|(x, y)| pixel(&with_text, x, y)[0] < 128);
         assert!(dark, "the caption's glyph is drawn");

@@ -26,6 +26,7 @@ use crate::experiment::replicate::SEED_STRIDE;
 use crate::hybrid::sizes::Sizes;
 use crate::net::mlp::Mlp;
 use crate::net::output::OutputCoding;
+use crate::net::topology::Topology;
 use crate::train::{
     self, TrainData,
     config::{ErrorFunction, Optimiser, TrainConfig},
@@ -101,6 +102,14 @@ pub struct CandidateSpec {
     /// out x33, the side to move.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lone_king_by_rule: bool,
+}
+
+impl CandidateSpec {
+    /// The net's layer widths on an input set of `inputs` columns: the inputs, the hidden layers
+    /// and one output neuron.
+    pub fn topology(&self, inputs: usize) -> Result<Topology> {
+        Topology::new([&[inputs][..], &self.hidden, &[1]].concat())
+    }
 }
 
 impl CompressConfig {
@@ -204,7 +213,7 @@ impl FrontierSpec {
 #[derive(Clone, Debug)]
 pub struct Candidate {
     /// Topology, inputs first, e.g. `33-16-4-1`.
-    pub topology: String,
+    pub topology: Topology,
     /// The name of its input set.
     pub inputs: String,
     /// Whether the net covers the pawn side to move only (see [`CandidateSpec::lone_king_by_rule`]).
@@ -294,14 +303,11 @@ fn candidate(
     progress: Progress,
 ) -> Result<Candidate> {
     let started = Instant::now();
-    let mut topology = vec![input.width()];
-    topology.extend_from_slice(&spec.hidden);
-    topology.push(1);
-    let net_name = topology.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("-");
+    let topology = spec.topology(input.width())?;
     let seed = spec.seed.unwrap_or(cfg.seed.wrapping_add(c as u64));
     let covers = if spec.lone_king_by_rule { ", pawn side to move" } else { "" };
-    let name = format!("{net_name} ({} inputs{covers}, seed {seed})", spec.inputs);
-    let mut net = Mlp::new(&topology, cfg.slope, seed)?;
+    let name = format!("{topology} ({} inputs{covers}, seed {seed})", spec.inputs);
+    let mut net = Mlp::new(topology.widths(), cfg.slope, seed)?;
     let train_data = TrainData { inputs: data.rows.view(), wins: &data.wins };
     let mut epochs = 0;
     for (s, stage) in cfg.stages.iter().enumerate() {
@@ -365,7 +371,7 @@ fn candidate(
         sizes.total
     ));
     Ok(Candidate {
-        topology: net_name,
+        topology,
         inputs: spec.inputs.clone(),
         lone_king_by_rule: spec.lone_king_by_rule,
         seed,

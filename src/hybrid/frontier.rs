@@ -17,6 +17,7 @@ use crate::chess::search::Values;
 use crate::error::{Error, Result};
 use crate::hybrid::compress::{CompressConfig, Progress, train_all};
 use crate::hybrid::{Hybrid, exceptions::ExceptionSet};
+use crate::net::topology::Topology;
 use kpk_probe::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -24,7 +25,7 @@ use std::path::Path;
 /// One net of the frontier: one row of `compression-frontier.csv`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrontierRow {
-    pub topology: String,
+    pub topology: Topology,
     /// Weights and biases.
     pub weights: usize,
     pub seed: u64,
@@ -95,12 +96,13 @@ pub fn searched(hybrid: &Hybrid, bb: &Bitbase) -> Result<(usize, crate::hybrid::
 
 /// Write the rows as CSV (atomically, by the output policy).
 pub fn write_csv(path: &Path, rows: &[FrontierRow]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.serialize(r).map_err(|e| Error::Internal(e.to_string()))?;
-    }
-    let bytes = w.into_inner().map_err(|e| Error::Internal(e.to_string()))?;
-    crate::output::write_file(path, &bytes)
+    crate::output::write_file_with(path, |w| {
+        let mut w = csv::Writer::from_writer(w);
+        for r in rows {
+            w.serialize(r)?;
+        }
+        w.flush()
+    })
 }
 
 /// Read rows written by [`write_csv`].

@@ -4,6 +4,7 @@
 #![doc = include_str!("quant.md")]
 
 use crate::error::{Error, Result};
+use crate::net::topology::Topology;
 use ndarray::Array2;
 
 /// How the integer net computes (also printed in reports/COMPRESSION.md).
@@ -61,11 +62,10 @@ impl QuantNet {
         self.layers.iter().map(|l| l.weights.len() + l.biases.len()).sum()
     }
 
-    /// Topology as the paper writes it, e.g. `33-16-4-1`.
-    pub fn topology(&self) -> String {
-        let mut t = vec![self.n_inputs().to_string()];
-        t.extend(self.layers.iter().map(|l| l.n_out.to_string()));
-        t.join("-")
+    /// The layer widths, inputs first (written as the paper writes them, e.g. `33-16-4-1`); an
+    /// error if they are not a topology kpk trains.
+    pub fn topology(&self) -> Result<Topology> {
+        Topology::new(std::iter::once(self.n_inputs()).chain(self.layers.iter().map(|l| l.n_out)).collect())
     }
 
     /// The output layer's accumulator for `input` (`input.len() == n_inputs()`); win iff > 0.
@@ -233,7 +233,7 @@ mod tests {
         let l1 = array![[-0.3, 1.0, -0.5]];
         let slope = 1.0;
         let q = quantise(&[l0.clone(), l1.clone()], slope, &[0.5, 0.5], &[0.0, -1.0], &[8, 8], 8).unwrap();
-        assert_eq!(q.topology(), "2-2-1");
+        assert_eq!(q.topology().unwrap().to_string(), "2-2-1");
         assert_eq!(q.parameter_count(), 9);
         let sig = |z: f64| 1.0 / (1.0 + (-slope * z).exp());
         for x0 in -8..=8 {

@@ -13,6 +13,7 @@ use crate::chess::index::KpkIndex;
 use crate::chess::position::KpkPosition;
 use crate::error::Result;
 use crate::hybrid::{exceptions::ExceptionSet, format::ExceptionOrder, sizes::Sizes};
+use crate::net::topology::Topology;
 use kpk_probe::Outcome;
 use kpk_probe::bits::zigzag;
 use serde::{Deserialize, Serialize};
@@ -40,7 +41,7 @@ pub struct CompressionResults {
 /// The chosen model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelFacts {
-    pub topology: String,
+    pub topology: Topology,
     pub parameters: usize,
     /// Table 4 numbers of its inputs.
     pub inputs: Vec<usize>,
@@ -58,7 +59,7 @@ pub struct ModelFacts {
 /// One candidate net.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CandidateRow {
-    pub topology: String,
+    pub topology: Topology,
     pub inputs: String,
     pub lone_king_by_rule: bool,
     pub seed: u64,
@@ -185,7 +186,7 @@ pub fn analyse(
         legal: KpkPosition::all().count(),
         answered: KpkPosition::all().filter(|p| covers(model.coverage(), p)).count(),
         model: ModelFacts {
-            topology: net.topology().to_string(),
+            topology: net.topology()?,
             parameters: net.parameter_count(),
             inputs: model.input().xs(),
             pawn_side_only: model.coverage() != kpk_probe::Coverage::All,

@@ -239,12 +239,7 @@ pub fn cell_rows<'a>(
 /// draws.csv: one line per [`DrawFit`], [`DRAW_COLUMNS`] first (accuracies in Rust's shortest
 /// round-trip form, so the file reads back to the same values).
 pub fn draws_csv(rows: &[DrawFit]) -> Result<String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.serialize(r).map_err(|e| Error::Internal(format!("draws.csv: {e}")))?;
-    }
-    let bytes = w.into_inner().map_err(|e| Error::Internal(format!("draws.csv: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| Error::Internal(format!("draws.csv: {e}")))
+    crate::output::csv_text("draws.csv", |w| rows.iter().try_for_each(|r| w.serialize(r)))
 }
 
 /// Read draws.csv back.

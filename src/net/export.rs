@@ -61,7 +61,7 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
         .map(|(name, shape, bytes)| {
             TensorView::new(Dtype::F64, shape.clone(), bytes)
                 .map(|v| (name.clone(), v))
-                .map_err(|e| Error::Internal(format!("{name}: {e}")))
+                .map_err(|e| Error::Model(format!("{name}: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut info: BTreeMap<String, String> =
@@ -69,8 +69,7 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
     let topology = net.topology().iter().map(usize::to_string).collect::<Vec<_>>().join("-");
     info.insert("topology".into(), topology);
     info.insert("slope".into(), net.slope().to_string());
-    let plain =
-        safetensors::serialize(views, None).map_err(|e| Error::Internal(format!("safetensors: {e}")))?;
+    let plain = safetensors::serialize(views, None).map_err(|e| Error::Model(format!("safetensors: {e}")))?;
     with_metadata(&plain, &info)
 }
 
@@ -78,6 +77,8 @@ pub fn to_safetensors(net: &Mlp, metadata: &[(&str, String)]) -> Result<Vec<u8>>
 /// keys in sorted order: the `safetensors` crate writes metadata from a `HashMap`, whose order
 /// changes from run to run, and the same net must give the same bytes.
 fn with_metadata(bytes: &[u8], info: &BTreeMap<String, String>) -> Result<Vec<u8>> {
+    // `bytes` are what the safetensors crate has just written: a header it cannot have written
+    // is a bug.
     let internal = |m: &str| Error::Internal(format!("safetensors: {m}"));
     let len = bytes.get(..8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize);
     let (header, data) = match len {

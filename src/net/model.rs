@@ -93,9 +93,9 @@ impl SavedNet {
 
     /// Write as pretty JSON, atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        self.check()
-            .map_err(|e| Error::Format { path: path.display().to_string(), message: e.to_string() })?;
-        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Internal(e.to_string()))?;
+        let bad = |message: String| Error::Format { path: path.display().to_string(), message };
+        self.check().map_err(|e| bad(e.to_string()))?;
+        let json = serde_json::to_vec_pretty(self).map_err(|e| bad(e.to_string()))?;
         crate::output::write_file(path, &json)
     }
 

@@ -67,7 +67,7 @@ impl Topology {
 impl fmt::Display for Topology {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths: Vec<String> = self.0.iter().map(usize::to_string).collect();
-        f.write_str(&widths.join("-"))
+        f.pad(&widths.join("-"))
     }
 }
 
@@ -100,6 +100,27 @@ impl<'de> Deserialize<'de> for Topology {
     }
 }
 
+/// An optional topology as text, the empty string for none: a field that always has a text
+/// cell, `#[serde(with = "crate::net::topology::empty_for_none")]`.
+pub mod empty_for_none {
+    use super::Topology;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The topology's text, or "".
+    pub fn serialize<S: Serializer>(t: &Option<Topology>, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.collect_str(t),
+            None => s.serialize_str(""),
+        }
+    }
+
+    /// None from "", else the topology the text writes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Topology>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.is_empty() { Ok(None) } else { text.parse().map(Some).map_err(serde::de::Error::custom) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +139,7 @@ mod tests {
         assert_eq!(t.widths(), [32, 32, 5, 2]);
         assert_eq!((t.inputs(), t.outputs(), t.weight_count()), (32, 2, 1233)); // NN6 of Table 5
         assert_eq!(t.to_string(), "32-32-5-2");
+        assert_eq!(format!("[{t:<11}]"), "[32-32-5-2  ]");
         for bad in ["32", "32-0-1", "32-x-1", "", "-1"] {
             let err = bad.parse::<Topology>().unwrap_err().to_string();
             assert!(err.contains(&format!("'{bad}'")), "{bad}: {err}");
@@ -125,5 +147,22 @@ mod tests {
         let huge = "4000-4000-1".parse::<Topology>().unwrap_err().to_string();
         assert!(huge.contains("more than 10000000 weights"), "{huge}");
         assert!(format!("{}-1", usize::MAX).parse::<Topology>().is_err());
+    }
+
+    #[test]
+    fn an_optional_topology_is_its_text_or_empty() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Net {
+            #[serde(with = "empty_for_none")]
+            topology: Option<Topology>,
+        }
+        for (net, json) in [
+            (Net { topology: Some("23-20-5-1".parse().unwrap()) }, r#"{"topology":"23-20-5-1"}"#),
+            (Net { topology: None }, r#"{"topology":""}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&net).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Net>(json).unwrap(), net);
+        }
+        assert!(serde_json::from_str::<Net>(r#"{"topology":"32-0-1"}"#).is_err());
     }
 }

@@ -203,3 +203,13 @@ fn an_unwritable_place_fails_the_check_before_any_work() {
     assert!(e.contains("is not a folder"), "{e}");
     assert_eq!(s.names(), ["plain"]);
 }
+
+#[test]
+fn a_csv_text_writer_error_is_an_io_error_of_its_file() {
+    let text = csv_text("t.csv", |w| w.write_record(["a", "b"])).unwrap();
+    assert_eq!(text, "a,b\n");
+    // Rows of unequal length: the writer refuses the second.
+    let e =
+        csv_text("t.csv", |w| w.write_record(["a"]).and_then(|()| w.write_record(["a", "b"]))).unwrap_err();
+    assert!(matches!(&e, Error::Io { path, .. } if path == "t.csv"), "{e:?}");
+}

@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub(super) const EMBEDDED: &str = "the embedded tables parse (tested)";
 const TABLE5_CSV: &str = include_str!("../../data/paper/table5_trials.csv");
 const TABLE6_CSV: &str = include_str!("../../data/paper/table6_misclassified_a_file.csv");
+const TABLE6_NAME: &str = "data/paper/table6_misclassified_a_file.csv";
 
 /// 2^17 bits: the size the paper assumes for a KPK database when computing `comp` (section 5).
 pub const DATABASE_BITS: f64 = 131_072.0;
@@ -95,6 +96,9 @@ pub struct Table5Row {
     pub side: Color,
     /// The paper's network number NN1..NN6 (section 4.4).
     pub nn: u8,
+    /// Layer widths as Table 5 writes them, e.g. "32-10-10-1". Text here: the paper's tables
+    /// come before the net stage that owns `net::topology::Topology`; every row parses as one
+    /// with its weight count (net::topology's tests).
     pub topology: String,
     pub weights: usize,
     pub bits: usize,
@@ -129,13 +133,15 @@ pub struct Table6Row {
 }
 
 impl Table6Row {
-    /// The position (always White to move: Table 6 lists wtm positions).
+    /// The position (always White to move: Table 6 lists wtm positions); an error names the
+    /// table's file and the row.
     pub fn position(&self) -> Result<KpkPosition> {
-        let sq = |s: &str| {
-            s.parse::<Square>().map_err(|e| Error::Internal(format!("Table 6 row {}: {e}", self.n)))
+        let bad = |e: &dyn std::fmt::Display| Error::Format {
+            path: TABLE6_NAME.into(),
+            message: format!("row {}: {e}", self.n),
         };
-        KpkPosition::new(sq(&self.wk)?, sq(&self.bk)?, sq(&self.wp)?, Color::White)
-            .map_err(|e| Error::Internal(format!("Table 6 row {}: {e}", self.n)))
+        let sq = |s: &str| s.parse::<Square>().map_err(|e| bad(&e));
+        KpkPosition::new(sq(&self.wk)?, sq(&self.bk)?, sq(&self.wp)?, Color::White).map_err(|e| bad(&e))
     }
 }
 
@@ -168,7 +174,7 @@ pub fn scope(trial: u8) -> Option<Scope> {
 
 /// Table 6, the 51 misclassified a-file positions, in the paper's order.
 pub fn table6() -> Vec<Table6Row> {
-    parse(TABLE6_CSV, "data/paper/table6_misclassified_a_file.csv").expect(EMBEDDED)
+    parse(TABLE6_CSV, TABLE6_NAME).expect(EMBEDDED)
 }
 
 /// The paper's compression factor: database bits / (weights * 64 bits), section 5.

@@ -23,7 +23,7 @@ pub(crate) fn made_up_hybrid(seeds: usize) -> HybridTraining {
     let each = |v: usize| vec![v; seeds];
     HybridTraining {
         config: "compress.toml".into(),
-        topology: "23-20-5-1".into(),
+        topology: Some("23-20-5-1".parse().unwrap()),
         inputs: "pawn_side".into(),
         lone_king_by_rule: true,
         epochs: 240,

@@ -135,7 +135,7 @@ pub fn run_match(
 fn hybrid_training(recipe: &HybridRecipe, hybrids: &[Candidate]) -> HybridTraining {
     HybridTraining {
         config: recipe.path.clone(),
-        topology: hybrids.first().map_or_else(String::new, |c| c.topology.clone()),
+        topology: hybrids.first().map(|c| c.topology.clone()),
         inputs: recipe.candidate.inputs.clone(),
         lone_king_by_rule: recipe.candidate.lone_king_by_rule,
         epochs: recipe.config.stages.iter().map(|s| s.epochs).sum(),

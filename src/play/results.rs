@@ -3,6 +3,7 @@
 //! [`super::pipeline`] computes it, [`crate::report::play`] renders it and computes nothing).
 
 use crate::dataset::Side;
+use crate::net::topology::Topology;
 use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -51,10 +52,11 @@ pub struct Nn6Training {
 /// its weight seed, the float net's misclassified positions, the file's exceptions and bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HybridTraining {
-    /// The compress config, its candidate (topology, inputs first), input set and whether the
-    /// lone king's positions are answered by the one-ply rule.
+    /// The compress config, its candidate's topology (none without a hybrid; written "" then),
+    /// input set and whether the lone king's positions are answered by the one-ply rule.
     pub config: String,
-    pub topology: String,
+    #[serde(with = "crate::net::topology::empty_for_none")]
+    pub topology: Option<Topology>,
     pub inputs: String,
     pub lone_king_by_rule: bool,
     /// Epochs of every training stage and of the quantisation-aware fine-tuning.

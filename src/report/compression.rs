@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{Legend, LineChart, Series};
 use crate::hybrid::results::{CandidateRow, CompressionResults, RICE_PARAMETER_BITS};
-use crate::net::topology::Topology;
 use crate::paper::tables;
 use crate::report::diagram::{self, Diagram};
 use crate::report::driver::{Output, Report, chart};
@@ -81,18 +80,19 @@ struct SizeChartLabels {
 static LABELS: LazyLock<Labels> =
     LazyLock::new(|| toml::from_str(include_str!("compression.toml")).expect("compression.toml parses"));
 
-/// The paper's nets (Table 5, NN1–NN6): 64-bit floating-point weights, not exact on KPK.
-const PAPER_NETS: [&str; 6] =
-    ["32-10-10-1", "32-20-10-1", "32-32-5-1", "32-64-10-1", "32-64-20-1", "32-32-5-2"];
-
 /// The goal the model's size is held to, in bytes.
 const GOAL_BYTES: usize = 2_000;
 
 /// A stricter size than the goal, in bytes, that the report also checks the model against.
 const MUST_BYTES: usize = 640;
 
-fn weights(topology: &str) -> usize {
-    topology.parse::<Topology>().expect("a paper net's topology").weight_count()
+/// The paper's nets NN1–NN6 (section 4.4, Table 5) in NN order, each as (topology, weights
+/// with biases): 64-bit floating-point weights, not exact on KPK.
+fn paper_nets() -> Vec<(String, usize)> {
+    let mut rows = tables::table5();
+    rows.sort_by_key(|r| r.nn);
+    rows.dedup_by_key(|r| r.nn);
+    rows.into_iter().map(|r| (r.topology, r.weights)).collect()
 }
 
 /// Every file the report renders: the report, its plot, the frontier's figures and the
@@ -156,9 +156,9 @@ impl Report for Compress<'_> {
 /// A row of the comparison table: this model, the raw bitbase, a cited file, or one of the
 /// paper's nets, with both compression factors (section 5, Table 5's `comp`).
 #[derive(Serialize)]
-struct Representation<'a> {
+struct Representation {
     kind: &'static str,
-    name: &'a str,
+    name: String,
     number: usize,
     weights: usize,
     bytes: usize,
@@ -168,11 +168,11 @@ struct Representation<'a> {
     raw: f64,
 }
 
-fn comparison(total: usize) -> Vec<Representation<'static>> {
+fn comparison(total: usize) -> Vec<Representation> {
     let raw_bitbase = MAX_INDEX / 8;
-    let row = |kind, name, number, weights, bytes: usize, exact, random| Representation {
+    let row = |kind, name: &str, number, weights, bytes: usize, exact, random| Representation {
         kind,
-        name,
+        name: name.to_string(),
         number,
         weights,
         bytes,
@@ -186,9 +186,8 @@ fn comparison(total: usize) -> Vec<Representation<'static>> {
     for (name, bytes, exact, random) in &LABELS.anchors {
         t.push(row("anchor", name, 0, 0, *bytes, *exact, *random));
     }
-    for (i, topology) in PAPER_NETS.iter().enumerate() {
-        let w = weights(topology);
-        t.push(row("paper", topology, i + 1, w, w * tables::BITS_PER_WEIGHT / 8, false, true));
+    for (i, (topology, w)) in paper_nets().into_iter().enumerate() {
+        t.push(row("paper", &topology, i + 1, w, w * tables::BITS_PER_WEIGHT / 8, false, true));
     }
     t
 }
@@ -197,7 +196,7 @@ fn comparison(total: usize) -> Vec<Representation<'static>> {
 #[derive(Serialize)]
 struct Context<'a> {
     r: &'a CompressionResults,
-    comparison: Vec<Representation<'static>>,
+    comparison: Vec<Representation>,
     raw_bitbase: usize,
     smallest_anchor: usize,
     goal_bytes: usize,
@@ -242,7 +241,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         .and_then(|e| e.template("levers.md", levers::TEMPLATE))
         .and_then(|e| e.template("frontier.md", frontier::TEMPLATE))
         .and_then(|e| e.render("compression.md", &context))
-        .map_err(|e| Error::Format { path: e.name, message: e.message })
+        .map_err(Error::from)
         .and_then(|md| summary::check_sections(&findings(results), &md).map(|()| md))
 }
 
@@ -253,7 +252,7 @@ pub fn findings(r: &CompressionResults) -> Vec<Finding> {
     let s = &r.model.sizes;
     let raw = (MAX_INDEX / 8) as f64;
     let xz = LABELS.anchors.iter().filter(|a| a.2).map(|a| a.1).min().unwrap_or(1) as f64;
-    let paper = PAPER_NETS.iter().map(|n| weights(n) * tables::BITS_PER_WEIGHT / 8).max().unwrap_or(0);
+    let paper = paper_nets().iter().map(|(_, w)| w * tables::BITS_PER_WEIGHT / 8).max().unwrap_or(0);
     let mut out = vec![
         Finding::new(&t.model.text, &t.model.section)
             .value("total", s.total as f64)

@@ -54,8 +54,8 @@ static ENGINE: LazyLock<std::result::Result<Engine, TemplateError>> = LazyLock::
 });
 
 fn render(name: &str, context: &serde_json::Value) -> Result<String> {
-    let engine = ENGINE.as_ref().map_err(|e| Error::Internal(e.to_string()))?;
-    engine.render(name, context).map_err(|e| Error::Internal(e.to_string()))
+    let engine = ENGINE.as_ref().map_err(|e| Error::from(e.clone()))?;
+    Ok(engine.render(name, context)?)
 }
 
 impl Piece {

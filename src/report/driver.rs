@@ -48,8 +48,9 @@ impl<'a> Output<'a> {
     /// formats), the PNG rendered now so that a failure writes neither.
     pub fn svg_and_png(path: impl Into<PathBuf>, svg: String) -> Result<[Output<'a>; 2]> {
         let path = path.into();
-        let png = crate::figures::raster::svg_to_png(&svg)?;
-        Ok([Output::bytes(path.with_extension("png"), png), Output::bytes(path, svg)])
+        let png = path.with_extension("png");
+        let bytes = crate::figures::raster::svg_to_png(&svg, &png)?;
+        Ok([Output::bytes(png, bytes), Output::bytes(path, svg)])
     }
 }
 

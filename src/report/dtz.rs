@@ -91,6 +91,6 @@ impl DtzReport {
         Engine::new()
             .template("dtz.md", TEMPLATE)
             .and_then(|e| e.render("dtz.md", self))
-            .map_err(|e| crate::error::Error::Format { path: e.name, message: e.message })
+            .map_err(crate::error::Error::from)
     }
 }

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::hybrid::frontier::FrontierRow;
+use crate::net::topology::Topology;
 use crate::report::driver::Output;
 use crate::template::label;
 use serde::{Deserialize, Serialize};
@@ -57,7 +58,7 @@ pub const TEMPLATE: &str = include_str!("templates/frontier.md.j2");
 
 /// One net size over its seeds.
 struct Size<'a> {
-    topology: &'a str,
+    topology: &'a Topology,
     weights: usize,
     rows: Vec<&'a FrontierRow>,
 }
@@ -74,7 +75,7 @@ impl Size<'_> {
 fn sizes(rows: &[FrontierRow]) -> Vec<Size<'_>> {
     let mut out: Vec<Size> = Vec::new();
     for r in rows {
-        match out.iter_mut().find(|s| s.topology == r.topology) {
+        match out.iter_mut().find(|s| *s.topology == r.topology) {
             Some(s) => s.rows.push(r),
             None => out.push(Size { topology: &r.topology, weights: r.weights, rows: vec![r] }),
         }
@@ -90,7 +91,7 @@ pub struct View {
     sizes: Vec<SizeRow>,
     best: Option<Best>,
     /// Nets every seed of which makes an exact hybrid smaller than xz's 3,528 B.
-    beaten: Vec<String>,
+    beaten: Vec<Topology>,
     exact: &'static [(String, f64)],
     bytes_figure: &'static str,
     errors_figure: &'static str,
@@ -99,7 +100,7 @@ pub struct View {
 /// A net size: (mean, least, greatest) over its seeds of each column.
 #[derive(Serialize)]
 struct SizeRow {
-    topology: String,
+    topology: Topology,
     weights: usize,
     net: (f64, f64, f64),
     errors: (f64, f64, f64),
@@ -112,7 +113,7 @@ struct SizeRow {
 #[derive(Serialize)]
 struct Best {
     bytes: usize,
-    topology: String,
+    topology: Topology,
     seed: u64,
     with_search: bool,
 }
@@ -148,7 +149,7 @@ pub fn view(rows: &[FrontierRow]) -> View {
         sizes: sizes
             .iter()
             .map(|s| SizeRow {
-                topology: s.topology.to_string(),
+                topology: s.topology.clone(),
                 weights: s.weights,
                 net: s.stat(|r| r.net_bytes),
                 errors: s.stat(|r| r.errors),
@@ -161,7 +162,7 @@ pub fn view(rows: &[FrontierRow]) -> View {
         beaten: sizes
             .iter()
             .filter(|s| s.stat(|r| r.total_bytes).2 < 3_528.0)
-            .map(|s| s.topology.to_string())
+            .map(|s| s.topology.clone())
             .collect(),
         exact: &LABELS.exact,
         bytes_figure: BYTES_FIGURE,

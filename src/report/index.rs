@@ -50,7 +50,7 @@ fn pick(report: &str, markdown: &str, phrase: &str) -> Result<String> {
 /// shipped model: the path it is named by (`model`, e.g. `models/kpk.hybrid`) and its size in bytes.
 pub fn render(dir: &Path, model: &str, model_bytes: u64) -> Result<String> {
     let index: Index = toml::from_str(include_str!("index.toml"))
-        .map_err(|e| Error::Internal(format!("index.toml: {e}")))?;
+        .map_err(|e| Error::Format { path: "index.toml".into(), message: e.to_string() })?;
     let mut lines = Vec::new();
     for p in &index.finding {
         let path = dir.join(&p.report);
@@ -63,7 +63,7 @@ pub fn render(dir: &Path, model: &str, model_bytes: u64) -> Result<String> {
         .and_then(|e| {
             e.render("index", &json!({ "findings": lines, "model": model, "model_bytes": model_bytes }))
         })
-        .map_err(|e| Error::Internal(e.to_string()))
+        .map_err(Error::from)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use super::driver::{Output, Report, chart};
 use super::learners_curves::{self, CurveLabels};
 use crate::analysis::learners::{Destinations, Learners};
 use crate::dataset::SetName;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::learners::analyse::{LearnersReport, Row};
@@ -116,9 +116,8 @@ pub fn markdown(report: &LearnersReport) -> Result<String> {
         .filter("interval", interval)
         .filter("mean_in", mean_in)
         .filter("cell", |s: String| s.replace('|', "\\|"))
-        .template("learners.md", TEMPLATE)
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    engine.render("learners.md", report).map_err(|e| Error::Internal(e.to_string()))
+        .template("learners.md", TEMPLATE)?;
+    Ok(engine.render("learners.md", report)?)
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {

@@ -67,49 +67,45 @@ pub fn render(results: &MatchResults) -> Result<String> {
             and_list(&items)
         })
         .template("play.md", TEMPLATE);
-    engine
-        .and_then(|e| e.render("play.md", results))
-        .map_err(|e| Error::Format { path: e.name, message: e.message })
+    engine.and_then(|e| e.render("play.md", results)).map_err(Error::from)
 }
 
 /// `reports/play/results.csv`: a row per player and q, wins won and draws held (%) with their 95%
 /// intervals over seeds (empty for a player of one seed, whose numbers are exact).
 pub fn results_csv(results: &MatchResults) -> Result<String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let csv_error = |e: csv::Error| Error::Internal(format!("results.csv: {e}"));
-    w.write_record(CSV_COLUMNS).map_err(csv_error)?;
-    for r in &results.players {
-        let bounds = |i: &Interval| {
-            let cell = |v: f64| if i.n > 1 { format!("{v:.4}") } else { String::new() };
-            [format!("{:.4}", i.mean), cell(i.lo), cell(i.hi)]
-        };
-        let q = r.q.map_or_else(String::new, |q| q.to_string());
-        let mut row = vec![r.name.clone(), q, r.seeds.to_string()];
-        row.extend(bounds(&r.wins_won));
-        row.extend(bounds(&r.draws_held));
-        w.write_record(&row).map_err(csv_error)?;
-    }
-    let bytes = w.into_inner().map_err(|e| Error::Internal(format!("results.csv: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| Error::Internal(format!("results.csv: {e}")))
+    crate::output::csv_text("results.csv", |w| {
+        w.write_record(CSV_COLUMNS)?;
+        for r in &results.players {
+            let bounds = |i: &Interval| {
+                let cell = |v: f64| if i.n > 1 { format!("{v:.4}") } else { String::new() };
+                [format!("{:.4}", i.mean), cell(i.lo), cell(i.hi)]
+            };
+            let q = r.q.map_or_else(String::new, |q| q.to_string());
+            let mut row = vec![r.name.clone(), q, r.seeds.to_string()];
+            row.extend(bounds(&r.wins_won));
+            row.extend(bounds(&r.draws_held));
+            w.write_record(&row)?;
+        }
+        Ok(())
+    })
 }
 
 /// `reports/play/seeds.csv`: a row per player, q and seed, with the counts that
 /// [`results_csv`]'s percentages and intervals over seeds are computed from (won and drawn
 /// positions are every seed's).
 pub fn seeds_csv(results: &MatchResults) -> Result<String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let csv_error = |e: csv::Error| Error::Internal(format!("seeds.csv: {e}"));
-    w.write_record(SEEDS_CSV_COLUMNS).map_err(csv_error)?;
-    for r in &results.players {
-        let q = r.q.map_or_else(String::new, |q| q.to_string());
-        for s in &r.per_seed {
-            let counts = [s.seed, r.won, s.converted, s.excess_sum, r.drawn, s.held, s.largest_p];
-            let row = [r.name.clone(), q.clone()].into_iter().chain(counts.iter().map(usize::to_string));
-            w.write_record(row).map_err(csv_error)?;
+    crate::output::csv_text("seeds.csv", |w| {
+        w.write_record(SEEDS_CSV_COLUMNS)?;
+        for r in &results.players {
+            let q = r.q.map_or_else(String::new, |q| q.to_string());
+            for s in &r.per_seed {
+                let counts = [s.seed, r.won, s.converted, s.excess_sum, r.drawn, s.held, s.largest_p];
+                let row = [r.name.clone(), q.clone()].into_iter().chain(counts.iter().map(usize::to_string));
+                w.write_record(row)?;
+            }
         }
-    }
-    let bytes = w.into_inner().map_err(|e| Error::Internal(format!("seeds.csv: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| Error::Internal(format!("seeds.csv: {e}")))
+        Ok(())
+    })
 }
 
 /// A figure's words.
@@ -159,8 +155,8 @@ fn bars(points: impl Iterator<Item = (f64, Interval)>) -> Vec<(f64, f64, f64)> {
 /// each evaluator at q = 0), the largest p with all of Cp won by q, and plies beyond DTC against
 /// NN6's over the games both converted, by q; error bars are 95% intervals over seeds.
 pub fn figures(results: &MatchResults) -> Result<Vec<LineChart>> {
-    let text: FiguresText =
-        toml::from_str(FIGURE_TEXT).map_err(|e| Error::Internal(format!("play_figures.toml: {e}")))?;
+    let text: FiguresText = toml::from_str(FIGURE_TEXT)
+        .map_err(|e| Error::Format { path: "play_figures.toml".into(), message: e.to_string() })?;
     let colour = colours(results);
     let players = &results.players;
     let mut by_dtc: Vec<Series> = players

@@ -37,7 +37,7 @@ pub fn markdown(findings: &[Finding]) -> Result<String> {
     Engine::new()
         .template("summary", include_str!("templates/summary.md.j2"))
         .and_then(|e| e.render("summary", &json!({ "findings": lines })))
-        .map_err(|e| Error::Internal(e.to_string()))
+        .map_err(Error::from)
 }
 
 /// Check that every finding's section is a heading of `markdown`, the report it opens, so that

@@ -1,7 +1,7 @@
 //! The report's prose: the templates in `report/templates/reproduction/`, with the filters this
 //! report adds to the shared ones ([`crate::template`]).
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::template::Engine;
 use serde::Serialize;
 
@@ -31,7 +31,7 @@ const TEMPLATES: [(&str, &str); 15] = [
 pub fn engine() -> Result<Engine> {
     let mut engine = with_filters(Engine::new());
     for (name, source) in TEMPLATES {
-        engine = engine.template(name, source).map_err(|e| Error::Internal(e.to_string()))?;
+        engine = engine.template(name, source)?;
     }
     Ok(engine)
 }
@@ -47,10 +47,10 @@ fn with_filters(engine: Engine) -> Engine {
 /// code) from `context`, with this report's filters.
 pub fn label(source: &str, context: &impl Serialize) -> Result<String> {
     static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(|| with_filters(Engine::new()));
-    ENGINE.render_str(source, context).map_err(|e| Error::Internal(e.to_string()))
+    Ok(ENGINE.render_str(source, context)?)
 }
 
 /// Render the template `name` from `context`.
 pub fn render(engine: &Engine, name: &str, context: &impl Serialize) -> Result<String> {
-    engine.render(name, context).map_err(|e| Error::Internal(e.to_string()))
+    Ok(engine.render(name, context)?)
 }

@@ -137,7 +137,5 @@ fn engine() -> std::result::Result<Engine, crate::template::TemplateError> {
 
 /// `STUDIES.md` from the studies' results.
 pub fn render(results: &StudiesResults) -> Result<String> {
-    engine()
-        .and_then(|e| e.render("studies.md", results))
-        .map_err(|e| Error::Format { path: e.name, message: e.message })
+    engine().and_then(|e| e.render("studies.md", results)).map_err(Error::from)
 }
