@@ -21,7 +21,7 @@ use super::power::{self, Pilot, Power};
 use super::rules::RuleText;
 use super::section7::{self, HiddenUnit, Seeding, StartResult};
 use super::size::{self, Sizes};
-use super::verdicts::{self, PrimaryResult};
+use super::verdicts::{self, PrimaryContrast};
 use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
@@ -228,7 +228,7 @@ pub struct LearnersReport {
     /// The design's power from its pilot.
     pub power: Power,
     /// The declared primaries read from draws.csv (derived: recomputed by `--analyse-only`).
-    pub primaries: Vec<PrimaryResult>,
+    pub primaries: Vec<PrimaryContrast>,
     /// The learning curves: each cell's summary (derived from draws.csv).
     pub curves: Vec<CurvePoint>,
     /// Exploratory: each learner against the paper's MLP, and x1..x32 against x1..x6 (derived).
