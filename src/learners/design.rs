@@ -10,7 +10,7 @@
 //! (wtm 125 as T1, btm 136 as T2: [`SMALL_SET_SIZE`]) with Table 4's x1..x32; every other size,
 //! the raw squares x1..x6 and the converged MLP are exploratory.
 
-use super::NAMES;
+use super::{InputSet, NAMES};
 use crate::dataset::{SMALL_SET_SIZE, Side};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,17 @@ impl crate::stats::contrast::Measure for Measure {
             Measure::ExactBytes => "exact_bytes",
         }
     }
+}
+
+/// An arm of a contrast: a learner (or the hybrid) fed an input set (none for the hybrid's
+/// file, which reads the position itself), on one side, trained on `n` positions of it (none
+/// for the bytes primary's files).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arm {
+    pub learner: String,
+    pub inputs: Option<InputSet>,
+    pub side: Side,
+    pub n: Option<usize>,
 }
 
 /// A primary contrast: a − b.

@@ -8,24 +8,13 @@
 
 use super::InputSet;
 use super::curves::{DrawFit, cell_rows};
-use super::design::{Design, Measure, Primary, paper_size};
+use super::design::{Arm, Design, Measure, Primary, paper_size};
 use super::power::{self, Power};
-use crate::dataset::Side;
 use crate::error::{Error, Result};
 use crate::stats::contrast::{self, Contrast, Equivalence, Measure as _, Sizing};
 use crate::stats::family::TContrast;
-use serde::{Deserialize, Serialize};
 
-/// An arm of a primary: a learner (or the hybrid) on one side, trained on `n` positions of it
-/// (the paper's size for an accuracy primary; none for the bytes primary's files).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Arm {
-    pub learner: String,
-    pub side: Side,
-    pub n: Option<usize>,
-}
-
-/// A primary read from the draws.
+/// A contrast of section 7's learners (a primary read from the draws, or an exploratory one).
 pub type PrimaryContrast = Contrast<Arm, Measure>;
 
 /// A primary's differences a − b: per draw at the paper's size (accuracy) or per hybrid seed.
@@ -50,8 +39,10 @@ fn unread(design: &Design, power: &Power, p: &Primary, d: &[f64]) -> Result<Prim
     let t = TContrast::of_differences(d)
         .ok_or_else(|| Error::Data(format!("{}: fewer than two units", p.name)))?;
     let higher_is_better = p.measure.higher_is_better();
+    // The bytes primary's arms are files: the tree on x1..x32, the hybrid on the pawn's side.
     let arm = |learner: &str| Arm {
         learner: learner.to_string(),
+        inputs: (learner != super::design::HYBRID).then_some(InputSet::All),
         side: p.side,
         n: higher_is_better.then(|| paper_size(p.side)),
     };
