@@ -27,24 +27,27 @@ pub const HYBRID: &str = "hybrid";
 pub const MAX_DRAWS: usize = 1000;
 pub const MAX_SIZE: usize = 40_000;
 
-/// What a primary compares.
+/// What a contrast of the learners compares (a primary: testing accuracy or bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// Testing accuracy in % on every position of the side outside the draw.
     TestPct,
+    /// Accuracy in % on the whole set trained on (T3: every wtm position); exploratory only.
+    TrainPct,
     /// Bytes of the exact model on the whole side (fewer is better).
     ExactBytes,
 }
 
 impl crate::stats::contrast::Measure for Measure {
     fn higher_is_better(self) -> bool {
-        self == Measure::TestPct
+        self != Measure::ExactBytes
     }
 
     fn column(self) -> &'static str {
         match self {
             Measure::TestPct => "test_pct",
+            Measure::TrainPct => "train_pct",
             Measure::ExactBytes => "exact_bytes",
         }
     }
@@ -210,6 +213,7 @@ impl Design {
             let ok = match p.measure {
                 Measure::TestPct => known(&p.a) && known(&p.b) && p.a != p.b,
                 Measure::ExactBytes => p.a == "tree" && p.b == HYBRID && p.side == Side::Wtm,
+                Measure::TrainPct => false,
             };
             if !ok {
                 return bad(format!(

@@ -2,6 +2,8 @@
 //! cell and input set, and what Table 4's characterisation buys each learner (x1..x32 against the
 //! raw squares x1..x6), each paired by draw with its 95% t-interval, unadjusted, and no verdict
 //! (the declared primaries of [`super::verdicts`] carry the verdicts). A cell needs two draws.
+//! The whole side's learner-minus-MLP contrasts ([`super::analyse::against_mlp_whole`]) are the
+//! same record.
 
 use super::InputSet;
 use super::curves::{DrawFit, cell_rows};

@@ -30,6 +30,7 @@ fn differences(p: &Primary, rows: &[DrawFit], tree_bytes: u64, hybrid_bytes: &[u
             Ok(a.iter().zip(&b).map(|(x, y)| x.test_pct - y.test_pct).collect())
         }
         Measure::ExactBytes => Ok(hybrid_bytes.iter().map(|&h| tree_bytes as f64 - h as f64).collect()),
+        Measure::TrainPct => Err(Error::Data(format!("{}: train_pct is exploratory", p.name))),
     }
 }
 

@@ -219,22 +219,12 @@ fn contrast_line(c: &PrimaryContrast) -> String {
 /// replicate.
 pub fn contrasts_csv(report: &LearnersReport) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
-    for c in report.primaries.iter().chain(&report.against_mlp).chain(&report.characterisation) {
+    let whole_side =
+        report.contrasts.iter().filter(|c| c.measure != crate::learners::design::Measure::ExactBytes);
+    for c in
+        report.primaries.iter().chain(&report.against_mlp).chain(&report.characterisation).chain(whole_side)
+    {
         s.push_str(&contrast_line(c));
-    }
-    for c in &report.contrasts {
-        s.push_str(&format!(
-            "{}_vs_mlp_T3_x{},train_pct,{},{},mlp,{},wtm,81664,false,{},{:.4},{:.4},{:.4},,,exploratory\n",
-            c.learner,
-            c.inputs.cols().len(),
-            c.learner,
-            c.inputs.name(),
-            c.inputs.name(),
-            report.replicates,
-            c.accuracy_diff.mean,
-            c.accuracy_diff.lo,
-            c.accuracy_diff.hi
-        ));
     }
     s
 }
