@@ -13,15 +13,15 @@
 //! 1998 + r (replicate 0 is the committed draw of Table 5's trials).
 
 use super::curves::{self, CurvePoint, DrawFit};
-use super::design::{Arm, Design, Measure};
+use super::design::{Arm, Design, LearnerContrast, Measure};
 use super::exact::{Domain, ExactModel};
-use super::explore::{self, Explored};
+use super::explore;
 use super::mlp::PaperMlp;
 use super::power::{self, Pilot, Power};
 use super::rules::RuleText;
 use super::section7::{self, HiddenUnit, Seeding, StartResult};
 use super::size::{self, Sizes};
-use super::verdicts::{self, PrimaryContrast};
+use super::verdicts;
 use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
 use crate::chess::bitbase::Bitbase;
 use crate::dataset::{DEFAULT_SEED, Dataset, SetName, Side};
@@ -202,12 +202,12 @@ pub struct LearnersReport {
     /// The design's power from its pilot.
     pub power: Power,
     /// The declared primaries read from draws.csv (derived: recomputed by `--analyse-only`).
-    pub primaries: Vec<PrimaryContrast>,
+    pub primaries: Vec<LearnerContrast>,
     /// The learning curves: each cell's summary (derived from draws.csv).
     pub curves: Vec<CurvePoint>,
     /// Exploratory: each learner against the paper's MLP, and x1..x32 against x1..x6 (derived).
-    pub against_mlp: Vec<Explored>,
-    pub characterisation: Vec<Explored>,
+    pub against_mlp: Vec<LearnerContrast>,
+    pub characterisation: Vec<LearnerContrast>,
     /// The bytes primary's two files.
     pub sizes: Sizes,
     pub replicates: usize,
@@ -217,7 +217,7 @@ pub struct LearnersReport {
     pub variants: Vec<Row>,
     /// Every learner against the MLP on T3, exploratory (derived from `rows`: recomputed, never
     /// read, by `kpk learners --analyse-only`).
-    pub contrasts: Vec<Explored>,
+    pub contrasts: Vec<LearnerContrast>,
     pub smallest: Vec<Smallest>,
     pub theories: Vec<Theory>,
     pub seeding: Seeding,
@@ -307,7 +307,7 @@ fn row(learner: &dyn Learner, inputs: InputSet, cell: &Cell, fits: Vec<Fit>) -> 
 /// Learner − MLP on the same cell and inputs, paired by replicate: accuracy (on the testing set
 /// where the cell has one, else on the whole set trained on) and, where both have exact models
 /// in two replicates or more, exact-model bytes.
-fn against_mlp_on(a: &Row, mlp: &Row) -> Vec<Explored> {
+fn against_mlp_on(a: &Row, mlp: &Row) -> Vec<LearnerContrast> {
     let set: Option<SetName> = a.train_set.parse().ok();
     let on_test = a.test.is_some();
     let arm = |r: &Row| {
@@ -325,7 +325,7 @@ fn against_mlp_on(a: &Row, mlp: &Row) -> Vec<Explored> {
         .collect();
     let name = format!("{}_vs_mlp_{}_x{}", a.learner, a.train_set, a.inputs.cols().len());
     let measure = if on_test { Measure::TestPct } else { Measure::TrainPct };
-    let mut out: Vec<Explored> = TContrast::of_differences(&diffs)
+    let mut out: Vec<LearnerContrast> = TContrast::of_differences(&diffs)
         .map(|t| Contrast::exploratory(&name, arm(a), arm(mlp), measure, t))
         .into_iter()
         .collect();
@@ -339,7 +339,7 @@ fn against_mlp_on(a: &Row, mlp: &Row) -> Vec<Explored> {
 
 /// Every learner against the MLP on the whole side (the rows of results.csv), paired by
 /// replicate, in the rows' order: accuracy, then bytes.
-pub fn against_mlp_whole(rows: &[Row]) -> Vec<Explored> {
+pub fn against_mlp_whole(rows: &[Row]) -> Vec<LearnerContrast> {
     rows.iter()
         .filter(|r| r.learner != super::MLP)
         .filter_map(|r| {

@@ -64,6 +64,10 @@ pub struct Arm {
     pub n: Option<usize>,
 }
 
+/// A contrast of section 7's learners: a declared primary (read by
+/// [`crate::stats::contrast::read_with_equivalence`]) or an exploratory one.
+pub type LearnerContrast = crate::stats::contrast::Contrast<Arm, Measure>;
+
 /// A primary contrast: a − b.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

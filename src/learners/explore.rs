@@ -7,14 +7,10 @@
 
 use super::InputSet;
 use super::curves::{DrawFit, cell_rows};
-use super::design::{Arm, Measure};
+use super::design::{Arm, LearnerContrast, Measure};
 use crate::dataset::Side;
 use crate::stats::contrast::Contrast;
 use crate::stats::family::TContrast;
-
-/// An exploratory contrast a − b of testing accuracy on a cell, paired by draw: the record of
-/// the primaries ([`super::verdicts::PrimaryContrast`]) without Holm's reading.
-pub type Explored = super::verdicts::PrimaryContrast;
 
 /// a − b on one cell, if both have two draws or more there and they pair.
 fn contrast(
@@ -24,7 +20,7 @@ fn contrast(
     b: (&str, InputSet),
     side: Side,
     n: usize,
-) -> Option<Explored> {
+) -> Option<LearnerContrast> {
     let (ra, rb) = (cell_rows(rows, a.0, a.1, side, n), cell_rows(rows, b.0, b.1, side, n));
     if ra.len() != rb.len() || ra.iter().zip(&rb).any(|(x, y)| x.draw != y.draw) {
         return None;
@@ -52,7 +48,7 @@ fn cells_and_learners(rows: &[DrawFit]) -> (Vec<(Side, usize)>, Vec<String>) {
 }
 
 /// Each learner but the paper's MLP against it, per cell and input set.
-pub fn against_mlp(rows: &[DrawFit]) -> Vec<Explored> {
+pub fn against_mlp(rows: &[DrawFit]) -> Vec<LearnerContrast> {
     let (cells, learners) = cells_and_learners(rows);
     let mut out = Vec::new();
     for &(side, n) in &cells {
@@ -67,7 +63,7 @@ pub fn against_mlp(rows: &[DrawFit]) -> Vec<Explored> {
 }
 
 /// Each learner with x1..x32 against itself with x1..x6, per cell.
-pub fn characterisation(rows: &[DrawFit]) -> Vec<Explored> {
+pub fn characterisation(rows: &[DrawFit]) -> Vec<LearnerContrast> {
     let (cells, learners) = cells_and_learners(rows);
     let mut out = Vec::new();
     for &(side, n) in &cells {

@@ -8,14 +8,11 @@
 
 use super::InputSet;
 use super::curves::{DrawFit, cell_rows};
-use super::design::{Arm, Design, Measure, Primary, paper_size};
+use super::design::{Arm, Design, LearnerContrast, Measure, Primary, paper_size};
 use super::power::{self, Power};
 use crate::error::{Error, Result};
 use crate::stats::contrast::{self, Contrast, Equivalence, Measure as _, Sizing};
 use crate::stats::family::TContrast;
-
-/// A contrast of section 7's learners (a primary read from the draws, or an exploratory one).
-pub type PrimaryContrast = Contrast<Arm, Measure>;
 
 /// A primary's differences a − b: per draw at the paper's size (accuracy) or per hybrid seed.
 fn differences(p: &Primary, rows: &[DrawFit], tree_bytes: u64, hybrid_bytes: &[u64]) -> Result<Vec<f64>> {
@@ -36,7 +33,7 @@ fn differences(p: &Primary, rows: &[DrawFit], tree_bytes: u64, hybrid_bytes: &[u
 
 /// A primary's contrast before the family's reading: its paired t over the differences, its
 /// TOST at the declared margin (accuracy primaries), and its sizing.
-fn unread(design: &Design, power: &Power, p: &Primary, d: &[f64]) -> Result<PrimaryContrast> {
+fn unread(design: &Design, power: &Power, p: &Primary, d: &[f64]) -> Result<LearnerContrast> {
     let t = TContrast::of_differences(d)
         .ok_or_else(|| Error::Data(format!("{}: fewer than two units", p.name)))?;
     let higher_is_better = p.measure.higher_is_better();
@@ -72,7 +69,7 @@ pub fn primaries(
     rows: &[DrawFit],
     tree_bytes: u64,
     hybrid_bytes: &[u64],
-) -> Result<Vec<PrimaryContrast>> {
+) -> Result<Vec<LearnerContrast>> {
     let mut family = design
         .primaries
         .iter()

@@ -13,8 +13,7 @@ use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::learners::analyse::{LearnersReport, Row};
 use crate::learners::curves::CURVE_COLUMNS;
-use crate::learners::design::Arm;
-use crate::learners::verdicts::PrimaryContrast;
+use crate::learners::design::{Arm, LearnerContrast};
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
@@ -189,7 +188,7 @@ fn opt_p(p: Option<f64>) -> String {
 
 /// A line of contrasts.csv: a primary (Holm's p of superiority and of TOST, the verdict) or an
 /// exploratory contrast of the draws (neither, and "exploratory").
-fn contrast_line(c: &PrimaryContrast) -> String {
+fn contrast_line(c: &LearnerContrast) -> String {
     // The hybrid's file reads the position itself: its inputs are the pawn's side.
     let inputs = |arm: &Arm| arm.inputs.map_or("pawn_side", |i| i.name());
     format!(
