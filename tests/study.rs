@@ -113,6 +113,15 @@ fn the_study_pipeline_runs_and_renders_from_its_results_alone() {
     assert!(!text.contains("{{") && !text.contains("{%"), "{text}");
 }
 
+/// The committed studies.json reads into its types and writes out byte for byte: the contrast
+/// record keeps its fields, their order and their floats' bits.
+#[test]
+fn the_committed_studies_json_writes_back_byte_for_byte() {
+    let text = std::fs::read_to_string(root().join("reports/studies.json")).unwrap();
+    let results: kpk::study::results::StudiesResults = serde_json::from_str(&text).unwrap();
+    assert!(kpk::template::results_json(&results).unwrap() == text, "studies.json changes when written back");
+}
+
 fn reduced_study_is_complete(name: &str) {
     let scratch = Scratch::new("study-run");
     let config = root().join(format!("experiments/studies/{name}.toml"));

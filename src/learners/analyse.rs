@@ -13,23 +13,24 @@
 //! 1998 + r (replicate 0 is the committed draw of Table 5's trials).
 
 use super::curves::{self, CurvePoint, DrawFit};
-use super::design::Design;
+use super::design::{Arm, Design, LearnerContrast, Measure};
 use super::exact::{Domain, ExactModel};
-use super::explore::{self, Explored};
+use super::explore;
 use super::mlp::PaperMlp;
 use super::power::{self, Pilot, Power};
 use super::rules::RuleText;
 use super::section7::{self, HiddenUnit, Seeding, StartResult};
 use super::size::{self, Sizes};
-use super::verdicts::{self, PrimaryResult};
+use super::verdicts;
 use super::{InputSet, Learner, Samples, boosted, rules, six, tree};
 use crate::chess::bitbase::Bitbase;
-use crate::dataset::{DEFAULT_SEED, Dataset, SetName};
+use crate::dataset::{DEFAULT_SEED, Dataset, SetName, Side};
 use crate::error::{Error, Result};
 use crate::experiment::config::{Trial, TrialConfig};
 use crate::net::topology::Topology;
 use crate::stats::Interval;
-use crate::stats::family::Direction;
+use crate::stats::contrast::Contrast;
+use crate::stats::family::TContrast;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -128,33 +129,6 @@ pub struct Row {
     pub exact_wrong: usize,
 }
 
-/// A learner minus the MLP, paired over replicates: accuracy in points (test accuracy on T1/T2,
-/// whole-set accuracy on T3) and, where both have one, exact-model bytes. Exploratory: the 95%
-/// interval, unadjusted, and where it falls, never a verdict (the declared primaries of
-/// [`super::verdicts`] carry the verdicts).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Contrast {
-    pub learner: String,
-    pub inputs: InputSet,
-    pub train_set: String,
-    pub measure: Accuracy,
-    pub accuracy_diff: Interval,
-    /// Where the accuracy interval falls: above 0 (`better`: the learner more accurate), below,
-    /// or across.
-    pub direction: Direction,
-    pub bytes_diff: Option<Interval>,
-}
-
-/// The accuracy a learner-versus-MLP contrast compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Accuracy {
-    /// On the testing set (T1/T2).
-    Test,
-    /// On the whole set trained on (T3).
-    Train,
-}
-
 /// A rule list as a theory of KPK, each rule checked against the bitbase on every wtm position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Theory {
@@ -228,12 +202,12 @@ pub struct LearnersReport {
     /// The design's power from its pilot.
     pub power: Power,
     /// The declared primaries read from draws.csv (derived: recomputed by `--analyse-only`).
-    pub primaries: Vec<PrimaryResult>,
+    pub primaries: Vec<LearnerContrast>,
     /// The learning curves: each cell's summary (derived from draws.csv).
     pub curves: Vec<CurvePoint>,
     /// Exploratory: each learner against the paper's MLP, and x1..x32 against x1..x6 (derived).
-    pub against_mlp: Vec<Explored>,
-    pub characterisation: Vec<Explored>,
+    pub against_mlp: Vec<LearnerContrast>,
+    pub characterisation: Vec<LearnerContrast>,
     /// The bytes primary's two files.
     pub sizes: Sizes,
     pub replicates: usize,
@@ -243,7 +217,7 @@ pub struct LearnersReport {
     pub variants: Vec<Row>,
     /// Every learner against the MLP on T3, exploratory (derived from `rows`: recomputed, never
     /// read, by `kpk learners --analyse-only`).
-    pub contrasts: Vec<Contrast>,
+    pub contrasts: Vec<LearnerContrast>,
     pub smallest: Vec<Smallest>,
     pub theories: Vec<Theory>,
     pub seeding: Seeding,
@@ -330,28 +304,52 @@ fn row(learner: &dyn Learner, inputs: InputSet, cell: &Cell, fits: Vec<Fit>) -> 
     }
 }
 
-/// Learner minus MLP on the same cell and inputs, paired by replicate.
-fn contrast(a: &Row, mlp: &Row) -> Contrast {
+/// Learner − MLP on the same cell and inputs, paired by replicate: accuracy (on the testing set
+/// where the cell has one, else on the whole set trained on) and, where both have exact models
+/// in two replicates or more, exact-model bytes.
+fn against_mlp_on(a: &Row, mlp: &Row) -> Vec<LearnerContrast> {
+    let set: Option<SetName> = a.train_set.parse().ok();
     let on_test = a.test.is_some();
-    let acc = |f: &Fit| if on_test { f.test_pct.unwrap_or(f.train_pct) } else { f.train_pct };
-    let diffs: Vec<f64> = a.fits.iter().zip(&mlp.fits).map(|(x, y)| acc(x) - acc(y)).collect();
-    let accuracy_diff = Interval::of_mean(&diffs).expect("at least one replicate");
-    let direction = Direction::of(accuracy_diff.lo, accuracy_diff.hi);
+    let arm = |r: &Row| {
+        let side = set.map_or(Side::Wtm, SetName::side);
+        let arm = Arm { learner: r.learner.clone(), inputs: Some(r.inputs), side, n: set.map(SetName::size) };
+        (arm, r.learner.clone())
+    };
+    let accuracy = |f: &Fit| if on_test { f.test_pct.unwrap_or(f.train_pct) } else { f.train_pct };
+    let diffs: Vec<f64> = a.fits.iter().zip(&mlp.fits).map(|(x, y)| accuracy(x) - accuracy(y)).collect();
     let bytes: Vec<f64> = a
         .fits
         .iter()
         .zip(&mlp.fits)
         .filter_map(|(x, y)| Some(x.exact?.bytes as f64 - y.exact?.bytes as f64))
         .collect();
-    Contrast {
-        learner: a.learner.clone(),
-        inputs: a.inputs,
-        train_set: a.train_set.clone(),
-        measure: if on_test { Accuracy::Test } else { Accuracy::Train },
-        accuracy_diff,
-        direction,
-        bytes_diff: Interval::of_mean(&bytes),
-    }
+    let name = format!("{}_vs_mlp_{}_x{}", a.learner, a.train_set, a.inputs.cols().len());
+    let measure = if on_test { Measure::TestPct } else { Measure::TrainPct };
+    let mut out: Vec<LearnerContrast> = TContrast::of_differences(&diffs)
+        .map(|t| Contrast::exploratory(&name, arm(a), arm(mlp), measure, t))
+        .into_iter()
+        .collect();
+    out.extend(
+        TContrast::of_differences(&bytes).map(|t| {
+            Contrast::exploratory(&format!("{name}_bytes"), arm(a), arm(mlp), Measure::ExactBytes, t)
+        }),
+    );
+    out
+}
+
+/// Every learner against the MLP on the whole side (the rows of results.csv), paired by
+/// replicate, in the rows' order: accuracy, then bytes.
+pub fn against_mlp_whole(rows: &[Row]) -> Vec<LearnerContrast> {
+    rows.iter()
+        .filter(|r| r.learner != super::MLP)
+        .filter_map(|r| {
+            let mlp = rows
+                .iter()
+                .find(|m| m.learner == super::MLP && m.inputs == r.inputs && m.train_set == r.train_set)?;
+            Some(against_mlp_on(r, mlp))
+        })
+        .flatten()
+        .collect()
 }
 
 /// The six learners on the whole side with each input set.
@@ -374,19 +372,6 @@ fn main_rows(s: &Settings, bb: &Bitbase, domain: &Domain, progress: &dyn Fn(&str
         }
     }
     Ok(rows)
-}
-
-/// Every learner against the MLP on the same cell and inputs, in the rows' order.
-pub fn exploratory(rows: &[Row]) -> Vec<Contrast> {
-    rows.iter()
-        .filter(|r| r.learner != super::MLP)
-        .filter_map(|r| {
-            let mlp = rows
-                .iter()
-                .find(|m| m.learner == super::MLP && m.inputs == r.inputs && m.train_set == r.train_set)?;
-            Some(contrast(r, mlp))
-        })
-        .collect()
 }
 
 /// The frontier's variants, on T3 with all 32 characteristics, one replicate each.
@@ -554,7 +539,7 @@ pub fn derive(report: &mut LearnersReport, draws: &[DrawFit]) -> Result<()> {
     report.curves = curves::curves(draws)?;
     report.against_mlp = explore::against_mlp(draws);
     report.characterisation = explore::characterisation(draws);
-    report.contrasts = exploratory(&report.rows);
+    report.contrasts = against_mlp_whole(&report.rows);
     let sizes = &report.sizes;
     report.primaries =
         verdicts::primaries(&report.design, &report.power, draws, sizes.tree_bytes, &sizes.hybrid_bytes)?;

@@ -10,7 +10,7 @@
 //! (wtm 125 as T1, btm 136 as T2: [`SMALL_SET_SIZE`]) with Table 4's x1..x32; every other size,
 //! the raw squares x1..x6 and the converged MLP are exploratory.
 
-use super::NAMES;
+use super::{InputSet, NAMES};
 use crate::dataset::{SMALL_SET_SIZE, Side};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -27,28 +27,46 @@ pub const HYBRID: &str = "hybrid";
 pub const MAX_DRAWS: usize = 1000;
 pub const MAX_SIZE: usize = 40_000;
 
-/// What a primary compares.
+/// What a contrast of the learners compares (a primary: testing accuracy or bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// Testing accuracy in % on every position of the side outside the draw.
     TestPct,
+    /// Accuracy in % on the whole set trained on (T3: every wtm position); exploratory only.
+    TrainPct,
     /// Bytes of the exact model on the whole side (fewer is better).
     ExactBytes,
 }
 
 impl crate::stats::contrast::Measure for Measure {
     fn higher_is_better(self) -> bool {
-        self == Measure::TestPct
+        self != Measure::ExactBytes
     }
 
     fn column(self) -> &'static str {
         match self {
             Measure::TestPct => "test_pct",
+            Measure::TrainPct => "train_pct",
             Measure::ExactBytes => "exact_bytes",
         }
     }
 }
+
+/// An arm of a contrast: a learner (or the hybrid) fed an input set (none for the hybrid's
+/// file, which reads the position itself), on one side, trained on `n` positions of it (none
+/// for the bytes primary's files).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arm {
+    pub learner: String,
+    pub inputs: Option<InputSet>,
+    pub side: Side,
+    pub n: Option<usize>,
+}
+
+/// A contrast of section 7's learners: a declared primary (read by
+/// [`crate::stats::contrast::read_with_equivalence`]) or an exploratory one.
+pub type LearnerContrast = crate::stats::contrast::Contrast<Arm, Measure>;
 
 /// A primary contrast: a − b.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -199,6 +217,7 @@ impl Design {
             let ok = match p.measure {
                 Measure::TestPct => known(&p.a) && known(&p.b) && p.a != p.b,
                 Measure::ExactBytes => p.a == "tree" && p.b == HYBRID && p.side == Side::Wtm,
+                Measure::TrainPct => false,
             };
             if !ok {
                 return bad(format!(

@@ -1,56 +1,36 @@
 //! The exploratory comparisons read from the draws: every learner against the paper's MLP on each
 //! cell and input set, and what Table 4's characterisation buys each learner (x1..x32 against the
 //! raw squares x1..x6), each paired by draw with its 95% t-interval, unadjusted, and no verdict
-//! (the declared primaries of [`super::verdicts`] carry the verdicts).
+//! (the declared primaries of [`super::verdicts`] carry the verdicts). A cell needs two draws.
+//! The whole side's learner-minus-MLP contrasts ([`super::analyse::against_mlp_whole`]) are the
+//! same record.
 
 use super::InputSet;
 use super::curves::{DrawFit, cell_rows};
+use super::design::{Arm, LearnerContrast, Measure};
 use crate::dataset::Side;
-use crate::stats::Interval;
-use crate::stats::family::Direction;
-use serde::{Deserialize, Serialize};
+use crate::stats::contrast::Contrast;
+use crate::stats::family::TContrast;
 
-/// One exploratory contrast a − b on a cell, paired by draw.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Explored {
-    pub a: String,
-    pub a_inputs: InputSet,
-    pub b: String,
-    pub b_inputs: InputSet,
-    pub side: Side,
-    pub n: usize,
-    /// Testing accuracy difference, points: mean and 95% t-interval over the draws.
-    pub diff: Interval,
-    pub draws: usize,
-    /// Where the interval falls (above 0: a more accurate).
-    pub direction: Direction,
-}
-
-/// a − b on one cell, if both have draws there.
+/// a − b on one cell, if both have two draws or more there and they pair.
 fn contrast(
     rows: &[DrawFit],
+    name: &str,
     a: (&str, InputSet),
     b: (&str, InputSet),
     side: Side,
     n: usize,
-) -> Option<Explored> {
+) -> Option<LearnerContrast> {
     let (ra, rb) = (cell_rows(rows, a.0, a.1, side, n), cell_rows(rows, b.0, b.1, side, n));
     if ra.len() != rb.len() || ra.iter().zip(&rb).any(|(x, y)| x.draw != y.draw) {
         return None;
     }
     let d: Vec<f64> = ra.iter().zip(&rb).map(|(x, y)| x.test_pct - y.test_pct).collect();
-    let diff = Interval::of_mean(&d)?;
-    Some(Explored {
-        a: a.0.to_string(),
-        a_inputs: a.1,
-        b: b.0.to_string(),
-        b_inputs: b.1,
-        side,
-        n,
-        direction: Direction::of(diff.lo, diff.hi),
-        diff,
-        draws: d.len(),
-    })
+    let arm = |(learner, inputs): (&str, InputSet)| {
+        let arm = Arm { learner: learner.to_string(), inputs: Some(inputs), side, n: Some(n) };
+        (arm, learner.to_string())
+    };
+    Some(Contrast::exploratory(name, arm(a), arm(b), Measure::TestPct, TContrast::of_differences(&d)?))
 }
 
 /// Every cell's (side, n) in the rows' order, and the learners in theirs.
@@ -68,13 +48,14 @@ fn cells_and_learners(rows: &[DrawFit]) -> (Vec<(Side, usize)>, Vec<String>) {
 }
 
 /// Each learner but the paper's MLP against it, per cell and input set.
-pub fn against_mlp(rows: &[DrawFit]) -> Vec<Explored> {
+pub fn against_mlp(rows: &[DrawFit]) -> Vec<LearnerContrast> {
     let (cells, learners) = cells_and_learners(rows);
     let mut out = Vec::new();
     for &(side, n) in &cells {
         for inputs in InputSet::ALL {
             for l in learners.iter().filter(|l| *l != super::MLP) {
-                out.extend(contrast(rows, (l, inputs), (super::MLP, inputs), side, n));
+                let name = format!("{l}_vs_mlp_{side}_{n}_x{}", inputs.cols().len());
+                out.extend(contrast(rows, &name, (l, inputs), (super::MLP, inputs), side, n));
             }
         }
     }
@@ -82,12 +63,13 @@ pub fn against_mlp(rows: &[DrawFit]) -> Vec<Explored> {
 }
 
 /// Each learner with x1..x32 against itself with x1..x6, per cell.
-pub fn characterisation(rows: &[DrawFit]) -> Vec<Explored> {
+pub fn characterisation(rows: &[DrawFit]) -> Vec<LearnerContrast> {
     let (cells, learners) = cells_and_learners(rows);
     let mut out = Vec::new();
     for &(side, n) in &cells {
         for l in &learners {
-            out.extend(contrast(rows, (l, InputSet::All), (l, InputSet::Coordinates), side, n));
+            let name = format!("{l}_x32_vs_x6_{side}_{n}");
+            out.extend(contrast(rows, &name, (l, InputSet::All), (l, InputSet::Coordinates), side, n));
         }
     }
     out

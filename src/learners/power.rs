@@ -123,7 +123,7 @@ pub fn of(design: &Design, pilot: &Pilot) -> Result<Power> {
             let d = pilot.differences(p)?;
             let sd = crate::stats::std_dev(&d);
             let (units, assumed) = match p.measure {
-                Measure::TestPct => (design.paper_draws, design.assumed_sd),
+                Measure::TestPct | Measure::TrainPct => (design.paper_draws, design.assumed_sd),
                 Measure::ExactBytes => (design.hybrid_seeds, sd),
             };
             Ok(PrimaryPower {

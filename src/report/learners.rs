@@ -13,7 +13,7 @@ use crate::figures::colours::{Measure, category};
 use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::learners::analyse::{LearnersReport, Row};
 use crate::learners::curves::CURVE_COLUMNS;
-use crate::learners::explore::Explored;
+use crate::learners::design::{Arm, LearnerContrast};
 use crate::stats::Interval;
 use crate::template::{Engine, Typed};
 use serde::Deserialize;
@@ -105,6 +105,19 @@ fn interval(iv: Typed<Interval>, digits: usize) -> String {
     format!("{:+.digits$} [{:+.digits$}, {:+.digits$}]", iv.mean, iv.lo, iv.hi)
 }
 
+/// A contrast's estimate and interval, as [`difference`] reads them from its record.
+#[derive(Deserialize)]
+struct Estimate {
+    estimate: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// `+1.23 [−0.40, +2.86]`: a contrast's estimate and its interval.
+fn difference(c: Typed<Estimate>, digits: usize) -> String {
+    format!("{:+.digits$} [{:+.digits$}, {:+.digits$}]", c.estimate, c.lo, c.hi)
+}
+
 /// `93.6 [91.2, 96.0]`: a mean and its interval.
 fn mean_in(iv: Typed<Interval>, digits: usize) -> String {
     format!("{:.digits$} [{:.digits$}, {:.digits$}]", iv.mean, iv.lo, iv.hi)
@@ -114,6 +127,7 @@ fn mean_in(iv: Typed<Interval>, digits: usize) -> String {
 pub fn markdown(report: &LearnersReport) -> Result<String> {
     let engine = Engine::new()
         .filter("interval", interval)
+        .filter("difference", difference)
         .filter("mean_in", mean_in)
         .filter("cell", |s: String| s.replace('|', "\\|"))
         .template("learners.md", TEMPLATE)?;
@@ -171,76 +185,44 @@ fn opt_p(p: Option<f64>) -> String {
     p.map(|v| format!("{v:.6}")).unwrap_or_default()
 }
 
-/// An exploratory line of contrasts.csv.
-fn explored_line(name: &str, e: &Explored) -> String {
+/// A line of contrasts.csv: a primary (Holm's p of superiority and of TOST, the verdict) or an
+/// exploratory contrast of the draws (neither, and "exploratory").
+fn contrast_line(c: &LearnerContrast) -> String {
+    // The hybrid's file reads the position itself: its inputs are the pawn's side.
+    let inputs = |arm: &Arm| arm.inputs.map_or("pawn_side", |i| i.name());
     format!(
-        "{name},test_pct,{},{},{},{},{},{},false,{},{:.4},{:.4},{:.4},,,exploratory\n",
-        e.a,
-        e.a_inputs.name(),
-        e.b,
-        e.b_inputs.name(),
-        e.side,
-        e.n,
-        e.draws,
-        e.diff.mean,
-        e.diff.lo,
-        e.diff.hi
+        "{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{}\n",
+        c.name,
+        crate::stats::contrast::Measure::column(c.measure),
+        c.a.learner,
+        inputs(&c.a),
+        c.b.learner,
+        inputs(&c.b),
+        c.a.side,
+        c.a.n.map(|n| n.to_string()).unwrap_or_default(),
+        c.primary,
+        c.t.units,
+        c.t.estimate,
+        c.lo,
+        c.hi,
+        opt_p(c.p_adjusted),
+        opt_p(c.equivalence.and_then(|e| e.p_tost_adjusted)),
+        serde_json::to_value(c.verdict).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
     )
 }
 
-/// `contrasts.csv`: the declared primaries (Holm's p of superiority and of TOST, the verdict),
-/// then every exploratory contrast LEARNERS.md draws on: each learner against the paper's MLP
-/// and x1..x32 against x1..x6 on each cell, paired by draw, and each learner against the MLP on
-/// T3 (accuracy on every wtm position), paired by replicate.
+/// `contrasts.csv`: the declared primaries, then every exploratory contrast LEARNERS.md draws
+/// on: each learner against the paper's MLP and x1..x32 against x1..x6 on each cell, paired by
+/// draw, and each learner against the MLP on T3 (accuracy on every wtm position), paired by
+/// replicate.
 pub fn contrasts_csv(report: &LearnersReport) -> String {
     let mut s = format!("{CONTRAST_COLUMNS}\n");
-    for p in &report.primaries {
-        let (a_in, b_in) = match p.measure {
-            crate::learners::design::Measure::TestPct => ("x1..x32", "x1..x32"),
-            crate::learners::design::Measure::ExactBytes => ("x1..x32", "pawn_side"),
-        };
-        s.push_str(&format!(
-            "{},{},{},{a_in},{},{b_in},{},{},true,{},{:.4},{:.4},{:.4},{},{},{}\n",
-            p.name,
-            crate::stats::contrast::Measure::column(p.measure),
-            p.a,
-            p.b,
-            p.side,
-            p.n.map(|n| n.to_string()).unwrap_or_default(),
-            p.units,
-            p.estimate,
-            p.lo95,
-            p.hi95,
-            opt_p(Some(p.p_holm)),
-            opt_p(p.p_tost_holm),
-            serde_json::to_value(p.verdict)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-        ));
-    }
-    for e in &report.against_mlp {
-        s.push_str(&explored_line(
-            &format!("{}_vs_mlp_{}_{}_x{}", e.a, e.side, e.n, e.a_inputs.cols().len()),
-            e,
-        ));
-    }
-    for e in &report.characterisation {
-        s.push_str(&explored_line(&format!("{}_x32_vs_x6_{}_{}", e.a, e.side, e.n), e));
-    }
-    for c in &report.contrasts {
-        s.push_str(&format!(
-            "{}_vs_mlp_T3_x{},train_pct,{},{},mlp,{},wtm,81664,false,{},{:.4},{:.4},{:.4},,,exploratory\n",
-            c.learner,
-            c.inputs.cols().len(),
-            c.learner,
-            c.inputs.name(),
-            c.inputs.name(),
-            report.replicates,
-            c.accuracy_diff.mean,
-            c.accuracy_diff.lo,
-            c.accuracy_diff.hi
-        ));
+    let whole_side =
+        report.contrasts.iter().filter(|c| c.measure != crate::learners::design::Measure::ExactBytes);
+    for c in
+        report.primaries.iter().chain(&report.against_mlp).chain(&report.characterisation).chain(whole_side)
+    {
+        s.push_str(&contrast_line(c));
     }
     s
 }

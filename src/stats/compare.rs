@@ -111,12 +111,20 @@ impl ClaimVerdict {
 /// Paired contrast of a − b over replicates (`a[r]` and `b[r]` share seed and draw r): the mean
 /// difference with its t-interval at `level` and the paired t-test's p-value. Needs two pairs.
 pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Contrast> {
-    if a.len() != b.len() || a.len() < 2 {
+    if a.len() != b.len() {
         return None;
     }
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    paired_differences(&d, level)
+}
+
+/// [`paired`] from the differences a_r − b_r themselves. Needs two.
+pub fn paired_differences(d: &[f64], level: f64) -> Option<Contrast> {
+    if d.len() < 2 {
+        return None;
+    }
     let n = d.len() as f64;
-    let (mean, var) = super::mean_and_variance(&d);
+    let (mean, var) = super::mean_and_variance(d);
     let se = (var / n).sqrt();
     let df = n - 1.0;
     let (half, p) = if se == 0.0 {

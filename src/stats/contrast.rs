@@ -1,9 +1,11 @@
 //! The one record of a declared or exploratory contrast a − b ([`Contrast`]), typed by its arm
-//! `A` and its measure `M`: its t-based estimate, its interval at a level (95%, or Holm's step
-//! for a primary), its direction and its verdict, and the one line of a `contrasts.csv` that
-//! writes it ([`Contrast::csv_line`], columns [`CONTRAST_COLUMNS`]).
+//! `A` and its measure `M`: its t-based estimate ([`TContrast`]), its interval at a level (95%,
+//! or Holm's step for a primary), its direction and its verdict, with optional parts where a
+//! report reads more (equivalence by TOST, the primary's sizing); the two readings of a family
+//! of primaries ([`adjust_family`], [`read_with_equivalence`]); and the one line of a
+//! `contrasts.csv` that writes it ([`Contrast::csv_line`], columns [`CONTRAST_COLUMNS`]).
 
-use super::compare::{ClaimVerdict, Method};
+use super::compare::{self, ClaimVerdict};
 use super::family::{self, Direction, LEVEL, TContrast};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -19,10 +21,17 @@ pub trait Measure: Copy {
     fn column(self) -> &'static str;
 }
 
-/// A contrast's verdict. Only a primary contrast has one of the first four: supported or
-/// contradicted where its Holm-adjusted interval lies wholly on one side of 0 (and Holm's step
-/// reaches it), otherwise not shown; a claim about the paper's own hand-prepared sets that our
-/// random draws do not support is "not replicated on random sets".
+/// A contrast's verdict, by one of two readings of a family of primaries.
+///
+/// - Holm's interval reading (the studies, [`adjust_family`]): supported or contradicted where a
+///   primary's Holm-adjusted interval lies wholly on one side of 0 (and Holm's step reaches it),
+///   otherwise not shown; a claim about the paper's own hand-prepared sets that our random draws
+///   do not support is "not replicated on random sets".
+/// - Superiority with equivalence (section 7's learners, [`read_with_equivalence`]): shown
+///   better or shown worse where Holm's p of "no difference" is below α, else shown equivalent
+///   where Holm's p of TOST at the declared margin is, else inconclusive.
+///
+/// Every contrast outside a family is exploratory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ContrastVerdict {
@@ -30,6 +39,10 @@ pub enum ContrastVerdict {
     Contradicted,
     NotShown,
     NotReplicatedOnRandomSets,
+    ShownBetter,
+    ShownWorse,
+    ShownEquivalent,
+    Inconclusive,
     Exploratory,
 }
 
@@ -52,13 +65,35 @@ impl ContrastVerdict {
             ContrastVerdict::Contradicted => ClaimVerdict::Contradicted.words(),
             ContrastVerdict::NotShown => ClaimVerdict::NotShown.words(),
             ContrastVerdict::NotReplicatedOnRandomSets => ClaimVerdict::NotReplicatedOnRandomSets.words(),
+            ContrastVerdict::ShownBetter => "shown better",
+            ContrastVerdict::ShownWorse => "shown worse",
+            ContrastVerdict::ShownEquivalent => "shown equivalent",
+            ContrastVerdict::Inconclusive => "inconclusive",
             ContrastVerdict::Exploratory => "exploratory",
         }
     }
 }
 
+/// Equivalence of a contrast's arms within a declared margin: TOST's p of "|a − b| ≥ margin",
+/// unadjusted and by Holm over the family read for equivalence.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Equivalence {
+    pub margin: f64,
+    pub p_tost: f64,
+    pub p_tost_adjusted: Option<f64>,
+}
+
+/// How a primary was sized: the paired SD of its differences, the minimal detectable difference
+/// its declaration gave it (from the pilot), and the one this run's own SD gives.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sizing {
+    pub sd: f64,
+    pub mdd_declared: f64,
+    pub mdd_observed: f64,
+}
+
 /// A contrast a − b with its interval, p-value and (for a primary one) its adjusted reading.
-/// `A` names an arm (a study's setting number), `M` the measure.
+/// `A` names an arm (a study's setting number, a learner on a side), `M` the measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Contrast<A, M> {
     pub name: String,
@@ -73,15 +108,10 @@ pub struct Contrast<A, M> {
     pub source: Option<String>,
     pub hypothesis: bool,
     pub own_sets: bool,
-    pub method: Method,
-    /// Replicate pairs (paired) or runs on both sides (Welch).
-    pub units: usize,
-    pub estimate: f64,
-    /// Standard error of the estimate and the t distribution's degrees of freedom.
-    pub se: f64,
-    pub df: f64,
-    /// Two-sided p-value of "no difference", unadjusted.
-    pub p: f64,
+    /// The t-based estimate: method, units, estimate, standard error, degrees of freedom and
+    /// the unadjusted two-sided p of "no difference".
+    #[serde(flatten)]
+    pub t: TContrast,
     /// Confidence level of `lo`, `hi`: 95% unless Holm's step for a primary asks for more.
     pub level: f64,
     pub lo: f64,
@@ -90,6 +120,12 @@ pub struct Contrast<A, M> {
     pub p_adjusted: Option<f64>,
     pub direction: Direction,
     pub verdict: ContrastVerdict,
+    /// TOST at a declared margin, where the family is read for equivalence too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<Equivalence>,
+    /// The primary's sizing, where its declaration was sized by power.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizing: Option<Sizing>,
 }
 
 impl<A, M: Measure> Contrast<A, M> {
@@ -102,7 +138,6 @@ impl<A, M: Measure> Contrast<A, M> {
         measure: M,
         t: TContrast,
     ) -> Self {
-        let TContrast { method, units, estimate, se, df, p } = t;
         let mut c = Contrast {
             name: name.to_string(),
             measure,
@@ -115,41 +150,31 @@ impl<A, M: Measure> Contrast<A, M> {
             source: None,
             hypothesis: false,
             own_sets: false,
-            method,
-            units,
-            estimate,
-            se,
-            df,
-            p,
+            t,
             level: LEVEL,
-            lo: estimate,
-            hi: estimate,
+            lo: t.estimate,
+            hi: t.estimate,
             p_adjusted: None,
             direction: Direction::Same,
             verdict: ContrastVerdict::Exploratory,
+            equivalence: None,
+            sizing: None,
         };
         c.set_level(LEVEL);
         c
     }
 
-    /// The t-contrast behind the interval.
-    pub fn t(&self) -> TContrast {
-        TContrast {
-            method: self.method,
-            units: self.units,
-            estimate: self.estimate,
-            se: self.se,
-            df: self.df,
-            p: self.p,
-        }
-    }
-
     /// The interval at `level`, and the direction it gives.
     pub fn set_level(&mut self, level: f64) {
         self.level = level;
-        (self.lo, self.hi) = self.t().interval(level);
+        (self.lo, self.hi) = self.t.interval(level);
         let (lo, hi) = family::oriented((self.lo, self.hi), self.measure.higher_is_better());
         self.direction = Direction::of(lo, hi);
+    }
+
+    /// Whether the estimate lies on the side the measure prefers (a better than b).
+    fn a_better(&self) -> bool {
+        (self.t.estimate > 0.0) == self.measure.higher_is_better()
     }
 }
 
@@ -164,10 +189,10 @@ impl<A: Display, M: Measure> Contrast<A, M> {
             self.a,
             self.b,
             self.primary,
-            self.estimate,
+            self.t.estimate,
             self.lo,
             self.hi,
-            self.method.name(),
+            self.t.method.name(),
             self.verdict.words()
         )
     }
@@ -178,10 +203,93 @@ impl<A: Display, M: Measure> Contrast<A, M> {
 /// tests it), its adjusted p-value, and its verdict.
 pub fn adjust_family<A, M: Measure>(family: &mut [&mut Contrast<A, M>]) {
     let members: Vec<(TContrast, bool)> =
-        family.iter().map(|c| (c.t(), c.measure.higher_is_better())).collect();
+        family.iter().map(|c| (c.t, c.measure.higher_is_better())).collect();
     for (c, h) in family.iter_mut().zip(family::holm(&members)) {
         c.set_level(h.level);
         c.p_adjusted = Some(h.p_adjusted);
         c.verdict = ClaimVerdict::of(h.verdict, c.own_sets).into();
+    }
+}
+
+/// Superiority with equivalence over a family of primaries, each family at `alpha` (section 7's
+/// reading): Holm over every member's p of "no difference", and Holm over the TOST p's of those
+/// read for equivalence (an [`Equivalence`] set, its `p_tost` from [`TContrast::p_tost`]). A
+/// member is shown better or shown worse where its adjusted p is below `alpha`, else shown
+/// equivalent where its adjusted TOST p is, else inconclusive. Intervals stay at 95%.
+pub fn read_with_equivalence<A, M: Measure>(family: &mut [Contrast<A, M>], alpha: f64) {
+    let superiority = compare::holm(&family.iter().map(|c| c.t.p).collect::<Vec<_>>());
+    let tost: Vec<f64> = family.iter().filter_map(|c| c.equivalence.map(|e| e.p_tost)).collect();
+    let mut tost_adjusted = compare::holm(&tost).into_iter();
+    for (c, p_adjusted) in family.iter_mut().zip(superiority) {
+        if let Some(e) = c.equivalence.as_mut() {
+            e.p_tost_adjusted = tost_adjusted.next();
+        }
+        let equivalent = c.equivalence.and_then(|e| e.p_tost_adjusted).is_some_and(|p| p < alpha);
+        c.p_adjusted = Some(p_adjusted);
+        c.verdict = match (p_adjusted < alpha, c.a_better(), equivalent) {
+            (true, true, _) => ContrastVerdict::ShownBetter,
+            (true, false, _) => ContrastVerdict::ShownWorse,
+            (false, _, true) => ContrastVerdict::ShownEquivalent,
+            _ => ContrastVerdict::Inconclusive,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::compare::Method;
+
+    #[derive(Clone, Copy)]
+    struct Accuracy;
+
+    impl Measure for Accuracy {
+        fn higher_is_better(self) -> bool {
+            true
+        }
+
+        fn column(self) -> &'static str {
+            "accuracy"
+        }
+    }
+
+    fn member(d: &[f64], margin: Option<f64>) -> Contrast<u8, Accuracy> {
+        let t = TContrast::of_differences(d).unwrap();
+        let mut c = Contrast::exploratory("c", (1, "a".into()), (2, "b".into()), Accuracy, t);
+        c.primary = true;
+        c.equivalence = margin.map(|m| Equivalence { margin: m, p_tost: t.p_tost(m), p_tost_adjusted: None });
+        c
+    }
+
+    #[test]
+    fn tost_shows_a_small_tight_difference_equivalent_and_not_a_wide_one() {
+        let t = |estimate: f64, se: f64, df: f64| TContrast {
+            method: Method::Paired,
+            units: df as usize + 1,
+            estimate,
+            se,
+            df,
+            p: 1.0,
+        };
+        assert!(t(0.1, 0.2, 199.0).p_tost(2.0) < 1e-6);
+        assert!(t(1.9, 0.2, 199.0).p_tost(2.0) > 0.3);
+        assert!(t(0.0, 3.0, 4.0).p_tost(2.0) > 0.2);
+        // Symmetric in the sign of the difference.
+        assert!((t(0.7, 0.5, 30.0).p_tost(2.0) - t(-0.7, 0.5, 30.0).p_tost(2.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn superiority_comes_first_then_equivalence_then_inconclusive() {
+        let better = member(&[3.0, 3.5, 2.5, 3.2, 2.8, 3.1], Some(1.0));
+        let worse = member(&[-3.0, -3.5, -2.5, -3.2, -2.8, -3.1], None);
+        let same = member(&[0.01, -0.02, 0.0, 0.02, -0.01, 0.0], Some(1.0));
+        let wide = member(&[5.0, -6.0, 4.0, -3.0, 2.0, -1.0], Some(1.0));
+        let mut family = [better, worse, same, wide];
+        read_with_equivalence(&mut family, 0.05);
+        let verdicts: Vec<ContrastVerdict> = family.iter().map(|c| c.verdict).collect();
+        use ContrastVerdict::*;
+        assert_eq!(verdicts, [ShownBetter, ShownWorse, ShownEquivalent, Inconclusive]);
+        assert!(family[1].equivalence.is_none() && family[0].equivalence.unwrap().p_tost_adjusted.is_some());
+        assert!(family.iter().all(|c| c.level == LEVEL && c.p_adjusted.unwrap() >= c.t.p));
     }
 }

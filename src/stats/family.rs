@@ -79,7 +79,7 @@ impl Direction {
 
 /// A t-based contrast a − b: its estimate, standard error, degrees of freedom and two-sided
 /// p-value, from which an interval at any level is read.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TContrast {
     pub method: Method,
     /// Replicate pairs (paired) or runs on both sides (Welch).
@@ -94,9 +94,17 @@ impl TContrast {
     /// Paired over replicates (`a[r]` and `b[r]` share seed and draw r): the mean difference,
     /// Student's t over replicates. Needs two pairs.
     pub fn paired(a: &[f64], b: &[f64]) -> Option<TContrast> {
-        let c = compare::paired(a, b, LEVEL)?;
+        if a.len() != b.len() {
+            return None;
+        }
         let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-        let se = super::std_dev(&d) / (d.len() as f64).sqrt();
+        TContrast::of_differences(&d)
+    }
+
+    /// [`TContrast::paired`] from the paired differences a_r − b_r themselves. Needs two.
+    pub fn of_differences(d: &[f64]) -> Option<TContrast> {
+        let c = compare::paired_differences(d, LEVEL)?;
+        let se = super::std_dev(d) / (d.len() as f64).sqrt();
         Some(TContrast {
             method: Method::Paired,
             units: c.units,
@@ -127,6 +135,18 @@ impl TContrast {
             2.0 * (1.0 - compare::student_t_cdf((estimate / se).abs(), df))
         };
         Some(TContrast { method: Method::Welch, units: a.len() + b.len(), estimate, se, df, p })
+    }
+
+    /// TOST's p of "|a − b| ≥ margin" (two one-sided t-tests, Schuirmann 1987): the larger of
+    /// the one-sided p's of Δ ≤ −margin and Δ ≥ +margin. With no spread, 0 inside the margin and
+    /// 1 outside.
+    pub fn p_tost(&self, margin: f64) -> f64 {
+        if self.se == 0.0 {
+            return if self.estimate.abs() < margin { 0.0 } else { 1.0 };
+        }
+        let lower = 1.0 - compare::student_t_cdf((self.estimate + margin) / self.se, self.df);
+        let upper = compare::student_t_cdf((self.estimate - margin) / self.se, self.df);
+        lower.max(upper)
     }
 
     /// The interval estimate ± t(1/2 + level/2, df)·se.

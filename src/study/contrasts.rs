@@ -121,9 +121,9 @@ mod tests {
         let welch = result(&pairs, false);
         // The same standard error and degrees of freedom as stats::difference, which reads t at
         // the degrees of freedom rounded down; here t is read at Welch's own.
-        assert!((w.mean - welch.estimate).abs() < 1e-12);
-        assert!((w.half_width() - stats::t975(welch.df) * welch.se).abs() < 1e-9, "{welch:?} {w:?}");
-        let half = compare::t_quantile(0.975, welch.df) * welch.se;
+        assert!((w.mean - welch.t.estimate).abs() < 1e-12);
+        assert!((w.half_width() - stats::t975(welch.t.df) * welch.t.se).abs() < 1e-9, "{welch:?} {w:?}");
+        let half = compare::t_quantile(0.975, welch.t.df) * welch.t.se;
         assert!((welch.hi - welch.lo - 2.0 * half).abs() < 1e-9);
     }
 
