@@ -76,6 +76,14 @@ impl Engine {
         Ok(self)
     }
 
+    /// Add every template of `list`, (name, source) pairs.
+    pub fn templates(mut self, list: &[(&'static str, &'static str)]) -> Result<Engine, TemplateError> {
+        for (name, source) in list {
+            self = self.template(name, source)?;
+        }
+        Ok(self)
+    }
+
     /// Add a filter of one report, e.g. a percentage written as that report writes it.
     pub fn filter<F, Rv, Args>(mut self, name: &'static str, f: F) -> Engine
     where
@@ -98,16 +106,17 @@ impl Engine {
         self
     }
 
-    /// Render a template given as text (a figure's label read from a TOML file beside its code,
-    /// say) from `context`, with this engine's filters.
-    pub fn render_str(&self, source: &str, context: &impl Serialize) -> Result<String, TemplateError> {
-        self.env.render_str(source, Value::from_serialize(context)).map_err(|e| template_error(source, &e))
-    }
-
     /// Render the template `name` from `context`.
     pub fn render(&self, name: &str, context: &impl Serialize) -> Result<String, TemplateError> {
         let template = self.env.get_template(name).map_err(|e| template_error(name, &e))?;
         template.render(Value::from_serialize(context)).map_err(|e| template_error(name, &e))
+    }
+
+    /// Render the one-line template `name` (a finding's sentence, a figure's label or caption)
+    /// from `context`: the line without the newline that ends its file.
+    pub fn line(&self, name: &str, context: &impl Serialize) -> Result<String, TemplateError> {
+        let text = self.render(name, context)?;
+        Ok(text.strip_suffix('\n').map(str::to_string).unwrap_or(text))
     }
 }
 
@@ -121,11 +130,14 @@ pub fn render_one(
     Engine::new().template(name, source)?.render(name, context)
 }
 
-/// Render a label given as template text (a figure's title or key read from a TOML file beside
-/// its code) from `context`, with the shared filters.
-pub fn label(source: &str, context: &impl Serialize) -> crate::error::Result<String> {
-    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(Engine::new);
-    Ok(ENGINE.render_str(source, context)?)
+/// Render the one-line template `name` of `list`, (name, source) pairs, from `context` with the
+/// shared filters: for a report's few figure labels ([`Engine::line`]).
+pub fn line(
+    list: &[(&'static str, &'static str)],
+    name: &str,
+    context: &impl Serialize,
+) -> crate::error::Result<String> {
+    Ok(Engine::new().templates(list)?.line(name, context)?)
 }
 
 /// Take a filter argument back as a typed value (a row struct, say) for filters written in Rust.
@@ -181,6 +193,14 @@ mod tests {
         assert_eq!(text, "62,480 0.2 +0.25\n-1,234,567 -1.0 -1.00\n");
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::thousands(1000), "1,000");
+    }
+
+    #[test]
+    fn a_line_is_its_file_without_the_final_newline() {
+        let engine = super::Engine::new().templates(&[("a", "{{ n | thousands }} B\n"), ("b", "x")]).unwrap();
+        assert_eq!(engine.line("a", &serde_json::json!({ "n": 1234 })).unwrap(), "1,234 B");
+        assert_eq!(engine.line("b", &serde_json::json!({})).unwrap(), "x");
+        assert!(engine.line("c", &serde_json::json!({})).is_err());
     }
 
     #[test]

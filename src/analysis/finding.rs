@@ -1,10 +1,8 @@
-//! A finding of a report's summary, as its analysis computes it: the sentence as a template, the
+//! A finding of a report's summary, as its analysis computes it: the template that words it, the
 //! numbers and words it gives, its interval and the section that shows it. The analysis keeps its
 //! findings with its results; [`crate::report::summary`] renders them as the `## Summary` that
 //! opens the report.
 
-use crate::error::Result;
-use crate::template::label;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -12,9 +10,10 @@ use std::collections::BTreeMap;
 /// One finding of a report's summary.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
-    /// The sentence: a minijinja template over `values` and, where the finding has an interval,
-    /// `lo`, `hi` and `over` (with the shared filters of [`crate::template`]).
-    pub text: String,
+    /// The template that words the sentence, by its path under `src/report/templates/`
+    /// (`reproduction/findings/domain.md.j2`): filled from [`Finding::context`] with the shared
+    /// filters of [`crate::template`].
+    pub template: String,
     /// The numbers the sentence gives, by name.
     pub values: BTreeMap<String, f64>,
     /// The words the sentence gives, by name (a verdict).
@@ -35,10 +34,10 @@ pub struct Bounds {
 }
 
 impl Finding {
-    /// A finding worded by `text`, shown in the section headed `section`.
-    pub fn new(text: &str, section: &str) -> Finding {
+    /// A finding worded by the template `template`, shown in the section headed `section`.
+    pub fn new(template: &str, section: &str) -> Finding {
         Finding {
-            text: text.into(),
+            template: template.into(),
             values: BTreeMap::new(),
             words: BTreeMap::new(),
             interval: None,
@@ -64,8 +63,9 @@ impl Finding {
         self
     }
 
-    /// The sentence with its numbers filled in.
-    pub fn sentence(&self) -> Result<String> {
+    /// What the sentence's template is filled from: `values` and `words` by name and, where the
+    /// finding has an interval, `lo`, `hi` and `over`.
+    pub fn context(&self) -> serde_json::Value {
         let mut context = json!(self.values);
         for (name, w) in &self.words {
             context[name] = json!(w);
@@ -75,6 +75,6 @@ impl Finding {
             context["hi"] = json!(b.hi);
             context["over"] = json!(b.over);
         }
-        label(&self.text, &context)
+        context
     }
 }

@@ -17,7 +17,6 @@ use crate::report::frontier;
 use crate::report::levers;
 use crate::report::summary;
 use crate::template::Engine;
-use crate::template::label;
 use kpk_probe::MAX_INDEX;
 use kpk_probe::Outcome;
 use serde::{Deserialize, Serialize};
@@ -43,16 +42,16 @@ struct Labels {
     /// Sizes of other representations, cited from their published files: (name, bytes, exact,
     /// random access).
     anchors: Vec<(String, usize, bool, bool)>,
-    exception: String,
     size_chart: SizeChartLabels,
     summary: SummaryTexts,
 }
 
-/// A finding's sentence (a template) and the heading of the section that shows it.
+/// The template that words a finding (its path under `templates/`) and the heading of the section
+/// that shows it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SummaryText {
-    text: String,
+    template: String,
     section: String,
 }
 
@@ -73,12 +72,23 @@ struct SizeChartLabels {
     total: String,
     exceptions: String,
     plain: String,
-    model: String,
-    target: String,
 }
 
 static LABELS: LazyLock<Labels> =
     LazyLock::new(|| toml::from_str(include_str!("compression.toml")).expect("compression.toml parses"));
+
+/// (name, source) of the templates of the figures' labels that give numbers: the size chart's
+/// keys and the exception diagrams' captions, each its path under `templates/`.
+const LABEL_TEMPLATES: [(&str, &str); 3] = [
+    ("compression/exception.txt.j2", include_str!("templates/compression/exception.txt.j2")),
+    ("compression/size_chart/model.txt.j2", include_str!("templates/compression/size_chart/model.txt.j2")),
+    ("compression/size_chart/target.txt.j2", include_str!("templates/compression/size_chart/target.txt.j2")),
+];
+
+/// Render the label template `name` of [`LABEL_TEMPLATES`] from `context`.
+fn label(name: &str, context: &impl Serialize) -> Result<String> {
+    crate::template::line(&LABEL_TEMPLATES, name, context)
+}
 
 /// The goal the model's size is held to, in bytes.
 const GOAL_BYTES: usize = 2_000;
@@ -123,7 +133,7 @@ pub fn exception_diagrams(results: &CompressionResults) -> Result<Vec<Diagram>> 
                 if net_win { (Outcome::Win, Outcome::Draw) } else { (Outcome::Draw, Outcome::Win) };
             let side = if p.side() == crate::Color::White { "wtm" } else { "btm" };
             let context = json!({ "side": side, "exact": exact.to_string(), "net": net.to_string() });
-            Ok(Diagram::canonical(&p).with_caption(label(&LABELS.exception, &context)?))
+            Ok(Diagram::canonical(&p).with_caption(label("compression/exception.txt.j2", &context)?))
         })
         .collect()
 }
@@ -254,14 +264,14 @@ pub fn findings(r: &CompressionResults) -> Vec<Finding> {
     let xz = LABELS.anchors.iter().filter(|a| a.2).map(|a| a.1).min().unwrap_or(1) as f64;
     let paper = paper_nets().iter().map(|(_, w)| w * tables::BITS_PER_WEIGHT / 8).max().unwrap_or(0);
     let mut out = vec![
-        Finding::new(&t.model.text, &t.model.section)
+        Finding::new(&t.model.template, &t.model.section)
             .value("total", s.total as f64)
             .value("net", s.net as f64)
             .value("exceptions", r.model.exceptions.len() as f64)
             .value("exception_bytes", s.exceptions as f64)
             .value("overhead", s.overhead as f64)
             .value("legal", r.legal as f64),
-        Finding::new(&t.anchors.text, &t.anchors.section)
+        Finding::new(&t.anchors.template, &t.anchors.section)
             .value("raw", raw)
             .value("raw_factor", raw / s.total as f64)
             .value("xz", xz)
@@ -272,7 +282,7 @@ pub fn findings(r: &CompressionResults) -> Vec<Finding> {
         let (seeds, sizes, beaten, best) = v.counts();
         if let Some((mean, lo, hi)) = v.smallest_mean() {
             out.push(
-                Finding::new(&t.frontier.text, &t.frontier.section)
+                Finding::new(&t.frontier.template, &t.frontier.section)
                     .value("seeds", seeds as f64)
                     .value("sizes", sizes as f64)
                     .value("beaten", beaten as f64)
@@ -309,7 +319,10 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> Result<LineChart> {
     }
     series.push(
         Series::new(
-            label(&l.model, &json!({ "topology": best.topology, "bytes": chosen }))?,
+            label(
+                "compression/size_chart/model.txt.j2",
+                &json!({ "topology": best.topology, "bytes": chosen }),
+            )?,
             vec![(best.sizes.net as f64, chosen as f64)],
             Measure::Model.colour(),
         )
@@ -322,7 +335,7 @@ fn size_chart(candidates: &[CandidateRow], chosen: usize) -> Result<LineChart> {
     let y_hi = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
     let pad = ((x_hi - x_lo) * 0.1).max(20.0);
     series.push(Series::reference(
-        label(&l.target, &json!({ "bytes": MUST_BYTES }))?,
+        label("compression/size_chart/target.txt.j2", &json!({ "bytes": MUST_BYTES }))?,
         MUST_BYTES as f64,
         (x_lo - pad, x_hi + pad),
         Measure::Target.colour(),

@@ -8,7 +8,6 @@ use crate::figures::plot::{ImageFormat, Legend, LineChart, Series};
 use crate::hybrid::frontier::FrontierRow;
 use crate::net::topology::Topology;
 use crate::report::driver::Output;
-use crate::template::label;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -17,6 +16,10 @@ use std::sync::LazyLock;
 /// The frontier's figures, written beside the report.
 pub const BYTES_FIGURE: &str = "compression-frontier";
 pub const ERRORS_FIGURE: &str = "compression-frontier-errors";
+
+/// The template of a cited size's key in the bytes figure, filled with its name and bytes.
+const EXACT_KEY: [(&str, &str); 1] =
+    [("frontier/bytes/exact.txt.j2", include_str!("templates/frontier/bytes/exact.txt.j2"))];
 
 /// The cited sizes and the figures' labels (`frontier.toml` beside this file).
 #[derive(Deserialize)]
@@ -38,7 +41,6 @@ struct BytesLabels {
     search: String,
     net: String,
     model: String,
-    exact: String,
 }
 
 #[derive(Deserialize)]
@@ -193,7 +195,7 @@ pub fn figures(dir: &Path, rows: &[FrontierRow], model: (usize, usize)) -> Resul
     ];
     // The cited sizes share a colour; each line's key gives its size, in the lines' order.
     for (name, size) in &l.exact {
-        let key = label(&b.exact, &json!({ "name": name, "bytes": size }))?;
+        let key = crate::template::line(&EXACT_KEY, EXACT_KEY[0].0, &json!({ "name": name, "bytes": size }))?;
         bytes.push(Series::reference(key, *size, span, Measure::Cited.colour()));
     }
     let chart = |title: &str, y_label: &str, y_range, series| LineChart {

@@ -29,7 +29,6 @@ struct FigureLabels {
     title: String,
     x: String,
     y: String,
-    shipped: String,
     /// A readable key for each learner of [`crate::learners::NAMES`] and the converged MLP.
     names: BTreeMap<String, String>,
     curves: CurveLabels,
@@ -40,6 +39,10 @@ static LABELS: LazyLock<FigureLabels> = LazyLock::new(|| {
 });
 
 const TEMPLATE: &str = include_str!("templates/learners.md.j2");
+
+/// The template of the shipped model's key in the frontier figure, filled with its bytes.
+const SHIPPED_KEY: [(&str, &str); 1] =
+    [("learners/shipped.txt.j2", include_str!("templates/learners/shipped.txt.j2"))];
 
 /// The frontier figure's size in pixels.
 const FRONTIER_SIZE: (u32, u32) = (900, 560);
@@ -285,7 +288,7 @@ pub fn frontier(report: &LearnersReport) -> Result<LineChart> {
     let shipped = report.shipped_bytes as f64;
     series.push(
         Series::new(
-            crate::template::label(&l.shipped, &json!({ "bytes": report.shipped_bytes }))?,
+            crate::template::line(&SHIPPED_KEY, SHIPPED_KEY[0].0, &json!({ "bytes": report.shipped_bytes }))?,
             vec![(shipped, y0), (shipped, 100.0)],
             Measure::Model.colour(),
         )

@@ -17,16 +17,20 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The figure's words (`learners_figures.toml`'s `[curves]`).
+/// The figure's words (`learners_figures.toml`'s `[curves]`); a panel's title is the template
+/// `templates/learners/curves/panel.txt.j2`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CurveLabels {
     pub title: String,
     pub x: String,
     pub y: String,
-    pub panel: String,
     pub band: String,
 }
+
+/// The template of a panel's title, filled with its side and input set.
+const PANEL_TITLE: [(&str, &str); 1] =
+    [("learners/curves/panel.txt.j2", include_str!("templates/learners/curves/panel.txt.j2"))];
 
 /// The figure's size in pixels.
 pub const SIZE: (u32, u32) = (1200, 940);
@@ -101,8 +105,9 @@ fn draw<DB: DrawingBackend>(
     let ticks = size_ticks(points);
     for (k, area) in areas.iter().enumerate() {
         let (side, inputs) = (SIDES[k / 2], InputSet::ALL[k % 2]);
-        let title = crate::template::label(
-            &labels.panel,
+        let title = crate::template::line(
+            &PANEL_TITLE,
+            PANEL_TITLE[0].0,
             &json!({"side": side.to_string(), "inputs": inputs.name()}),
         )
         .unwrap_or_default();

@@ -1,5 +1,5 @@
-//! The findings that open `REPRODUCTION.md`, computed from the reproduction's own numbers; their
-//! sentences and sections are `summary.toml` beside this file. Section 5.1's comparisons and the
+//! The findings that open `REPRODUCTION.md`, computed from the reproduction's own numbers; the
+//! templates that word them and their sections are named in `summary.toml` beside this file. Section 5.1's comparisons and the
 //! gap to the paper's Table 5 add theirs the same way ([`Finding`]).
 
 use super::data::Reproduction;
@@ -12,11 +12,12 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-/// A finding's sentence (a template) and the heading of the section that shows it.
+/// The template that words a finding (its path under `src/report/templates/`) and the heading of
+/// the section that shows it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Text {
-    text: String,
+    template: String,
     section: String,
 }
 
@@ -38,7 +39,7 @@ static TEXTS: LazyLock<Texts> =
     LazyLock::new(|| toml::from_str(include_str!("summary.toml")).expect("summary.toml parses"));
 
 fn finding(t: &Text) -> Finding {
-    Finding::new(&t.text, &t.section)
+    Finding::new(&t.template, &t.section)
 }
 
 /// The reproduction's main findings, most important first; a finding whose runs are missing is

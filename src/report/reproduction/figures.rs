@@ -20,14 +20,14 @@ fn trial_colour(t: u8) -> usize {
     category(usize::from(t.saturating_sub(NN6_TRIALS[0])))
 }
 
-/// The figures' titles, axis labels, keys and captions (`figures.toml` beside this file).
+/// The figures' titles, axis labels, keys and captions that give no numbers (`figures.toml` beside
+/// this file); the ones that do are templates ([`templates::label`]).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Labels {
     figure3: Figure3Labels,
     pub nn6: ChartLabels,
     pub table5: Table5Labels,
-    pub diagrams: DiagramLabels,
 }
 
 #[derive(Deserialize)]
@@ -37,12 +37,7 @@ struct Figure3Labels {
     x: String,
     y: String,
     continued: String,
-    trial: String,
-    kept: String,
-    paper39: String,
-    paper51: String,
     residue: String,
-    caption: String,
 }
 
 #[derive(Deserialize)]
@@ -51,7 +46,6 @@ pub(super) struct ChartLabels {
     title: String,
     x: String,
     y: String,
-    trial: String,
     pub caption: String,
 }
 
@@ -66,15 +60,6 @@ pub(super) struct Table5Labels {
     test_paper: String,
     test_ours: String,
     pub caption: String,
-}
-
-/// The captions of the board diagrams of Table 6 ([`super::table6`]).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct DiagramLabels {
-    pub paper: String,
-    pub ours: String,
-    pub matched: String,
 }
 
 pub(super) static LABELS: LazyLock<Labels> =
@@ -152,7 +137,7 @@ pub(super) fn figure3_caption(paper: &[Table5Row]) -> Result<String> {
         "p51": points.map(|p| p.1),
         "a_file": A_FILE_POSITIONS,
     });
-    label(&LABELS.figure3.caption, &context)
+    label("reproduction/figure3/caption.md.j2", &context)
 }
 
 /// Figure 3: the a-file wtm positions misclassified (m = 0) by epoch, both axes logarithmic, for
@@ -182,10 +167,14 @@ pub(super) fn figure3(
             let points = by_epoch(&curve.wrong_m0);
             top = points.iter().map(|p| p.1).fold(top, f64::max);
             right = right.max(curve.accuracy_m0.len() as f64);
-            series.push(Series::new(label(&l.trial, &json!({ "t": t }))?, points, trial_colour(t)));
+            series.push(Series::new(
+                label("reproduction/figure3/trial.txt.j2", &json!({ "t": t }))?,
+                points,
+                trial_colour(t),
+            ));
             series.push(
                 Series::new(
-                    label(&l.kept, &json!({ "t": t }))?,
+                    label("reproduction/figure3/kept.txt.j2", &json!({ "t": t }))?,
                     vec![(s.best_epoch as f64, s.train_misclassified as f64)],
                     trial_colour(t),
                 )
@@ -200,8 +189,8 @@ pub(super) fn figure3(
                 .points_only()
                 .with_error_bars(vec![(p.epochs, p.lo, p.hi)])
         };
-        series.push(point(label(&l.paper39, &json!({ "p": p39 }))?, p39));
-        series.push(point(label(&l.paper51, &json!({ "p": p51 }))?, p51));
+        series.push(point(label("reproduction/figure3/paper39.txt.j2", &json!({ "p": p39 }))?, p39));
+        series.push(point(label("reproduction/figure3/paper51.txt.j2", &json!({ "p": p51 }))?, p51));
     }
     let frame = (1.0, (right * 1.6).max(10.0));
     series.push(Series::reference(l.residue.as_str(), PAPER_RESIDUE, frame, Measure::Paper.colour()));
@@ -232,7 +221,11 @@ pub(super) fn nn6_chart(r: &Reproduction) -> Result<LineChart> {
             low = points.iter().map(|p| p.1).fold(low, f64::min);
             right = right.max(points.len() as f64);
             let context = json!({ "t": t, "set": s.training_set, "positions": s.train_positions });
-            series.push(Series::new(label(&l.trial, &context)?, points, trial_colour(t)));
+            series.push(Series::new(
+                label("reproduction/nn6/trial.txt.j2", &context)?,
+                points,
+                trial_colour(t),
+            ));
         }
     }
     Ok(LineChart {

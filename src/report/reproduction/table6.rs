@@ -2,7 +2,6 @@
 //! of our best net's misclassified a-file positions and of the positions wrong in most runs at
 //! matched accuracy. The runs are analysed in [`crate::experiment::table6`].
 
-use super::figures::LABELS;
 use super::templates;
 use crate::chess::position::KpkPosition;
 use crate::error::Result;
@@ -61,7 +60,7 @@ pub fn paper_diagrams(paper6: &[Table6Row]) -> Result<Vec<Diagram>> {
     let mut out = Vec::new();
     for p in paper6 {
         let (w, b) = (result_word(&p.result_wtm.to_string()), result_word(&p.result_btm.to_string()));
-        let caption = label(&LABELS.diagrams.paper, &json!({ "n": p.n, "wtm": w, "btm": b }))?;
+        let caption = label("reproduction/diagrams/paper.txt.j2", &json!({ "n": p.n, "wtm": w, "btm": b }))?;
         out.extend(placement(&p.wk, &p.bk, &p.wp, caption));
     }
     Ok(out)
@@ -74,7 +73,7 @@ pub fn our_diagrams(ours: &[MisclassifiedRow], paper6: &[Table6Row]) -> Result<V
     for (i, m) in ours.iter().enumerate() {
         let paper = paper6.iter().find(|p| (&p.wk, &p.bk, &p.wp) == (&m.wk, &m.bk, &m.wp)).map(|p| p.n);
         let context = json!({ "i": i + 1, "wtm": result_word(&m.result_wtm), "paper": paper });
-        out.extend(placement(&m.wk, &m.bk, &m.wp, label(&LABELS.diagrams.ours, &context)?));
+        out.extend(placement(&m.wk, &m.bk, &m.wp, label("reproduction/diagrams/ours.txt.j2", &context)?));
     }
     Ok(out)
 }
@@ -92,7 +91,7 @@ pub fn matched_diagrams(m: &Matched) -> Result<Vec<Diagram>> {
     let mut out = Vec::new();
     for p in m.positions.iter().filter(|p| drawn_rule(p.runs, runs)) {
         let context = json!({ "wrong": p.runs, "runs": runs, "paper": p.paper_row });
-        out.extend(placement(&p.wk, &p.bk, &p.wp, label(&LABELS.diagrams.matched, &context)?));
+        out.extend(placement(&p.wk, &p.bk, &p.wp, label("reproduction/diagrams/matched.txt.j2", &context)?));
     }
     Ok(out)
 }

@@ -1,9 +1,10 @@
-//! The report's prose: the templates in `report/templates/reproduction/`, with the filters this
-//! report adds to the shared ones ([`crate::template`]).
+//! The report's prose and its figures' labels: the templates in `report/templates/reproduction/`,
+//! with the filters this report adds to the shared ones ([`crate::template`]).
 
 use crate::error::Result;
-use crate::template::Engine;
+use crate::template::{Engine, TemplateError};
 use serde::Serialize;
+use std::sync::LazyLock;
 
 /// (name, source) of every template of the report.
 const TEMPLATES: [(&str, &str); 15] = [
@@ -22,6 +23,23 @@ const TEMPLATES: [(&str, &str); 15] = [
     ("standing", include_str!("../templates/reproduction/standing.md.j2")),
     ("discussion", include_str!("../templates/reproduction/discussion.md.j2")),
     ("gap", include_str!("../templates/reproduction/gap.md.j2")),
+];
+
+/// (name, source) of every one-line template of the report's figures and board diagrams (their
+/// keys, labels and captions): its path under `report/templates/`.
+const LABELS: [(&str, &str); 9] = [
+    ("reproduction/figure3/trial.txt.j2", include_str!("../templates/reproduction/figure3/trial.txt.j2")),
+    ("reproduction/figure3/kept.txt.j2", include_str!("../templates/reproduction/figure3/kept.txt.j2")),
+    ("reproduction/figure3/paper39.txt.j2", include_str!("../templates/reproduction/figure3/paper39.txt.j2")),
+    ("reproduction/figure3/paper51.txt.j2", include_str!("../templates/reproduction/figure3/paper51.txt.j2")),
+    ("reproduction/figure3/caption.md.j2", include_str!("../templates/reproduction/figure3/caption.md.j2")),
+    ("reproduction/nn6/trial.txt.j2", include_str!("../templates/reproduction/nn6/trial.txt.j2")),
+    ("reproduction/diagrams/paper.txt.j2", include_str!("../templates/reproduction/diagrams/paper.txt.j2")),
+    ("reproduction/diagrams/ours.txt.j2", include_str!("../templates/reproduction/diagrams/ours.txt.j2")),
+    (
+        "reproduction/diagrams/matched.txt.j2",
+        include_str!("../templates/reproduction/diagrams/matched.txt.j2"),
+    ),
 ];
 
 /// The report's engine: its templates, the shared filters and
@@ -43,11 +61,13 @@ fn with_filters(engine: Engine) -> Engine {
         .filter("paper", |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") })
 }
 
-/// Render a label given as template text (a figure's title or key from a TOML file beside its
-/// code) from `context`, with this report's filters.
-pub fn label(source: &str, context: &impl Serialize) -> Result<String> {
-    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(|| with_filters(Engine::new()));
-    Ok(ENGINE.render_str(source, context)?)
+/// Render the label template `name` of [`LABELS`] (a figure's key or caption, a diagram's
+/// caption) from `context`, with this report's filters.
+pub fn label(name: &str, context: &impl Serialize) -> Result<String> {
+    static ENGINE: LazyLock<Result<Engine, TemplateError>> =
+        LazyLock::new(|| with_filters(Engine::new()).templates(&LABELS));
+    let engine = ENGINE.as_ref().map_err(Clone::clone)?;
+    Ok(engine.line(name, context)?)
 }
 
 /// Render the template `name` from `context`.
