@@ -46,6 +46,7 @@ pub fn save(
     format: ImageFormat,
 ) -> Result<()> {
     ensure_font()?;
+    let titles = panel_titles()?;
     let shown = out.display();
     let err = |e: &dyn std::fmt::Display| Error::Format {
         path: shown.clone(),
@@ -55,12 +56,12 @@ pub fn save(
     out.write_rendered(ext, |tmp: &Path| match format {
         ImageFormat::Png => {
             let root = BitMapBackend::new(tmp, SIZE).into_drawing_area();
-            draw(points, names, labels, &root).map_err(|e| err(&e))?;
+            draw(points, names, labels, &titles, &root).map_err(|e| err(&e))?;
             root.present().map_err(|e| err(&e))
         }
         ImageFormat::Svg => {
             let root = SVGBackend::new(tmp, SIZE).into_drawing_area();
-            draw(points, names, labels, &root).map_err(|e| err(&e))?;
+            draw(points, names, labels, &titles, &root).map_err(|e| err(&e))?;
             root.present().map_err(|e| err(&e))
         }
     })
@@ -88,10 +89,25 @@ fn y_range(points: &[CurvePoint]) -> (f64, f64) {
     ((lo / 5.0).floor() * 5.0, ((hi / 5.0).ceil() * 5.0).min(100.0) + 0.5)
 }
 
+/// The four panels' titles, filled with each panel's side and input set, in the panels' order.
+fn panel_titles() -> Result<Vec<String>> {
+    (0..4)
+        .map(|k| {
+            let (side, inputs) = (SIDES[k / 2], InputSet::ALL[k % 2]);
+            crate::template::line(
+                &PANEL_TITLE,
+                PANEL_TITLE[0].0,
+                &json!({"side": side.to_string(), "inputs": inputs.name()}),
+            )
+        })
+        .collect()
+}
+
 fn draw<DB: DrawingBackend>(
     points: &[CurvePoint],
     names: &[(String, String)],
     labels: &CurveLabels,
+    titles: &[String],
     root: &DrawingArea<DB, Shift>,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
@@ -105,14 +121,8 @@ fn draw<DB: DrawingBackend>(
     let ticks = size_ticks(points);
     for (k, area) in areas.iter().enumerate() {
         let (side, inputs) = (SIDES[k / 2], InputSet::ALL[k % 2]);
-        let title = crate::template::line(
-            &PANEL_TITLE,
-            PANEL_TITLE[0].0,
-            &json!({"side": side.to_string(), "inputs": inputs.name()}),
-        )
-        .unwrap_or_default();
         let mut chart = ChartBuilder::on(area)
-            .caption(title, (FAMILY, 17))
+            .caption(&titles[k], (FAMILY, 17))
             .margin(12)
             .x_label_area_size(46)
             .y_label_area_size(58)
