@@ -92,10 +92,12 @@ fn section51s_intervals_are_t_over_the_five_draws() {
     ] {
         let (mean, lo, hi, n) = t_interval(&a, &b);
         let c = claim(&json, name, row);
-        let diff = &c["diff"];
+        let diff = &c["contrast"];
         assert_eq!(diff["method"], "mixed_model");
         assert_eq!(diff["units"], n);
-        for (ours, theirs) in [(mean, &diff["estimate"]), (lo, &diff["lo"]), (hi, &diff["hi"])] {
+        assert_eq!(diff["unadjusted"]["level"], 0.95);
+        let (at_95_lo, at_95_hi) = (&diff["unadjusted"]["lo"], &diff["unadjusted"]["hi"]);
+        for (ours, theirs) in [(mean, &diff["estimate"]), (lo, at_95_lo), (hi, at_95_hi)] {
             assert!((ours - theirs.as_f64().unwrap()).abs() < 1e-6, "{name} {row}: {ours} vs {theirs}");
         }
         // The secondary interval is the narrower percentile bootstrap of the same draws.
@@ -125,9 +127,10 @@ fn differences(c: &serde_json::Value) -> Option<Vec<f64>> {
         "test" => Some("test_pct"),
         _ => None,
     };
-    let (ca, cb) = (column(&c["a"])?, column(&c["b"])?);
-    let a = draw_means(&trials_of(c["a"]["trials"].as_str().unwrap()), ca);
-    let b = draw_means(&trials_of(c["b"]["trials"].as_str().unwrap()), cb);
+    let (ga, gb) = (&c["contrast"]["a"], &c["contrast"]["b"]);
+    let (ca, cb) = (column(ga)?, column(gb)?);
+    let a = draw_means(&trials_of(ga["trials"].as_str().unwrap()), ca);
+    let b = draw_means(&trials_of(gb["trials"].as_str().unwrap()), cb);
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same draws");
     Some(a.iter().map(|(k, x)| x - b[k]).collect())
 }
@@ -153,10 +156,11 @@ fn section51s_verdicts_are_holm_adjusted_over_its_rows() {
     let p: Vec<f64> = claims
         .iter()
         .map(|c| {
-            let kpk = c["adjusted"]["p"].as_f64().unwrap();
+            let margin = &c["contrast"]["not_better_by"];
+            let kpk = margin["p"].as_f64().or(c["contrast"]["p"].as_f64()).unwrap();
             let Some(d) = differences(c) else { return kpk };
             let (mean, se) = mean_se(&d);
-            let null = c["conspicuous"].as_f64().unwrap_or(0.0);
+            let null = margin["margin"].as_f64().unwrap_or(0.0);
             let ours = 2.0 * student_t::t_upper(((mean - null) / se).abs(), (d.len() - 1) as f64);
             assert!((ours - kpk).abs() < 1e-6 + 1e-4 * kpk, "{} {}: p {ours} vs {kpk}", c["claim"], c["row"]);
             recomputed += 1;
@@ -172,7 +176,7 @@ fn section51s_verdicts_are_holm_adjusted_over_its_rows() {
         running = running.max(((m - k) as f64 * p[i]).min(1.0));
         let c = &claims[i];
         let what = format!("{} {}", c["claim"], c["row"]);
-        let adjusted = &c["adjusted"];
+        let adjusted = &c["contrast"];
         let p_adjusted = adjusted["p_adjusted"].as_f64().unwrap();
         assert!((p_adjusted - running).abs() < 1e-6 + 1e-4 * running, "{what}: {p_adjusted} vs {running}");
         let level = 1.0 - 0.05 / (m - k) as f64;
@@ -184,11 +188,11 @@ fn section51s_verdicts_are_holm_adjusted_over_its_rows() {
             assert!((lo - (mean - half)).abs() < 1e-6 && (hi - (mean + half)).abs() < 1e-6, "{what}");
         }
         // The verdict: only where Holm reaches the row, by its interval at Holm's level.
-        let shown = match c["conspicuous"].as_f64() {
+        let shown = match c["contrast"]["not_better_by"]["margin"].as_f64() {
             Some(t) => hi < t,
             None => lo > 0.0,
         };
-        let verdict = c["verdict"].as_str().unwrap();
+        let verdict = c["contrast"]["verdict"].as_str().unwrap();
         assert_eq!(verdict == "supported", running < 0.05 && shown, "{what}: {verdict}");
         if running >= 0.05 {
             assert!(["not_shown", "not_replicated_on_random_sets"].contains(&verdict), "{what}: {verdict}");

@@ -34,9 +34,12 @@ impl Method {
     }
 }
 
-/// An estimated difference a − b with its two-sided interval and p-value.
+/// The bare interval estimate of a difference a − b: its estimate, two-sided interval and
+/// p-value by one method, with no family, direction or verdict. The one record of a contrast,
+/// [`super::contrast::Contrast`], is built from a t-based estimate; this is what a report prints
+/// beside it (a secondary method's interval) or where it reads no claim (a group's mean, a gap).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Contrast {
+pub struct Difference {
     pub estimate: f64,
     pub lo: f64,
     pub hi: f64,
@@ -44,7 +47,7 @@ pub struct Contrast {
     pub p: f64,
     /// Units behind the interval: replicates (paired), draws (cluster bootstrap) or runs (Welch).
     pub units: usize,
-    /// Confidence level of [`Contrast::lo`], [`Contrast::hi`], e.g. 0.95.
+    /// Confidence level of [`Difference::lo`], [`Difference::hi`], e.g. 0.95.
     pub level: f64,
     pub method: Method,
 }
@@ -110,7 +113,7 @@ impl ClaimVerdict {
 
 /// Paired contrast of a − b over replicates (`a[r]` and `b[r]` share seed and draw r): the mean
 /// difference with its t-interval at `level` and the paired t-test's p-value. Needs two pairs.
-pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Contrast> {
+pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Difference> {
     if a.len() != b.len() {
         return None;
     }
@@ -119,7 +122,7 @@ pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<Contrast> {
 }
 
 /// [`paired`] from the differences a_r − b_r themselves. Needs two.
-pub fn paired_differences(d: &[f64], level: f64) -> Option<Contrast> {
+pub fn paired_differences(d: &[f64], level: f64) -> Option<Difference> {
     if d.len() < 2 {
         return None;
     }
@@ -133,7 +136,7 @@ pub fn paired_differences(d: &[f64], level: f64) -> Option<Contrast> {
         let t = mean / se;
         (t_quantile(0.5 + level / 2.0, df) * se, 2.0 * (1.0 - student_t_cdf(t.abs(), df)))
     };
-    Some(Contrast {
+    Some(Difference {
         estimate: mean,
         lo: mean - half,
         hi: mean + half,
@@ -155,7 +158,7 @@ pub fn cluster_bootstrap(
     level: f64,
     resamples: usize,
     seed: u64,
-) -> Option<Contrast> {
+) -> Option<Difference> {
     let mut draws: Vec<u64> = a.iter().map(|&(c, _)| c).filter(|c| b.iter().any(|&(d, _)| d == *c)).collect();
     draws.sort_unstable();
     draws.dedup();
@@ -184,7 +187,7 @@ pub fn cluster_bootstrap(
     let below = stats.iter().filter(|&&s| s <= 0.0).count() as f64 / resamples as f64;
     let above = stats.iter().filter(|&&s| s >= 0.0).count() as f64 / resamples as f64;
     let tail = (1.0 - level) / 2.0;
-    Some(Contrast {
+    Some(Difference {
         estimate,
         lo: super::quantile(&stats, tail),
         hi: super::quantile(&stats, 1.0 - tail),
@@ -217,11 +220,11 @@ pub fn draw_means(a: &[(u64, f64)], b: &[(u64, f64)]) -> Vec<(u64, f64, f64)> {
 /// and a random draw-by-side effect v_c; unbalanced, it is the standard cluster-level analysis
 /// of the per-draw means, each draw weighted alike. For one group's mean, pass zeros as `b`.
 /// Needs two draws present on both sides.
-pub fn mixed_model(a: &[(u64, f64)], b: &[(u64, f64)], level: f64) -> Option<Contrast> {
+pub fn mixed_model(a: &[(u64, f64)], b: &[(u64, f64)], level: f64) -> Option<Difference> {
     let means = draw_means(a, b);
     let ma: Vec<f64> = means.iter().map(|m| m.1).collect();
     let mb: Vec<f64> = means.iter().map(|m| m.2).collect();
-    paired(&ma, &mb, level).map(|c| Contrast { method: Method::MixedModel, ..c })
+    paired(&ma, &mb, level).map(|c| Difference { method: Method::MixedModel, ..c })
 }
 
 /// Holm's step-down adjustment of a family's p-values (the family-wise error rate at any α):

@@ -1,11 +1,12 @@
 //! The one record of a declared or exploratory contrast a − b ([`Contrast`]), typed by its arm
 //! `A` and its measure `M`: its t-based estimate ([`TContrast`]), its interval at a level (95%,
 //! or Holm's step for a primary), its direction and its verdict, with optional parts where a
-//! report reads more (equivalence by TOST, the primary's sizing); the two readings of a family
+//! report reads more (equivalence by TOST, the primary's sizing, the 95% interval beside Holm's,
+//! a claim that a is not better by a margin); the two readings of a family
 //! of primaries ([`adjust_family`], [`read_with_equivalence`]); and the one line of a
 //! `contrasts.csv` that writes it ([`Contrast::csv_line`], columns [`CONTRAST_COLUMNS`]).
 
-use super::compare::{self, ClaimVerdict};
+use super::compare::{self, ClaimVerdict, Difference, Verdict};
 use super::family::{self, Direction, LEVEL, TContrast};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -92,6 +93,33 @@ pub struct Sizing {
     pub mdd_observed: f64,
 }
 
+/// A primary's interval at 95% (each contrast read alone), kept beside the interval at Holm's
+/// level that its verdict reads where a report prints both: the bare interval estimate of its
+/// method ([`Difference`]), from which the record takes only the interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unadjusted {
+    pub level: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl From<Difference> for Unadjusted {
+    fn from(d: Difference) -> Unadjusted {
+        Unadjusted { level: d.level, lo: d.lo, hi: d.hi }
+    }
+}
+
+/// A claim that a is not better than b by `margin` or more, on the side the measure prefers
+/// (section 5.1's "not conspicuously more effective"), instead of a claim that a is better: its
+/// test's two-sided p is that of "a − b = margin" ([`TContrast::p_at`]), and its verdict is
+/// supported where the interval lies wholly short of the margin, contradicted where it lies
+/// wholly past it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NotBetterBy {
+    pub margin: f64,
+    pub p: f64,
+}
+
 /// A contrast a − b with its interval, p-value and (for a primary one) its adjusted reading.
 /// `A` names an arm (a study's setting number, a learner on a side), `M` the measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,6 +154,12 @@ pub struct Contrast<A, M> {
     /// The primary's sizing, where its declaration was sized by power.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sizing: Option<Sizing>,
+    /// The 95% interval of a primary read at Holm's level, where a report prints both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unadjusted: Option<Unadjusted>,
+    /// The claim's margin, where it claims that a is not better by that much.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_better_by: Option<NotBetterBy>,
 }
 
 impl<A, M: Measure> Contrast<A, M> {
@@ -159,6 +193,8 @@ impl<A, M: Measure> Contrast<A, M> {
             verdict: ContrastVerdict::Exploratory,
             equivalence: None,
             sizing: None,
+            unadjusted: None,
+            not_better_by: None,
         };
         c.set_level(LEVEL);
         c
@@ -170,6 +206,19 @@ impl<A, M: Measure> Contrast<A, M> {
         (self.lo, self.hi) = self.t.interval(level);
         let (lo, hi) = family::oriented((self.lo, self.hi), self.measure.higher_is_better());
         self.direction = Direction::of(lo, hi);
+    }
+
+    /// A claim that a is not better than b by `margin` or more ([`NotBetterBy`]), tested by the
+    /// p of "a − b = margin" on the measure's side.
+    pub fn claim_not_better_by(&mut self, margin: f64) {
+        let null = if self.measure.higher_is_better() { margin } else { -margin };
+        self.not_better_by = Some(NotBetterBy { margin, p: self.t.p_at(null) });
+    }
+
+    /// The p-value of the claim's test: of "no difference", or of "a − b = margin" for a claim
+    /// that a is not better by a margin.
+    fn p_tested(&self) -> f64 {
+        self.not_better_by.map_or(self.t.p, |n| n.p)
     }
 
     /// Whether the estimate lies on the side the measure prefers (a better than b).
@@ -200,14 +249,22 @@ impl<A: Display, M: Measure> Contrast<A, M> {
 
 /// Holm over a family of primary contrasts: contrast i, whose unadjusted p-value ranks k-th
 /// smallest of m, gets its interval at level 1 − 0.05/(m − k) (the level at which Holm's step
-/// tests it), its adjusted p-value, and its verdict.
+/// tests it), its adjusted p-value, and its verdict. A claim that a is not better by a margin
+/// ([`NotBetterBy`]) enters by its own test's p and is read against its margin.
 pub fn adjust_family<A, M: Measure>(family: &mut [&mut Contrast<A, M>]) {
     let members: Vec<(TContrast, bool)> =
-        family.iter().map(|c| (c.t, c.measure.higher_is_better())).collect();
+        family.iter().map(|c| (TContrast { p: c.p_tested(), ..c.t }, c.measure.higher_is_better())).collect();
     for (c, h) in family.iter_mut().zip(family::holm(&members)) {
         c.set_level(h.level);
         c.p_adjusted = Some(h.p_adjusted);
-        c.verdict = ClaimVerdict::of(h.verdict, c.own_sets).into();
+        let verdict = match c.not_better_by {
+            Some(n) if h.p_adjusted < 1.0 - LEVEL => {
+                let (lo, hi) = family::oriented((c.lo, c.hi), c.measure.higher_is_better());
+                Verdict::of(n.margin - hi, n.margin - lo)
+            }
+            _ => h.verdict,
+        };
+        c.verdict = ClaimVerdict::of(verdict, c.own_sets).into();
     }
 }
 
@@ -276,6 +333,27 @@ mod tests {
         assert!(t(0.0, 3.0, 4.0).p_tost(2.0) > 0.2);
         // Symmetric in the sign of the difference.
         assert!((t(0.7, 0.5, 30.0).p_tost(2.0) - t(-0.7, 0.5, 30.0).p_tost(2.0)).abs() < 1e-12);
+    }
+
+    /// A claim that a is not better by a margin: supported where the interval lies short of the
+    /// margin, contradicted past it, not shown across it; its test is "a − b = margin".
+    #[test]
+    fn a_claim_not_better_by_a_margin_is_read_against_the_margin() {
+        let read = |d: &[f64]| {
+            let mut c = member(d, None);
+            c.claim_not_better_by(1.0);
+            adjust_family(&mut [&mut c]);
+            c
+        };
+        let short = read(&[0.2, 0.1, 0.3, 0.2, 0.25]);
+        assert!((short.not_better_by.unwrap().p - short.t.p_at(1.0)).abs() < 1e-15);
+        assert_eq!(short.p_adjusted, Some(short.t.p_at(1.0)), "a family of one");
+        assert!(short.t.p_at(1.0) < 0.05 && short.t.p < 0.05);
+        assert_eq!(short.verdict, ContrastVerdict::Supported);
+        assert_eq!(read(&[3.0, 3.2, 2.9, 3.1, 3.05]).verdict, ContrastVerdict::Contradicted);
+        let across = read(&[0.2, 1.9, 0.5, 1.6, 1.0]);
+        assert!(across.lo < 1.0 && across.hi > 1.0);
+        assert_eq!(across.verdict, ContrastVerdict::NotShown);
     }
 
     #[test]

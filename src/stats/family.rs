@@ -77,12 +77,14 @@ impl Direction {
     }
 }
 
-/// A t-based contrast a − b: its estimate, standard error, degrees of freedom and two-sided
-/// p-value, from which an interval at any level is read.
+/// A t-based estimate of a − b: its estimate, standard error, degrees of freedom and two-sided
+/// p-value, from which an interval at any level is read. It is the part of the one record
+/// ([`super::contrast::Contrast`], which flattens it) that Holm's reading needs: a level is
+/// chosen only after every member's p is known, so a member's interval is read from it then.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TContrast {
     pub method: Method,
-    /// Replicate pairs (paired) or runs on both sides (Welch).
+    /// Replicate pairs (paired), runs on both sides (Welch) or data draws (mixed model).
     pub units: usize,
     pub estimate: f64,
     pub se: f64,
@@ -113,6 +115,15 @@ impl TContrast {
             df: (d.len() - 1) as f64,
             p: c.p,
         })
+    }
+
+    /// Mean(a) − mean(b) by the mixed model over data draws, where each value carries its draw
+    /// ([`compare::mixed_model`]): Student's t with draws − 1 degrees of freedom over the
+    /// per-draw differences of the means, its standard error theirs. Needs two draws present on
+    /// both sides.
+    pub fn mixed_model(a: &[(u64, f64)], b: &[(u64, f64)]) -> Option<TContrast> {
+        let (ma, mb): (Vec<f64>, Vec<f64>) = compare::draw_means(a, b).iter().map(|m| (m.1, m.2)).unzip();
+        TContrast::paired(&ma, &mb).map(|t| TContrast { method: Method::MixedModel, ..t })
     }
 
     /// Welch's two independent groups with unequal variances. Needs two runs a side.
@@ -147,6 +158,14 @@ impl TContrast {
         let lower = 1.0 - compare::student_t_cdf((self.estimate + margin) / self.se, self.df);
         let upper = compare::student_t_cdf((self.estimate - margin) / self.se, self.df);
         lower.max(upper)
+    }
+
+    /// The two-sided p of "a − b = `null`". With no spread, 1 at the null and 0 elsewhere.
+    pub fn p_at(&self, null: f64) -> f64 {
+        if self.se == 0.0 {
+            return f64::from(u8::from(self.estimate == null));
+        }
+        2.0 * (1.0 - compare::student_t_cdf(((null - self.estimate) / self.se).abs(), self.df))
     }
 
     /// The interval estimate ± t(1/2 + level/2, df)·se.

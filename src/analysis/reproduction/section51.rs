@@ -22,7 +22,8 @@ use crate::experiment::config::Trial;
 use crate::experiment::readings::{Reading, ReplicateOutcome, trial_number};
 use crate::experiment::replicate;
 use crate::paper::tables::Scope as TrialScope;
-use crate::stats::compare::{self, Contrast, Method};
+use crate::stats::compare::{self, Difference, Method};
+use crate::stats::contrast::{self, Contrast, adjust_family};
 use crate::stats::family::TContrast;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -94,7 +95,7 @@ pub struct Section51 {
     /// draw's mean over the trials' runs, Student's t over the draws), for the reproduction's
     /// summary.
     #[serde(default)]
-    pub gap_to_paper: Option<Contrast>,
+    pub gap_to_paper: Option<Difference>,
 }
 
 /// One run of a small-set trial under its config's reading.
@@ -145,8 +146,26 @@ pub struct Group {
     pub draws: usize,
 }
 
-/// The verdict on a claim, by the reports' one rule.
-pub type Verdict = compare::ClaimVerdict;
+/// What every claim's A − B is in: points of accuracy (a group's accuracy, or its accuracy
+/// over its sets' share of wins, in %), more being better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Points {
+    Accuracy,
+}
+
+impl contrast::Measure for Points {
+    fn higher_is_better(self) -> bool {
+        true
+    }
+
+    fn column(self) -> &'static str {
+        "accuracy_points"
+    }
+}
+
+/// A claim's contrast: group A against group B, in points.
+pub type ClaimContrast = Contrast<Group, Points>;
 
 /// One of section 5.1's claims against our runs: A − B by the draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -155,34 +174,14 @@ pub struct Claim {
     pub claim: String,
     /// The row (the template names what it compares).
     pub row: String,
-    pub a: Group,
-    pub b: Group,
-    /// A − B by the primary method: estimate, interval, p-value, draws, method.
-    pub diff: Contrast,
+    /// A − B by the primary method, the mixed model over the draws: its estimate and 95%
+    /// interval (`unadjusted`), and Holm's reading in the section's family, which the verdict
+    /// reads: the p of the claim's null (A − B = 0, or A − B = [`CONSPICUOUS_POINTS`] for a
+    /// claim that A is "not conspicuously" better, `not_better_by`), its adjustment, and the
+    /// interval at the level at which Holm's step tests it.
+    pub contrast: ClaimContrast,
     /// A − B by the secondary method, the cluster bootstrap over the same draws.
-    pub bootstrap: Option<Contrast>,
-    /// Holm's reading of the claim in the section's family, which the verdict reads.
-    #[serde(default)]
-    pub adjusted: Adjusted,
-    pub verdict: Verdict,
-    /// For a claim that A is "not conspicuously" better than B: the smallest gain, in points,
-    /// that counts as conspicuous ([`CONSPICUOUS_POINTS`]).
-    pub conspicuous: Option<f64>,
-}
-
-/// A claim's test within the family: its null's p-value, Holm's adjustment of it, and A − B's
-/// interval at the level at which Holm's step tests the claim.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Adjusted {
-    /// The two-sided p-value of the claim's null: A − B = 0, or A − B = the conspicuous gain for a
-    /// claim that A is not conspicuously greater (Student's t over the draws).
-    pub p: f64,
-    pub p_adjusted: f64,
-    /// 1 − α/(m − k) for the claim whose p ranks k-th smallest (from 0) of m, and A − B's
-    /// mixed-model interval at that level.
-    pub level: f64,
-    pub lo: f64,
-    pub hi: f64,
+    pub bootstrap: Option<Difference>,
 }
 
 /// What the paper claims of group A against group B.
@@ -201,16 +200,6 @@ enum Scope {
     Method,
     /// A property of the paper's own hand-picked sets.
     PapersSets,
-}
-
-/// The verdict from the interval [lo, hi] of A − B: [`compare::Verdict::of`] on the claim.
-fn verdict(expect: Expect, scope: Scope, lo: f64, hi: f64) -> Verdict {
-    let v = match expect {
-        Expect::Greater => compare::Verdict::of(lo, hi),
-        // The claim is t − (A − B) > 0.
-        Expect::NotConspicuouslyGreater(t) => compare::Verdict::of(t - hi, t - lo),
-    };
-    Verdict::of(v, scope == Scope::PapersSets)
 }
 
 /// One row of the section's table: the claim, the row, groups A and B (trials and measure).
@@ -321,31 +310,14 @@ fn values(runs: &[Run], trials: &[u8], measure: Measure) -> Vec<(u64, f64)> {
 
 /// The mean of one group with its interval by the draw: the mixed model of the group against
 /// zero at each of its draws (t over the group's per-draw means).
-fn group_mean(xs: &[(u64, f64)]) -> Option<Contrast> {
+fn group_mean(xs: &[(u64, f64)]) -> Option<Difference> {
     let zero: Vec<(u64, f64)> = xs.iter().map(|&(d, _)| (d, 0.0)).collect();
     compare::mixed_model(xs, &zero, LEVEL)
 }
 
 /// A − B by the draw, the primary interval: the mixed model over the draws.
-fn by_draw(a: &[(u64, f64)], b: &[(u64, f64)]) -> Option<Contrast> {
+fn by_draw(a: &[(u64, f64)], b: &[(u64, f64)]) -> Option<Difference> {
     compare::mixed_model(a, b, LEVEL)
-}
-
-/// A − B by the draw as a t contrast (the mixed model's: Student's t over the per-draw
-/// differences), from which an interval at any level is read, and the claim's test of it: the
-/// p-value of A − B = 0, or of A − B = t for a claim that A is not conspicuously greater.
-fn t_by_draw(a: &[(u64, f64)], b: &[(u64, f64)], expect: Expect) -> Option<(TContrast, f64)> {
-    let means = compare::draw_means(a, b);
-    let (ma, mb): (Vec<f64>, Vec<f64>) = means.iter().map(|m| (m.1, m.2)).unzip();
-    let c = TContrast::paired(&ma, &mb)?;
-    let p = match expect {
-        Expect::Greater => c.p,
-        Expect::NotConspicuouslyGreater(t) if c.se == 0.0 => f64::from(u8::from(c.estimate == t)),
-        Expect::NotConspicuouslyGreater(t) => {
-            2.0 * (1.0 - compare::student_t_cdf(((t - c.estimate) / c.se).abs(), c.df))
-        }
-    };
-    Some((c, p))
 }
 
 fn group(runs: &[Run], (trials, measure): (&[u8], Measure)) -> Option<(Group, Vec<(u64, f64)>)> {
@@ -362,58 +334,45 @@ fn group(runs: &[Run], (trials, measure): (&[u8], Measure)) -> Option<(Group, Ve
     Some((g, xs))
 }
 
-/// The claim of `s` on the runs, with its t contrast by the draw and its test's p-value; its
-/// verdict waits for the family ([`claims`]).
-fn claim(runs: &[Run], s: &Spec) -> Option<(Claim, TContrast)> {
+/// The claim of `s` on the runs: A − B by the draw, the mixed model's t contrast with its 95%
+/// interval and its test; its verdict waits for the family ([`claims`]).
+fn claim(runs: &[Run], s: &Spec) -> Option<Claim> {
     let (a, xa) = group(runs, s.a)?;
     let (b, xb) = group(runs, s.b)?;
-    let diff = by_draw(&xa, &xb)?;
-    let (t, p) = t_by_draw(&xa, &xb, s.expect)?;
-    let c = Claim {
+    let t = TContrast::mixed_model(&xa, &xb)?;
+    let unadjusted = by_draw(&xa, &xb)?;
+    let (a_label, b_label) = (a.trials.clone(), b.trials.clone());
+    let name = format!("{}_{}", s.claim, s.row);
+    let mut contrast = Contrast::exploratory(&name, (a, a_label), (b, b_label), Points::Accuracy, t);
+    contrast.primary = true;
+    contrast.source = Some("section 5.1".into());
+    contrast.own_sets = s.scope == Scope::PapersSets;
+    contrast.unadjusted = Some(unadjusted.into());
+    if let Expect::NotConspicuouslyGreater(margin) = s.expect {
+        contrast.claim_not_better_by(margin);
+    }
+    Some(Claim {
         claim: s.claim.into(),
         row: s.row.into(),
-        a,
-        b,
-        diff,
+        contrast,
         bootstrap: compare::cluster_bootstrap(&xa, &xb, LEVEL, RESAMPLES, SEED),
-        adjusted: Adjusted { p, ..Adjusted::default() },
-        verdict: Verdict::NotShown,
-        conspicuous: match s.expect {
-            Expect::NotConspicuouslyGreater(t) => Some(t),
-            Expect::Greater => None,
-        },
-    };
-    Some((c, t))
+    })
 }
 
-/// The claims of `specs` on the runs, each verdict read in their family by Holm: the row whose
-/// p-value ranks k-th smallest of m is read by its interval at 1 − α/(m − k), and has a verdict
-/// only where Holm's step reaches it (adjusted p below α); otherwise it is not shown.
+/// The claims of `specs` on the runs, each verdict read in their family by Holm
+/// ([`adjust_family`]): the row whose p-value ranks k-th smallest of m is read by its interval
+/// at 1 − α/(m − k), and has a verdict only where Holm's step reaches it (adjusted p below α);
+/// otherwise it is not shown.
 fn claims(runs: &[Run], specs: &[Spec]) -> Vec<Claim> {
-    let built: Vec<(&Spec, Claim, TContrast)> =
-        specs.iter().filter_map(|s| claim(runs, s).map(|(c, t)| (s, c, t))).collect();
-    let p: Vec<f64> = built.iter().map(|(_, c, _)| c.adjusted.p).collect();
-    let (adjusted, levels) = (compare::holm(&p), compare::holm_levels(&p));
-    built
-        .into_iter()
-        .zip(adjusted.into_iter().zip(levels))
-        .map(|((s, c, t), (p_adjusted, level))| {
-            let (lo, hi) = t.interval(level);
-            let reached = p_adjusted < ALPHA;
-            let verdict = if reached {
-                verdict(s.expect, s.scope, lo, hi)
-            } else {
-                Verdict::of(compare::Verdict::NotShown, s.scope == Scope::PapersSets)
-            };
-            Claim { adjusted: Adjusted { p_adjusted, level, lo, hi, ..c.adjusted }, verdict, ..c }
-        })
-        .collect()
+    let mut claims: Vec<Claim> = specs.iter().filter_map(|s| claim(runs, s)).collect();
+    adjust_family(&mut claims.iter_mut().map(|c| &mut c.contrast).collect::<Vec<_>>());
+    claims
 }
 
 /// Our testing accuracy minus the paper's over the small-set trials, by the draw: per draw, the
 /// mean over every run of (testing accuracy − its trial's figure in Table 5), then Student's t
 /// over the draws. The trials share the draws, so the draw, not the trial, is the unit.
-fn gap_to_paper(runs: &[Run]) -> Option<Contrast> {
+fn gap_to_paper(runs: &[Run]) -> Option<Difference> {
     let paper = crate::paper::tables::table5();
     let figure = |t: u8| paper.iter().find(|p| p.trial == t).and_then(|p| p.test_acc_pct);
     let xs: Vec<(u64, f64)> =

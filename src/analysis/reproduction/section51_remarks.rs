@@ -12,7 +12,7 @@ use crate::experiment::readings::{ReplicateOutcome, trial_number};
 use crate::experiment::replicate::{self, ReplicateId, Replicates};
 use crate::net::mlp::{Mlp, Workspace};
 use crate::paper::tables::Scope;
-use crate::stats::{self, compare::Contrast};
+use crate::stats::{self, compare::Difference};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -91,7 +91,7 @@ pub struct SetSizes {
 const FLOOR_PCT: f64 = 92.0;
 
 /// A difference of means a − b with its interval by the data draw (section 5.1's mixed model).
-pub type ByDraw<'a> = &'a dyn Fn(&[(u64, f64)], &[(u64, f64)]) -> Option<Contrast>;
+pub type ByDraw<'a> = &'a dyn Fn(&[(u64, f64)], &[(u64, f64)]) -> Option<Difference>;
 
 /// One small-set run: its trial, its draw and its training accuracy, %.
 #[derive(Clone, Copy, Debug, PartialEq)]

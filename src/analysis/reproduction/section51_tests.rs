@@ -1,4 +1,5 @@
 use super::*;
+use crate::stats::contrast::ContrastVerdict as Verdict;
 
 fn run(trial: u8, draw: usize, train: f64, test: f64) -> Run {
     Run { trial, draw, train, test: Some(test), train_wins: 75.0, test_wins: 70.0 }
@@ -19,24 +20,6 @@ fn runs(a: u8, b: u8, gap: f64, swing: f64) -> Vec<Run> {
     out
 }
 
-#[test]
-fn verdicts_follow_the_interval_and_the_claims_scope() {
-    let g = Expect::Greater;
-    assert_eq!(verdict(g, Scope::Method, 0.1, 2.0), Verdict::Supported);
-    assert_eq!(verdict(g, Scope::Method, -2.0, -0.1), Verdict::Contradicted);
-    assert_eq!(verdict(g, Scope::Method, -0.1, 2.0), Verdict::NotShown);
-    assert_eq!(verdict(g, Scope::PapersSets, 0.1, 2.0), Verdict::Supported);
-    assert_eq!(verdict(g, Scope::PapersSets, -2.0, -0.1), Verdict::NotReplicatedOnRandomSets);
-    assert_eq!(verdict(g, Scope::PapersSets, -0.1, 2.0), Verdict::NotReplicatedOnRandomSets);
-    // "Not conspicuously greater": supported only when the whole interval lies below the
-    // threshold, contradicted when it lies above it.
-    let flat = Expect::NotConspicuouslyGreater(1.0);
-    assert_eq!(verdict(flat, Scope::Method, -2.0, 0.7), Verdict::Supported);
-    assert_eq!(verdict(flat, Scope::Method, 0.4, 1.6), Verdict::NotShown);
-    assert_eq!(verdict(flat, Scope::Method, 1.1, 2.0), Verdict::Contradicted);
-    assert_eq!(Verdict::NotShown.words(), "not shown");
-}
-
 /// Hundreds of runs on 5 draws: a draw effect that the runs share widens the interval to what the
 /// draws allow, where an interval over runs would call the gap certain.
 /// A claim that trial `a` trains more accurately than trial `b`.
@@ -51,26 +34,39 @@ fn greater(a: &'static [u8], b: &'static [u8]) -> Spec {
     }
 }
 
+/// A claim about the paper's own sets that the draws do not support is not replicated on
+/// random sets, whichever side its interval lies on; one they support is supported.
+#[test]
+fn a_claim_about_the_papers_sets_is_not_replicated_where_the_draws_do_not_support_it() {
+    let own = |a: &'static [u8], b: &'static [u8]| Spec { scope: Scope::PapersSets, ..greater(a, b) };
+    let verdict = |gap: f64, spec: Spec| claims(&runs(1, 2, gap, 0.0), &[spec]).remove(0).contrast.verdict;
+    assert_eq!(verdict(0.5, own(&[1], &[2])), Verdict::Supported);
+    assert_eq!(verdict(0.5, own(&[2], &[1])), Verdict::NotReplicatedOnRandomSets);
+    assert_eq!(verdict(0.5, greater(&[2], &[1])), Verdict::Contradicted);
+    assert_eq!(verdict(0.0, own(&[1], &[2])), Verdict::NotReplicatedOnRandomSets);
+}
+
 #[test]
 fn the_interval_is_by_the_draw_not_by_the_run() {
     let one = |runs: &[Run]| claims(runs, &[greater(&[1], &[2])]).remove(0);
-    let steady = one(&runs(1, 2, 0.5, 0.0));
-    assert_eq!((steady.a.runs, steady.a.draws, steady.diff.units), (50, 5, 5));
-    assert!((steady.diff.estimate - 0.5).abs() < 1e-9);
+    let steady = one(&runs(1, 2, 0.5, 0.0)).contrast;
+    assert_eq!((steady.a.runs, steady.a.draws, steady.t.units), (50, 5, 5));
+    assert!((steady.t.estimate - 0.5).abs() < 1e-9);
     assert_eq!(steady.verdict, Verdict::Supported);
-    assert_eq!(steady.diff.method, Method::MixedModel);
-    assert_eq!(steady.bootstrap.map(|b| b.method), Some(Method::ClusterBootstrap));
+    assert_eq!(steady.t.method, Method::MixedModel);
+    assert_eq!(one(&runs(1, 2, 0.5, 0.0)).bootstrap.map(|b| b.method), Some(Method::ClusterBootstrap));
     // The same mean gap, with draws that swing it by ±2 points: not shown by 5 draws.
-    let swinging = one(&runs(1, 2, 0.5, 1.0));
-    assert!((swinging.diff.estimate - 0.5).abs() < 1e-9);
-    assert!(swinging.diff.lo < 0.0 && swinging.diff.hi > 1.0, "{:?}", swinging.diff);
+    let swinging = one(&runs(1, 2, 0.5, 1.0)).contrast;
+    let interval = swinging.unadjusted.unwrap();
+    assert!((swinging.t.estimate - 0.5).abs() < 1e-9);
+    assert!(interval.lo < 0.0 && interval.hi > 1.0, "{interval:?}");
     assert_eq!(swinging.verdict, Verdict::NotShown);
     let welch = crate::stats::difference(
         &values(&runs(1, 2, 0.5, 1.0), &[1], Measure::Train).iter().map(|v| v.1).collect::<Vec<_>>(),
         &values(&runs(1, 2, 0.5, 1.0), &[2], Measure::Train).iter().map(|v| v.1).collect::<Vec<_>>(),
     )
     .unwrap();
-    assert!(welch.hi - welch.lo < swinging.diff.hi - swinging.diff.lo);
+    assert!(welch.hi - welch.lo < interval.hi - interval.lo);
 }
 
 #[test]
@@ -89,31 +85,33 @@ fn holm_reads_each_row_at_its_step_and_a_row_it_does_not_reach_is_not_shown() {
     let mut rs = runs(1, 2, 1.0, 0.25);
     rs.extend(runs(3, 4, 1.0, 0.24));
     let family = claims(&rs, &[greater(&[1], &[2]), greater(&[3], &[4])]);
-    for c in &family {
-        assert!(c.adjusted.p < 0.05 && c.diff.lo > 0.0, "{c:?}");
-        assert!(c.adjusted.p_adjusted >= 0.05, "{c:?}");
+    for c in family.iter().map(|c| &c.contrast) {
+        assert!(c.t.p < 0.05 && c.unadjusted.unwrap().lo > 0.0, "{c:?}");
+        assert!(c.p_adjusted.unwrap() >= 0.05, "{c:?}");
         assert_eq!(c.verdict, Verdict::NotShown);
     }
-    let (second, first) = (&family[0].adjusted, &family[1].adjusted);
-    assert!(first.p < second.p);
+    let (second, first) = (&family[0].contrast, &family[1].contrast);
+    assert!(first.t.p < second.t.p);
     assert_eq!((first.level, second.level), (1.0 - 0.05 / 2.0, 0.95));
-    assert_eq!(first.p_adjusted, 2.0 * first.p);
+    assert_eq!(first.p_adjusted, Some(2.0 * first.t.p));
     assert_eq!(second.p_adjusted, first.p_adjusted, "Holm's adjusted p never falls");
     assert!(first.lo < 0.0, "the interval at Holm's 97.5 % holds 0: {first:?}");
     // Alone, each row is read at 95 % and supported.
-    assert_eq!(claims(&rs, &[greater(&[3], &[4])])[0].verdict, Verdict::Supported);
+    assert_eq!(claims(&rs, &[greater(&[3], &[4])])[0].contrast.verdict, Verdict::Supported);
 }
 
 /// A "not conspicuously greater" claim tests A − B = the conspicuous gain.
 #[test]
 fn a_not_conspicuously_greater_claim_tests_the_conspicuous_gain() {
     let flat = Spec { expect: Expect::NotConspicuouslyGreater(1.0), ..greater(&[1], &[2]) };
-    let c = claims(&runs(1, 2, 0.2, 0.1), &[flat]).remove(0);
-    let t = (1.0 - c.diff.estimate) / ((c.diff.hi - c.diff.estimate) / compare::t_quantile(0.975, 4.0));
+    let c = claims(&runs(1, 2, 0.2, 0.1), &[flat]).remove(0).contrast;
+    let hi = c.unadjusted.unwrap().hi;
+    let t = (1.0 - c.t.estimate) / ((hi - c.t.estimate) / compare::t_quantile(0.975, 4.0));
     let p = 2.0 * (1.0 - compare::student_t_cdf(t, 4.0));
-    assert!((c.adjusted.p - p).abs() < 1e-9, "{c:?}");
+    let margin = c.not_better_by.unwrap();
+    assert!((margin.p - p).abs() < 1e-9, "{c:?}");
     assert_eq!(c.verdict, Verdict::Supported);
-    assert_eq!(c.conspicuous, Some(1.0));
+    assert_eq!(margin.margin, 1.0);
 }
 
 /// The section renders every claim's row with its unit and verdict, and records its method.

@@ -137,19 +137,20 @@ fn section51(r: &Reproduction) -> Vec<Finding> {
     let mut out = Vec::new();
     for (claim, row, text) in [("e2", "wtm", &TEXTS.e2), ("test_lower", "all", &TEXTS.test_lower)] {
         if let Some(c) = find(claim, row) {
-            let a = &c.adjusted;
+            let a = &c.contrast;
+            let Some(p_adjusted) = a.p_adjusted else { continue };
             let level = format!("{:.2}", 100.0 * a.level);
             let over = format!(
                 "Holm-adjusted over section 5.1's {} rows: the {}% mixed-model t-interval over {} data draws",
                 s.family,
                 level.trim_end_matches('0').trim_end_matches('.'),
-                c.diff.units
+                a.t.units
             );
             out.push(
                 finding(text)
-                    .value("estimate", c.diff.estimate)
-                    .value("p_adjusted", a.p_adjusted)
-                    .word("verdict", c.verdict.words())
+                    .value("estimate", a.t.estimate)
+                    .value("p_adjusted", p_adjusted)
+                    .word("verdict", a.verdict.words())
                     .interval(a.lo, a.hi, over),
             );
         }

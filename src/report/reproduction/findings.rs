@@ -54,7 +54,7 @@ pub fn section51(e: &Engine, r: &Reproduction) -> Result<String> {
 pub fn section51_context(s: &Section51) -> serde_json::Value {
     serde_json::json!({
         "s": s,
-        "conspicuous": s.claims.iter().find_map(|c| c.conspicuous),
+        "conspicuous": s.claims.iter().find_map(|c| c.contrast.not_better_by.map(|n| n.margin)),
     })
 }
 
