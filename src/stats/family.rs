@@ -163,7 +163,7 @@ impl TContrast {
     /// The two-sided p of "a − b = `null`". With no spread, 1 at the null and 0 elsewhere.
     pub fn p_at(&self, null: f64) -> f64 {
         if self.se == 0.0 {
-            return f64::from(u8::from(self.estimate == null));
+            return if self.estimate == null { 1.0 } else { 0.0 };
         }
         2.0 * (1.0 - compare::student_t_cdf(((null - self.estimate) / self.se).abs(), self.df))
     }
