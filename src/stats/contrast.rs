@@ -111,13 +111,14 @@ impl From<Difference> for Unadjusted {
 
 /// A claim that a is not better than b by `margin` or more, on the side the measure prefers
 /// (section 5.1's "not conspicuously more effective"), instead of a claim that a is better: its
-/// test's two-sided p is that of "a − b = margin" ([`TContrast::p_at`]), and its verdict is
-/// supported where the interval lies wholly short of the margin, contradicted where it lies
-/// wholly past it.
+/// test's two-sided p is that of "a − b = margin" ([`TContrast::p_at`]), held as the contrast's
+/// own `p` (the one Holm adjusts), and its verdict is supported where the interval lies wholly
+/// short of the margin, contradicted where it lies wholly past it. `p_no_difference` keeps the
+/// p of "a − b = 0", which no verdict reads.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NotBetterBy {
     pub margin: f64,
-    pub p: f64,
+    pub p_no_difference: f64,
 }
 
 /// A contrast a − b with its interval, p-value and (for a primary one) its adjusted reading.
@@ -137,7 +138,8 @@ pub struct Contrast<A, M> {
     pub hypothesis: bool,
     pub own_sets: bool,
     /// The t-based estimate: method, units, estimate, standard error, degrees of freedom and
-    /// the unadjusted two-sided p of "no difference".
+    /// the unadjusted two-sided p of the tested null: "no difference", or "a − b = margin" for a
+    /// claim that a is not better by a margin ([`NotBetterBy`]).
     #[serde(flatten)]
     pub t: TContrast,
     /// Confidence level of `lo`, `hi`: 95% unless Holm's step for a primary asks for more.
@@ -209,16 +211,11 @@ impl<A, M: Measure> Contrast<A, M> {
     }
 
     /// A claim that a is not better than b by `margin` or more ([`NotBetterBy`]), tested by the
-    /// p of "a − b = margin" on the measure's side.
+    /// p of "a − b = margin" on the measure's side, which becomes the contrast's `p`.
     pub fn claim_not_better_by(&mut self, margin: f64) {
         let null = if self.measure.higher_is_better() { margin } else { -margin };
-        self.not_better_by = Some(NotBetterBy { margin, p: self.t.p_at(null) });
-    }
-
-    /// The p-value of the claim's test: of "no difference", or of "a − b = margin" for a claim
-    /// that a is not better by a margin.
-    fn p_tested(&self) -> f64 {
-        self.not_better_by.map_or(self.t.p, |n| n.p)
+        self.not_better_by = Some(NotBetterBy { margin, p_no_difference: self.t.p });
+        self.t.p = self.t.p_at(null);
     }
 
     /// Whether the estimate lies on the side the measure prefers (a better than b).
@@ -253,7 +250,7 @@ impl<A: Display, M: Measure> Contrast<A, M> {
 /// ([`NotBetterBy`]) enters by its own test's p and is read against its margin.
 pub fn adjust_family<A, M: Measure>(family: &mut [&mut Contrast<A, M>]) {
     let members: Vec<(TContrast, bool)> =
-        family.iter().map(|c| (TContrast { p: c.p_tested(), ..c.t }, c.measure.higher_is_better())).collect();
+        family.iter().map(|c| (c.t, c.measure.higher_is_better())).collect();
     for (c, h) in family.iter_mut().zip(family::holm(&members)) {
         c.set_level(h.level);
         c.p_adjusted = Some(h.p_adjusted);
@@ -346,9 +343,10 @@ mod tests {
             c
         };
         let short = read(&[0.2, 0.1, 0.3, 0.2, 0.25]);
-        assert!((short.not_better_by.unwrap().p - short.t.p_at(1.0)).abs() < 1e-15);
-        assert_eq!(short.p_adjusted, Some(short.t.p_at(1.0)), "a family of one");
-        assert!(short.t.p_at(1.0) < 0.05 && short.t.p < 0.05);
+        assert!((short.t.p - short.t.p_at(1.0)).abs() < 1e-15);
+        assert!((short.not_better_by.unwrap().p_no_difference - short.t.p_at(0.0)).abs() < 1e-12);
+        assert_eq!(short.p_adjusted, Some(short.t.p), "a family of one");
+        assert!(short.t.p < 0.05 && short.not_better_by.unwrap().p_no_difference < 0.05);
         assert_eq!(short.verdict, ContrastVerdict::Supported);
         assert_eq!(read(&[3.0, 3.2, 2.9, 3.1, 3.05]).verdict, ContrastVerdict::Contradicted);
         let across = read(&[0.2, 1.9, 0.5, 1.6, 1.0]);
