@@ -115,7 +115,7 @@ impl Bitbase {
     }
 
     /// Win-draw-loss from the side to move's point of view, as `chess.syzygy`'s `probe_wdl`:
-    /// 2 a win, 0 a draw, -2 a loss. `KeyError` where the position is not KPK.
+    /// 2 a win, 0 a draw, -2 a loss. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_wdl(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(wdl(self.bb, &kpk_board(board)?))
     }
@@ -129,7 +129,7 @@ impl Bitbase {
 
     /// DTZ as `chess.syzygy`'s `probe_dtz`: plies to the next zeroing move (a pawn move or a
     /// capture) from the side to move's point of view, positive where it wins, negative where it
-    /// loses, 0 for a draw. `KeyError` where the position is not KPK.
+    /// loses, 0 for a draw. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(dtz(self.bb, &kpk_board(board)?))
     }
