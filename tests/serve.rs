@@ -222,3 +222,20 @@ fn the_server_answers_over_loopback_and_survives_malformed_requests() {
     }
     handle.join().unwrap();
 }
+
+/// docs/SERVE.md's `/api/probe` line names every `source` the hybrid's answer can carry, spelt as
+/// the API writes it (`Source`'s Display); the match is exhaustive, so a new source fails to
+/// compile until it is added here and to the document.
+#[test]
+fn serve_md_lists_every_source_of_the_hybrids_answer() {
+    use kpk_probe::Source;
+    let every = [Source::Net, Source::Tree, Source::Exception, Source::Rule];
+    for s in every {
+        match s {
+            Source::Net | Source::Tree | Source::Exception | Source::Rule => {}
+        }
+    }
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SERVE.md")).unwrap();
+    let listed = every.map(|s| format!("\"{s}\"")).join("|");
+    assert!(doc.contains(&format!("\"source\": {listed}}}|null")), "SERVE.md lacks \"source\": {listed}");
+}

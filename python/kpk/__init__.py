@@ -9,8 +9,10 @@ A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA
   input codings of section 4.2.
 - ``dataset(name, coding="natural", seed=1998)``: the sets T1, S1, T2, S2, T3, T4, T5 of section
   4.5, and wtm, btm, all, as ``(X, y, fens)`` in the row order of ``kpk dataset``.
-- ``Hybrid(path=None)``: the exact win/draw classifier (a small integer net plus the positions it
-  gets wrong, section 5.1); the committed model ships inside the package.
+- ``Hybrid(path=None)``: the exact win/draw classifier (a learned model plus the positions it gets
+  wrong, section 5.1); the committed model, a decision tree over Table 4's characteristics with
+  its exceptions, ships inside the package (``Hybrid(path)`` also reads ``kpk compress``'s
+  integer nets).
 - ``DtzModel(path=None)``: Syzygy's DTZ from the DTZ model file alone (``probe_dtz``, ``get_dtz``,
   ``probe_wdl``, ``get_wdl``, and ``dtz(fens)`` for a batch); the committed model ships inside the
   package.
@@ -21,16 +23,20 @@ A reproduction of Haworth & Velliste, *Chess Endgames and Neural Networks*, ICCA
   scikit-learn-style estimator, on the draws of ``kpk learners``.
 - ``Bitbase().probe_wdl(board)`` / ``probe_dtc`` / ``probe_dtz`` / ``get_wdl`` / ``get_dtc`` /
   ``get_dtz``: probes shaped as python-chess's ``chess.syzygy``, from the side to move's point of
-  view.
+  view; ``open_tablebase()`` a ``chess.syzygy.Tablebase``-shaped object (``kpk.syzygy``), which
+  raises ``chess.syzygy.MissingTableError`` for any material but KPvK.
 
 A position is a FEN string, a python-chess ``chess.Board`` (read from its bitboards) or any object
 with a ``fen()`` method, with the pawn of either colour on any file; answers are from the pawn
-side's point of view. Bad input raises ``ValueError`` with kpk's one-line message; the batch calls
-take ``errors="mask"`` to answer the good items and mask the bad ones. Every object pickles.
+side's point of view. A board of a chess variant or with castling rights is refused. Bad input
+raises ``ValueError`` with kpk's one-line message (``TypeError`` for a value of the wrong type);
+the batch calls take ``errors="mask"`` to answer the good items and return masked arrays whose
+masked items hold a fill value no answer takes (NaN, or the integer dtype's minimum, -128 for
+int8). Every object pickles.
 Nothing here uses the network.
 """
 
-from . import benchmark, datasets
+from . import benchmark, datasets, syzygy
 from ._kpk import (
     CODINGS,
     SETS,
@@ -45,6 +51,7 @@ from ._kpk import (
     features,
     load_net,
 )
+from .syzygy import open_tablebase
 
 __all__ = [
     "Bitbase",
@@ -61,4 +68,6 @@ __all__ = [
     "datasets",
     "features",
     "load_net",
+    "open_tablebase",
+    "syzygy",
 ]

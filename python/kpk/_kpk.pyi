@@ -10,7 +10,9 @@ class _HasFen(Protocol):
     def fen(self) -> str: ...
 
 Position = Union[str, _HasFen]
-"""A FEN, a python-chess ``chess.Board`` (read from its bitboards), or any object with ``fen()``."""
+"""A FEN, a python-chess ``chess.Board`` (read from its bitboards), or any object with ``fen()``.
+A board of a variant or with castling rights is refused; a ``chess.BaseBoard`` (no side to move)
+raises ``TypeError``."""
 
 Positions = Union[Position, Iterable[Position]]
 """A sequence of positions; a single FEN or board counts as a sequence of one."""
@@ -28,7 +30,10 @@ TABLE4: Tuple[dict[str, Any], ...]
 Errors = Literal["raise", "mask"]
 """What a batch call does with an item that is not a KPK position: raise ``ValueError`` (or
 ``TypeError``) naming its place, or answer the rest and return masked arrays
-(``numpy.ma.MaskedArray``), masked where the item was bad. With no bad item the arrays are plain."""
+(``numpy.ma.MaskedArray``, even when no item is bad), masked where the item was bad. A masked item
+holds the array's ``fill_value``, which no answer takes: NaN in a float array, the dtype's minimum
+in an integer one (-128 for int8, -32768 for int16). Win/draw answers come as int8 (1 a win, 0 a
+draw) under ``errors="mask"``, since a bool has no value to spare."""
 
 class Probe:
     """The bitbase's answer for one position; equal (and hashing alike) where the positions are,
@@ -75,15 +80,17 @@ class Bitbase:
         """``(win, dtc)``: True where the pawn side wins, and the DTC (-1 for a draw)."""
     def probe_wdl(self, board: Position) -> int:
         """Win-draw-loss from the side to move's point of view, as ``chess.syzygy``'s: 2 a win,
-        0 a draw, -2 a loss. ``KeyError`` where the position is not KPK."""
+        0 a draw, -2 a loss. ``chess.syzygy.MissingTableError`` (a ``KeyError``) where the position is not KPK;
+        ``KeyError`` for a variant board or castling rights."""
     def probe_dtc(self, board: Position) -> int:
         """Plies to conversion from the side to move's point of view: positive where it wins,
-        negative where it loses, 0 for a draw. ``KeyError`` where the position is not KPK."""
+        negative where it loses, 0 for a draw. ``chess.syzygy.MissingTableError`` (a ``KeyError``) where the position is not KPK;
+        ``KeyError`` for a variant board or castling rights."""
     def get_wdl(self, board: Position, default: Any = None) -> Any:
         """``probe_wdl``, or ``default`` where the position is not KPK."""
     def probe_dtz(self, board: Position) -> int:
         """DTZ, as ``chess.syzygy``'s: plies to the next zeroing move (a pawn move or a capture)
-        from the side to move's point of view, 0 for a draw. ``KeyError`` where not KPK."""
+        from the side to move's point of view, 0 for a draw. ``MissingTableError`` (a ``KeyError``) where not KPK."""
     def get_dtc(self, board: Position, default: Any = None) -> Any:
         """``probe_dtc``, or ``default`` where the position is not KPK."""
     def get_dtz(self, board: Position, default: Any = None) -> Any:
@@ -97,7 +104,7 @@ class DtzModel:
     def __init__(self, path: Optional[Union[str, os.PathLike[str]]] = None) -> None: ...
     def probe_dtz(self, board: Position) -> int:
         """DTZ from the side to move's point of view, as ``chess.syzygy``'s ``probe_dtz``: positive
-        where it wins, negative where it loses, 0 for a draw. ``KeyError`` where not KPK."""
+        where it wins, negative where it loses, 0 for a draw. ``MissingTableError`` (a ``KeyError``) where not KPK."""
     def get_dtz(self, board: Position, default: Any = None) -> Any:
         """``probe_dtz``, or ``default`` where the position is not KPK."""
     def probe_wdl(self, board: Position) -> int:

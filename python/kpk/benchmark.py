@@ -23,9 +23,55 @@ INPUTS = {"x1..x32": slice(0, 32), "x1..x6": slice(0, 6)}
 """The characterisations compared: all of Table 4, or the pieces' coordinates only."""
 
 
+SIZE = {"wtm": 81_664, "btm": 84_012}
+"""The positions of each side: the most a draw can take."""
+
+
+def _count(name, value, lo, hi):
+    """``value`` if it is an int from ``lo`` to ``hi``, else ``TypeError`` or ``ValueError``
+    naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be from {lo:,} to {hi:,}, got {value}")
+    return int(value)
+
+
 def training_draw(side, n, draw):
-    """Indices (into ``kpk.dataset(side)``'s rows) of draw ``draw`` of ``n`` training positions."""
+    """Indices (into ``kpk.dataset(side)``'s rows) of draw ``draw`` of ``n`` training positions;
+    ``n`` from 1 to the side's size (81,664 wtm, 84,012 btm)."""
+    if side not in SIZE:
+        raise ValueError(f"side must be 'wtm' or 'btm', got {side!r}")
+    n = _count("n", n, 1, SIZE[side])
+    draw = _count("draw", draw, 0, 2**63 - 1)
     return np.asarray(_kpk.learners_draw(side, n, draw), dtype=np.int64)
+
+
+def _labels(answer, rows):
+    """``predict``'s answer as a bool array (True a win), after checking it is one label per
+    row: shape ``(rows,)``, and every value 0 or 1 (bools, integers, or floats that are exactly
+    0.0 or 1.0); else ``TypeError`` or ``ValueError`` saying what came back."""
+    if answer is None:
+        raise TypeError("predict returned None; it must return one label (0 draw, 1 win) per row")
+    if isinstance(answer, np.ma.MaskedArray) and np.ma.is_masked(answer):
+        raise ValueError("predict returned a masked array with masked labels")
+    a = np.asarray(answer)
+    if a.shape != (rows,):
+        raise ValueError(
+            f"predict returned shape {a.shape} for {rows:,} rows; it must return shape ({rows},), "
+            "one label per row"
+        )
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"predict returned {a.dtype} labels; they must be 0 (draw) or 1 (win)")
+    if a.dtype.kind == "f" and np.isnan(a).any():
+        raise ValueError(f"predict returned NaN for {int(np.isnan(a).sum()):,} rows")
+    bad = (a != 0) & (a != 1)
+    if bad.any():
+        raise ValueError(
+            f"predict returned {int(bad.sum()):,} values other than 0 and 1 (e.g. {a[bad][0]!r}); "
+            "it must return class labels, not probabilities or scores"
+        )
+    return a == 1
 
 
 def _committed(side, n, inputs):
@@ -61,7 +107,14 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
     default); ``inputs``: ``"x1..x32"`` (Table 4) or ``"x1..x6"`` (the coordinates only). The
     estimator is cloned for each draw (``sklearn.base.clone`` where scikit-learn is installed).
 
-    Returns a dict: ``per_draw`` (``draw``, ``train_pct``, ``test_pct`` for each draw),
+    ``predict``'s answer is checked before it is scored: one label per row (shape ``(rows,)``),
+    each 0 (draw) or 1 (win); None, another shape, NaN, probabilities or other values raise
+    ``TypeError`` or ``ValueError``. ``n`` must leave a position of the side to test on.
+
+    Returns a dict: ``side``, ``n``, ``inputs``, ``seed`` (the design's), ``kpk_version``,
+    ``design`` (the declared design's file) and ``design_commit`` (the commit that declared it,
+    as the committed ``reports/learners.json`` names it; None where the build found none),
+    ``per_draw`` (``draw``, ``train_pct``, ``test_pct`` for each draw),
     ``committed`` (the committed rows of the six learners and the MLP for the same cell and
     draws, as ``kpk learners`` wrote them; empty where it has not), and ``paired`` (for each
     committed learner, the estimator's test accuracy minus the learner's over their shared draws:
@@ -71,9 +124,9 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
         raise ValueError(f"side must be 'wtm' or 'btm', got {side!r}")
     if inputs not in INPUTS:
         raise ValueError(f"inputs must be 'x1..x32' or 'x1..x6', got {inputs!r}")
-    if not isinstance(draws, int) or draws < 1:
-        raise ValueError(f"draws must be a positive int, got {draws!r}")
-    n = PAPER_SIZE[side] if n is None else n
+    draws = _count("draws", draws, 1, 2**32)
+    # At least one position of the side must stay out of the draw to be tested on.
+    n = PAPER_SIZE[side] if n is None else _count("n", n, 1, SIZE[side] - 1)
     X, y, _ = _kpk.dataset(side, dtype=np.int8)
     X = X[:, INPUTS[inputs]]
     try:
@@ -88,12 +141,12 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
         train[training_draw(side, n, d)] = True
         model = clone(estimator)
         model.fit(X[train], y[train])
-        right = np.asarray(model.predict(X)) == y
+        right = _labels(model.predict(X), len(y)) == (y == 1)
         per_draw.append(
             {
                 "draw": d,
                 "train_pct": float(100 * right[train].mean()),
-                "test_pct": float(100 * right[~train].mean()) if (~train).any() else None,
+                "test_pct": float(100 * right[~train].mean()),
             }
         )
     committed = [r for r in _committed(side, n, inputs) if int(r.get("draw", -1)) < draws]
@@ -111,6 +164,9 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
         "n": n,
         "inputs": inputs,
         "seed": _kpk.LEARNERS_SEED,
+        "kpk_version": _kpk.__version__,
+        "design": "experiments/learners_powered.toml",
+        "design_commit": _kpk.LEARNERS_DESIGN_COMMIT,
         "per_draw": per_draw,
         "committed": committed,
         "paired": paired,

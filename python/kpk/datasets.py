@@ -54,8 +54,8 @@ mirror image of one of these). ``fens`` holds each row's FEN. Rows are in the or
 
 **Features.** Table 4's characteristics x1..x32 in the ``{coding}`` coding of section 4.2
 ({width} columns): level 0 holds the pieces' files and ranks, and every later characteristic is a
-function of lower ones (Figure 2). ``feature_names`` are Table 4's short names;
-``feature_descriptions`` its descriptions. x13, ``r(wP)=8?`` (is the pawn on the eighth rank?),
+function of lower ones (Figure 2). ``feature_names`` are {names};
+``feature_descriptions`` Table 4's descriptions. x13, ``r(wP)=8?`` (is the pawn on the eighth rank?),
 is the constant 0 on every legal position: a pawn never stands on its last rank, and the paper
 notes x13 "became redundant". It is kept so that the columns are the paper's 32.
 
@@ -66,35 +66,48 @@ notes x13 "became redundant". It is kept so that the columns are the paper's 32.
 """
 
 
-def _columns(coding):
-    """``(name, description)`` of each column of ``coding``: Table 4's short name and description,
-    with the bit or the value where a characteristic takes several columns."""
+def _value_name(v):
+    """A value as it reads in an identifier: ``3``, or ``m3`` for -3."""
+    return f"m{-v}" if v < 0 else str(v)
+
+
+def _columns(coding, safe_names=False):
+    """``(name, description)`` of each column of ``coding``: Table 4's short name (or, with
+    ``safe_names``, ``x1`` ... ``x32``) and description, with the bit or the value where a
+    characteristic takes several columns."""
     rows = _kpk.TABLE4
+
+    def base(r):
+        return f"x{r['x']}" if safe_names else r["name"]
+
     if coding in ("natural", "scaled"):
-        return [(r["name"], r["description"]) for r in rows]
+        return [(base(r), r["description"]) for r in rows]
     if coding == "binary":
         # Most significant bit first, of the value minus the printed range's minimum.
+        form = "{}_bit{}" if safe_names else "{}:bit{}"
         return [
-            (f"{r['name']}:bit{b}", r["description"])
+            (form.format(base(r), b), r["description"])
             for r in rows
             for b in reversed(range(r["binary_bits"]))
         ]
     if coding == "onehot":
         return [
-            (f"{r['name']}={v}", r["description"])
+            (f"{base(r)}_eq_{_value_name(v)}" if safe_names else f"{base(r)}={v}", r["description"])
             for r in rows
             for v in range(r["range"][0], r["range"][1] + 1)
         ]
     raise ValueError(f"coding: unknown input coding {coding!r}; expected one of {_kpk.CODINGS}")
 
 
-def _names_of(coding):
-    return [name for name, _ in _columns(coding)]
+def _names_of(coding, safe_names=False):
+    return [name for name, _ in _columns(coding, safe_names)]
 
 
-def feature_names(coding="natural"):
-    """The column names of ``coding``'s inputs (Table 4's short names, e.g. ``fd(wK,bK)``)."""
-    return np.array(_names_of(coding), dtype=object)
+def feature_names(coding="natural", *, safe_names=False):
+    """The column names of ``coding``'s inputs, a list: Table 4's short names (``fd(wK,bK)``), or
+    with ``safe_names=True`` identifiers (``x1`` ... ``x32``; ``x7_bit2`` in the binary coding,
+    ``x7_eq_m7`` in the onehot one) that LightGBM, XGBoost and formula interfaces accept."""
+    return _names_of(coding, safe_names)
 
 
 def _bunch(**fields):
@@ -129,6 +142,7 @@ def load_kpk(
     return_X_y=False,
     as_frame=False,
     dtype=np.float64,
+    safe_names=False,
 ):
     """Load a named set of the paper (section 4.5) as scikit-learn loads its data sets.
 
@@ -144,25 +158,29 @@ def load_kpk(
         Return ``(data, target)`` instead of a Bunch.
     as_frame : bool, default False
         ``data`` a pandas DataFrame with ``feature_names`` as columns, ``target`` a Series named
-        ``result``, and ``frame`` both together (pandas is imported only then).
+        ``target``, and ``frame`` both together (pandas is imported only then).
     dtype : numpy dtype, default float64
         float64, float32, or int8, int16, int32, int64 (not for the scaled coding): the natural
         coding's values lie in [-7, 8], so ``np.int8`` holds every set in an eighth of the memory.
+    safe_names : bool, default False
+        Name the columns ``x1`` ... ``x32`` (Table 4's numbers; ``x7_bit2`` in the binary coding,
+        ``x7_eq_m7`` in the onehot one) instead of Table 4's short names, whose commas and
+        brackets LightGBM and XGBoost refuse.
 
     Returns
     -------
-    Bunch with ``data``, ``target`` (int64, 1 a win), ``feature_names``,
-    ``feature_descriptions``, ``target_names`` (``["draw", "win"]``), ``fens``, ``frame``
+    Bunch with ``data``, ``target`` (int64, 1 a win), ``feature_names`` (a list),
+    ``feature_descriptions`` (a list), ``target_names`` (``["draw", "win"]``), ``fens``, ``frame``
     (None unless ``as_frame``) and ``DESCR``; or ``(data, target)``.
     """
     X, y, fens = _kpk.dataset(name, coding, seed, dtype=dtype)
-    names = _names_of(coding)
+    names = _names_of(coding, safe_names)
     frame = None
     if as_frame:
         import pandas as pd
 
         X = pd.DataFrame(X, columns=names)
-        y = pd.Series(y, name="result")
+        y = pd.Series(y, name="target")
         frame = pd.concat([X, y], axis=1)
     if return_X_y:
         return X, y
@@ -182,14 +200,15 @@ def load_kpk(
         rows=f"{len(fens):,}",
         coding=coding,
         width=len(names),
+        names="x1 ... x32, Table 4's numbers" if safe_names else "Table 4's short names",
         version=_kpk.__version__,
     )
     return _bunch(
         data=X,
         target=y,
         frame=frame,
-        feature_names=np.array(names, dtype=object),
-        feature_descriptions=np.array([d for _, d in _columns(coding)], dtype=object),
+        feature_names=names,
+        feature_descriptions=[d for _, d in _columns(coding)],
         target_names=TARGET_NAMES.copy(),
         fens=fens,
         DESCR=descr,

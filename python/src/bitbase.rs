@@ -8,6 +8,7 @@ use kpk::chess::position::Oriented;
 use kpk::{Color, Outcome};
 use numpy::PyArray1;
 use pyo3::exceptions::PyKeyError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
 use std::sync::OnceLock;
@@ -49,23 +50,35 @@ fn dtz(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
     i32::from(bb.dtz(&o.position))
 }
 
-/// The position of `board` for a Syzygy-shaped probe: a `KeyError` where its material is not
-/// KPK, as `chess.syzygy` raises one for a table it does not have.
+/// The position of `board` for a Syzygy-shaped probe: `chess.syzygy.MissingTableError` (a
+/// `KeyError`; `kpk.syzygy`'s own where python-chess is not installed) where its material is not
+/// KPK, as `chess.syzygy` raises for a table it does not have; `KeyError` for a board of a variant
+/// or with castling rights.
 pub(crate) fn kpk_board(board: &Bound<'_, PyAny>) -> PyResult<Oriented> {
-    read_kpk(board)?.ok_or_else(|| PyKeyError::new_err("not a KPK position: kpk holds KPvK only"))
+    match read_kpk(board)? {
+        Some(o) => Ok(o),
+        None => {
+            let py = board.py();
+            let missing = py.import(intern!(py, "kpk.syzygy"))?.getattr(intern!(py, "MissingTableError"))?;
+            Err(PyErr::from_value(missing.call1(("no KPvK position: kpk holds the table KPvK only",))?))
+        }
+    }
 }
 
-/// A Syzygy-shaped `get_*` probe: `value` of `board`'s position, or `default` where it is not
-/// KPK (as `chess.syzygy`'s `get_wdl` and `get_dtz`).
+/// A Syzygy-shaped `get_*` probe: `value` of `board`'s position, or `default` where the probe
+/// would raise `KeyError` (not KPK, a variant, castling rights), as `chess.syzygy`'s `get_wdl`
+/// and `get_dtz`.
 pub(crate) fn get_or(
     board: &Bound<'_, PyAny>,
     default: Option<Py<PyAny>>,
     value: impl Fn(&Oriented) -> i32,
 ) -> PyResult<Option<Py<PyAny>>> {
-    Ok(match read_kpk(board)? {
-        Some(o) => Some(value(&o).into_pyobject(board.py())?.into_any().unbind()),
-        None => default,
-    })
+    match read_kpk(board) {
+        Ok(Some(o)) => Ok(Some(value(&o).into_pyobject(board.py())?.into_any().unbind())),
+        Ok(None) => Ok(default),
+        Err(e) if e.is_instance_of::<PyKeyError>(board.py()) => Ok(default),
+        Err(e) => Err(e),
+    }
 }
 
 #[pymethods]
@@ -102,7 +115,7 @@ impl Bitbase {
     }
 
     /// Win-draw-loss from the side to move's point of view, as `chess.syzygy`'s `probe_wdl`:
-    /// 2 a win, 0 a draw, -2 a loss. `KeyError` where the position is not KPK.
+    /// 2 a win, 0 a draw, -2 a loss. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_wdl(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(wdl(self.bb, &kpk_board(board)?))
     }
@@ -116,7 +129,7 @@ impl Bitbase {
 
     /// DTZ as `chess.syzygy`'s `probe_dtz`: plies to the next zeroing move (a pawn move or a
     /// capture) from the side to move's point of view, positive where it wins, negative where it
-    /// loses, 0 for a draw. `KeyError` where the position is not KPK.
+    /// loses, 0 for a draw. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(dtz(self.bb, &kpk_board(board)?))
     }

@@ -10,7 +10,7 @@ use kpk::dataset::Dataset;
 use kpk::paper::coding::{BINARY_BITS, InputCoding};
 use kpk::paper::features::{FEATURES, features};
 use numpy::{Element, PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyTuple};
 use rayon::prelude::*;
@@ -125,9 +125,8 @@ fn seed_of(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     if !seed.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!("seed must be an int, got {}", seed.get_type().name()?)));
     }
-    seed.extract::<u64>().map_err(|_| {
-        PyOverflowError::new_err(format!("seed must be an integer from 0 to 2**64 - 1, got {seed}"))
-    })
+    seed.extract::<u64>()
+        .map_err(|_| value_error(format!("seed must be an integer from 0 to 2**64 - 1, got {seed}")))
 }
 
 /// A named set of section 4.5 as `(X, y, fens)`: the inputs in `coding`, 1 for a win else 0

@@ -18,6 +18,10 @@ const DESIGN: &str = include_str!("../../experiments/learners_powered.toml");
 /// found them; empty where the comparison had not been run (see build.rs).
 const COMMITTED: &str = include_str!(concat!(env!("OUT_DIR"), "/draws.csv"));
 
+/// The commit that declared the design (`declared_in` of the committed `reports/learners.json`),
+/// as the build found it; empty where the comparison had not been run (see build.rs).
+const DECLARED_IN: &str = include_str!(concat!(env!("OUT_DIR"), "/declared_in.txt"));
+
 #[derive(Deserialize)]
 struct Seed {
     seed: u64,
@@ -30,11 +34,11 @@ fn design_seed() -> PyResult<u64> {
 /// The training positions of draw `draw` of `n` positions of `side` (`"wtm"` or `"btm"`): indices
 /// into `kpk.dataset(side)`'s rows, ascending; the testing positions are all the others.
 #[pyfunction]
-fn learners_draw(side: &str, n: usize, draw: usize) -> PyResult<Vec<usize>> {
+fn learners_draw(side: &str, n: i64, draw: i64) -> PyResult<Vec<usize>> {
     let side = side_of(side)?;
-    if n == 0 {
-        return Err(value_error("n must be at least 1"));
-    }
+    let n = usize::try_from(n).ok().filter(|&n| n >= 1);
+    let n = n.ok_or_else(|| value_error("n must be at least 1"))?;
+    let draw = usize::try_from(draw).map_err(|_| value_error("draw must be at least 0"))?;
     Ok(training_draw(design_seed()?, side, n, draw))
 }
 
@@ -82,5 +86,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(learners_refit, m)?)?;
     m.add("LEARNERS_SEED", design_seed()?)?;
     m.add("LEARNERS_DRAWS_CSV", COMMITTED)?;
+    m.add("LEARNERS_DESIGN_COMMIT", (!DECLARED_IN.is_empty()).then_some(DECLARED_IN))?;
     Ok(())
 }

@@ -60,7 +60,7 @@ impl DtzModel {
 
     /// DTZ as `chess.syzygy`'s `probe_dtz`: plies to the next zeroing move (a pawn move or a
     /// capture), positive where the side to move wins, negative where it loses, 0 for a draw.
-    /// `KeyError` where the position is not KPK.
+    /// `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(self.dtz_of(&kpk_board(board)?))
     }
@@ -72,7 +72,7 @@ impl DtzModel {
     }
 
     /// Win-draw-loss from the embedded win/draw model, as `chess.syzygy`'s `probe_wdl`: 2 a win,
-    /// 0 a draw, -2 a loss for the side to move. `KeyError` where the position is not KPK.
+    /// 0 a draw, -2 a loss for the side to move. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_wdl(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(wdl_of(self.dtz_of(&kpk_board(board)?)))
     }

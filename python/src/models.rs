@@ -117,7 +117,7 @@ impl Hybrid {
             }
         }
         let wins = PyArray1::from_vec(py, self.wins(py, &positions)).into_any();
-        masked(py, wins, bad.contains(&true).then_some(bad.as_slice()))
+        masked(py, wins, (errors == Errors::Mask).then_some(bad.as_slice()))
     }
 
     /// Pickled as its model file's bytes.

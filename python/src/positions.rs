@@ -14,7 +14,7 @@ use crate::value_error;
 use kpk::chess::position::Oriented;
 use kpk::{Color, KpkPosition};
 use kpk_probe::Square;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -70,18 +70,99 @@ pub(crate) fn parse_fen(fen: &str) -> Result<Oriented, String> {
     Oriented::from_fen(fen).map_err(|e| e.to_string())
 }
 
+/// Why a board is refused before its pieces are read: a variant's rules or castling rights, which
+/// no KPK position has (`chess.syzygy` refuses both with `KeyError`).
+pub(crate) enum Refusal {
+    /// A board of a chess variant (`uci_variant` other than `"chess"`): its results differ.
+    Variant(String),
+    /// A board holding castling rights: a KPK position has no rook to castle with.
+    Castling(u64),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Variant(v) => {
+                write!(f, "a board of the variant {v:?}: kpk answers standard chess only")
+            }
+            Refusal::Castling(bits) => write!(
+                f,
+                "a board with castling rights (bitmask {bits:#x}): a KPK position has no rook to \
+                 castle with"
+            ),
+        }
+    }
+}
+
+/// The refusal of `obj` if it is a board of a variant or with castling rights.
+pub(crate) fn refusal(obj: &Bound<'_, PyAny>) -> PyResult<Option<Refusal>> {
+    let py = obj.py();
+    if let Ok(v) = obj.getattr(intern!(py, "uci_variant")) {
+        let v: String = v.extract().unwrap_or_else(|_| "?".to_string());
+        if v != "chess" {
+            return Ok(Some(Refusal::Variant(v)));
+        }
+    }
+    if let Ok(c) = obj.getattr(intern!(py, "castling_rights")) {
+        let bits: u64 = c.extract().unwrap_or(u64::MAX);
+        if bits != 0 {
+            return Ok(Some(Refusal::Castling(bits)));
+        }
+    }
+    Ok(None)
+}
+
+/// The bitboard attributes of a python-chess board, read as integers.
+fn bitboard(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    obj.getattr(name)?.extract().map_err(|_| {
+        value_error(format!("the board's bitboard {name} is not an integer from 0 to 2**64 - 1"))
+    })
+}
+
+/// The board's bitboards agree: the piece kinds are disjoint, the colours are disjoint, and both
+/// cover the same squares as `occupied`. Else the error says which disagree.
+fn agreeing(obj: &Bound<'_, PyAny>, white: u64, black: u64) -> PyResult<u64> {
+    let mut kinds = 0u64;
+    for name in ["pawns", "knights", "bishops", "rooks", "queens", "kings"] {
+        let bits = bitboard(obj, name)?;
+        if kinds & bits != 0 {
+            return Err(value_error(format!(
+                "the board's bitboards disagree: {name} shares a square with another kind of piece"
+            )));
+        }
+        kinds |= bits;
+    }
+    let occupied = bitboard(obj, "occupied")?;
+    if white & black != 0 || white | black != kinds || kinds != occupied {
+        return Err(value_error(
+            "the board's bitboards disagree: occupied_co, occupied and the piece bitboards name \
+             different squares",
+        ));
+    }
+    Ok(kinds)
+}
+
 /// A python-chess board read from its bitboards; `None` where `obj` has no such attributes, or
-/// is not a KPK position (its FEN then tells why).
+/// is not a KPK position (its FEN then tells why). A board whose bitboards disagree, a
+/// `chess.BaseBoard` (no side to move) and an impossible en passant square are errors.
 fn read_board(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
     let py = obj.py();
     let Ok(kings) = obj.getattr(intern!(py, "kings")) else { return Ok(None) };
-    let kings: u64 = kings.extract()?;
-    let pawns: u64 = obj.getattr(intern!(py, "pawns"))?.extract()?;
+    if !obj.hasattr(intern!(py, "turn"))? {
+        return Err(PyTypeError::new_err(format!(
+            "a {} has no side to move: pass a chess.Board (or a FEN)",
+            obj.get_type().name()?
+        )));
+    }
+    let kings: u64 =
+        kings.extract().map_err(|_| value_error("the board's bitboard kings is not an integer"))?;
     let colours = obj.getattr(intern!(py, "occupied_co"))?;
     let (black, white): (u64, u64) = (colours.get_item(0)?.extract()?, colours.get_item(1)?.extract()?);
+    agreeing(obj, white, black)?;
+    let pawns = bitboard(obj, "pawns")?;
     let white_to_move: bool = obj.getattr(intern!(py, "turn"))?.extract()?;
     let ep: Option<u8> = obj.getattr(intern!(py, "ep_square"))?.extract()?;
-    if (white | black) != (kings | pawns) || white & black != 0 {
+    if (white | black) != (kings | pawns) {
         return Ok(None);
     }
     let (Some(wk), Some(bk), Some(pawn)) = (square(kings & white), square(kings & black), square(pawns))
@@ -94,33 +175,37 @@ fn read_board(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
         return Ok(None);
     };
     let o = Oriented { position: KpkPosition::from(p), transform };
-    match ep.map(|e| Square::new(e).filter(|&s| en_passant_valid(&o, s))) {
-        Some(None) => Ok(None),
+    match ep {
+        Some(e) if !Square::new(e).is_some_and(|s| en_passant_valid(&o, s)) => {
+            let name = Square::new(e).map_or(e.to_string(), |s| s.to_string());
+            Err(value_error(format!(
+                "illegal board: en passant square {name} is impossible: no pawn of the side not to \
+                 move has just made its double step past it"
+            )))
+        }
         _ => Ok(Some(o)),
     }
 }
 
-/// What `obj` is: a FEN, a board read from its bitboards, or the FEN of an object's `fen()`.
+/// What `obj` is: a FEN, a board read from its bitboards, or the FEN of an object's `fen()`. A
+/// board of a variant or with castling rights is refused (`ValueError`).
 fn given(obj: &Bound<'_, PyAny>) -> PyResult<Given> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Given::Text(s.to_cow()?.into_owned()));
     }
+    if let Some(r) = refusal(obj)? {
+        return Err(value_error(r));
+    }
+    given_board(obj)
+}
+
+/// `given` for an object that is not a string, its variant and castling rights already checked.
+fn given_board(obj: &Bound<'_, PyAny>) -> PyResult<Given> {
     if let Some(o) = read_board(obj)? {
         return Ok(Given::Read(o));
     }
     if obj.hasattr(intern!(obj.py(), "fen"))? {
         let fen: String = obj.call_method0(intern!(obj.py(), "fen"))?.extract()?;
-        // A board whose FEN is fine but whose bitboards are not (an impossible en passant square,
-        // which `fen()` leaves out): say so.
-        if obj.hasattr(intern!(obj.py(), "ep_square"))? && parse_fen(&fen).is_ok() {
-            let ep: Option<u8> = obj.getattr(intern!(obj.py(), "ep_square"))?.extract()?;
-            let name = ep.and_then(Square::new).map_or("?".to_string(), |s| s.to_string());
-            return Err(value_error(format!(
-                "illegal board {}: en passant square {name} is impossible: no pawn of the side \
-                 not to move has just made its double step past it",
-                kpk_probe::quote::quote(&fen)
-            )));
-        }
         return Ok(Given::Text(fen));
     }
     Err(PyTypeError::new_err(format!(
@@ -139,11 +224,19 @@ pub(crate) fn oriented(obj: &Bound<'_, PyAny>) -> PyResult<Oriented> {
 }
 
 /// One position for a Syzygy-shaped probe: `None` where its material is not KPK (a board of any
-/// other material, or a FEN of one); an error for a malformed FEN or an illegal KPK position.
+/// other material, or a FEN of one); a `KeyError` for a board of a variant or with castling
+/// rights, as `chess.syzygy` raises; a `ValueError` for a malformed FEN or an illegal KPK position.
 pub(crate) fn read_kpk(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
-    let text = match given(obj)? {
-        Given::Read(o) => return Ok(Some(o)),
-        Given::Text(t) => t,
+    let text = if let Ok(s) = obj.cast::<PyString>() {
+        s.to_cow()?.into_owned()
+    } else {
+        if let Some(r) = refusal(obj)? {
+            return Err(PyKeyError::new_err(r.to_string()));
+        }
+        match given_board(obj)? {
+            Given::Read(o) => return Ok(Some(o)),
+            Given::Text(t) => t,
+        }
     };
     match Oriented::from_fen(&text) {
         Err(kpk::Error::Fen { kind: kpk_probe::FenError::Material(_), .. }) => Ok(None),
@@ -154,6 +247,7 @@ pub(crate) fn read_kpk(obj: &Bound<'_, PyAny>) -> PyResult<Option<Oriented>> {
 /// A batch of positions: one per item, `None` where the item was bad (`errors="mask"` only).
 pub(crate) struct Batch {
     pub(crate) items: Vec<Option<Oriented>>,
+    errors: Errors,
 }
 
 impl Batch {
@@ -163,16 +257,19 @@ impl Batch {
         self.items.iter().map(|o| o.map_or(stand_in, |o| o.position)).collect()
     }
 
-    /// True where an item was bad; `None` when none was.
+    /// Under `errors="mask"`, true where an item was bad (all false when none was); `None` under
+    /// `errors="raise"`.
     pub(crate) fn mask(&self) -> Option<Vec<bool>> {
-        self.items.iter().any(Option::is_none).then(|| self.items.iter().map(Option::is_none).collect())
+        (self.errors == Errors::Mask).then(|| self.items.iter().map(Option::is_none).collect())
     }
 }
 
 /// The positions of a sequence of FENs or boards (a single FEN or board counts as a sequence of
 /// one). Under `Errors::Raise`, the first bad one raises naming its place: `fens[17]: bad FEN …`.
 pub(crate) fn oriented_many(py: Python<'_>, fens: &Bound<'_, PyAny>, errors: Errors) -> PyResult<Batch> {
-    let single = fens.is_instance_of::<PyString>() || fens.hasattr(intern!(py, "fen"))?;
+    let single = fens.is_instance_of::<PyString>()
+        || fens.hasattr(intern!(py, "fen"))?
+        || fens.hasattr(intern!(py, "kings"))?;
     let mut given_all: Vec<Option<Given>> =
         Vec::with_capacity(if single { 1 } else { fens.len().unwrap_or(0) });
     if single {
@@ -212,7 +309,7 @@ pub(crate) fn oriented_many(py: Python<'_>, fens: &Bound<'_, PyAny>, errors: Err
             None => unreachable!("a bad item is kept only under errors='mask'"),
         }
     }
-    Ok(Batch { items })
+    Ok(Batch { items, errors })
 }
 
 /// `err` with the place of the item that caused it prefixed to its message.
@@ -225,21 +322,15 @@ fn at(py: Python<'_>, i: usize, err: PyErr) -> PyErr {
     }
 }
 
-/// `array` as a NumPy masked array, masked where `mask` is true (a row's every column for a
-/// matrix), or `array` itself when there is no mask.
+/// `array` as a NumPy masked array under `errors="mask"` (`mask` given: true where an item was
+/// bad, a matrix's whole row), its masked items holding a fill value no answer takes
+/// (`kpk._masked`); `array` itself under `errors="raise"`.
 pub(crate) fn masked<'py>(
     py: Python<'py>,
     array: Bound<'py, PyAny>,
     mask: Option<&[bool]>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some(mask) = mask else { return Ok(array) };
-    let numpy = py.import(intern!(py, "numpy"))?;
-    let mut m = numpy.getattr(intern!(py, "array"))?.call1((mask.to_vec(),))?;
-    let ndim: usize = array.getattr(intern!(py, "ndim"))?.extract()?;
-    if ndim == 2 {
-        let shape = array.getattr(intern!(py, "shape"))?;
-        let column = m.call_method1(intern!(py, "reshape"), ((-1, 1),))?;
-        m = numpy.getattr(intern!(py, "broadcast_to"))?.call1((column, shape))?;
-    }
-    numpy.getattr(intern!(py, "ma"))?.getattr(intern!(py, "masked_array"))?.call1((array, m))
+    let helper = py.import(intern!(py, "kpk._masked"))?.getattr(intern!(py, "masked"))?;
+    helper.call1((array, mask.to_vec()))
 }

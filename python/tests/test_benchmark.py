@@ -30,7 +30,7 @@ def test_draws_are_fixed_distinct_and_within_the_side():
     assert np.array_equal(a, bench.training_draw("wtm", 125, 0))
     assert len(a) == 125 and (np.diff(a) > 0).all() and a.max() < 81_664
     assert not np.array_equal(a, bench.training_draw("wtm", 125, 1))
-    assert len(bench.training_draw("btm", 100_000, 0)) == 84_012
+    assert len(bench.training_draw("btm", 84_012, 0)) == 84_012
 
 
 def test_evaluate_trains_on_the_draw_and_tests_on_the_rest():

@@ -21,6 +21,7 @@ LOST = "8/8/8/8/8/8/4P3/4K2k b - - 0 1"  # the lone king to move, lost
 def test_load_kpk_is_a_scikit_learn_bunch():
     b = load_kpk("T1")
     assert b.data.shape == (125, 32) and b.data.dtype == np.float64
+    assert isinstance(b.feature_names, list) and isinstance(b.feature_descriptions, list)
     assert len(b.feature_names) == 32 and b.feature_names[6] == "fd(wK,bK)"
     assert len(set(b.feature_names)) == 32
     assert list(b.target_names) == ["draw", "win"]
@@ -51,8 +52,8 @@ def test_load_kpk_as_frame():
     pd = pytest.importorskip("pandas")
     b = load_kpk("T1", as_frame=True)
     assert isinstance(b.data, pd.DataFrame) and list(b.data.columns) == list(b.feature_names)
-    assert isinstance(b.target, pd.Series) and b.target.name == "result"
-    assert list(b.frame.columns) == [*b.feature_names, "result"]
+    assert isinstance(b.target, pd.Series) and b.target.name == "target"
+    assert list(b.frame.columns) == [*b.feature_names, "target"]
     X, y = load_kpk("S1", as_frame=True, return_X_y=True, dtype=np.int8)
     assert isinstance(X, pd.DataFrame) and (X.dtypes == np.int8).all()
 
@@ -109,14 +110,13 @@ def test_errors_mask_answers_the_good_items_and_masks_the_bad():
     win, dtc = bb.probe_many(fens, errors="mask")
     assert isinstance(win, np.ma.MaskedArray)
     assert win.mask.tolist() == [False, True, False, True, True]
-    assert win.compressed().tolist() == [True, False] and dtc.compressed().tolist() == [bb.probe(WON).dtc, -1]
+    assert win.compressed().tolist() == [1, 0] and dtc.compressed().tolist() == [bb.probe(WON).dtc, -1]
     assert h.classify(fens, errors="mask").mask.tolist() == win.mask.tolist()
     x = kpk.features(fens, errors="mask")
     assert x.shape == (5, 32) and x.mask[:, 0].tolist() == win.mask.tolist() and x.mask[1].all()
     sq = h.classify_squares([4, 4], [7, 7], [12, 7], False, errors="mask")
-    assert sq.mask.tolist() == [False, True] and sq[0]
-    # No bad item: plain arrays; "raise" is the default and raises.
-    assert not isinstance(h.classify([WON], errors="mask"), np.ma.MaskedArray)
+    assert sq.mask.tolist() == [False, True] and sq[0] == 1
+    # "raise" is the default and raises.
     with pytest.raises(ValueError, match=r"fens\[1\]"):
         h.classify(fens[:3])
     with pytest.raises(ValueError, match="errors must be 'raise' or 'mask'"):
@@ -134,6 +134,9 @@ def test_syzygy_shaped_probes_answer_from_the_side_to_move():
     assert bb.get_wdl(queen) is None and bb.get_dtc(queen, default=-99) == -99
     assert bb.get_wdl(WON) == 2 and bb.get_dtc(LOST) == bb.probe_dtc(LOST)
     with pytest.raises(KeyError):
+        bb.probe_wdl(queen)
+    syzygy = pytest.importorskip("chess.syzygy")
+    with pytest.raises(syzygy.MissingTableError):
         bb.probe_wdl(queen)
     with pytest.raises(ValueError):
         bb.get_wdl("8/8 w")
@@ -159,7 +162,7 @@ def test_python_chess_boards_are_read_natively_and_moves_come_back_as_chess_move
     assert [m[0] for m in bb.probe(board).chess_moves()] == [chess.Move.from_uci(m[0]) for m in bb.probe(board).moves]
     # A board that is not KPK gives the FEN's message; a board of any material is None for get_wdl.
     with pytest.raises(ValueError, match="not KPK material"):
-        h.classify([chess.Board()])
+        h.classify([chess.Board("8/8/8/8/8/8/4Q3/4K2k w - - 0 1")])
     assert bb.get_wdl(chess.Board()) is None
     assert bb.probe_wdl(chess.Board(LOST)) == -2
 
@@ -198,7 +201,8 @@ def test_en_passant_is_checked_as_python_chess_checks_it(kpk_bin):
         (lambda: kpk.Hybrid().classify_squares([0], [63], None, False), TypeError, "wp"),
         (lambda: kpk.Hybrid().classify_squares([0], [63], [9], [1]), TypeError, "black_to_move"),
         (lambda: kpk.Hybrid().classify_squares([0], [63], [99], False), ValueError, "wp[0] = 99"),
-        (lambda: kpk.dataset("T1", seed=-1), OverflowError, "seed"),
+        (lambda: kpk.dataset("T1", seed=-1), ValueError, "seed"),
+        (lambda: kpk.dataset("T1", seed=2**64), ValueError, "seed"),
         (lambda: kpk.dataset("T1", seed=1.5), TypeError, "seed"),
         (lambda: kpk.dataset("T9"), ValueError, "name"),
         (lambda: kpk.features(START, coding="gray"), ValueError, "coding"),

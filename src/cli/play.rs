@@ -311,10 +311,18 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
     drive(&report, mode)?;
-    errln!(
-        "the match took {:.1} s on this machine; wrote {}",
-        started.elapsed().as_secs_f64(),
-        report.report.display()
-    );
+    match mode {
+        // No games were played: say where the numbers came from, not a match time.
+        Mode::RenderOnly => errln!(
+            "rendered {} from the committed results {}: no games played",
+            report.report.display(),
+            report.results.display()
+        ),
+        Mode::Run | Mode::AnalyseOnly => errln!(
+            "the match took {:.1} s on this machine; wrote {}",
+            started.elapsed().as_secs_f64(),
+            report.report.display()
+        ),
+    }
     Ok(ExitCode::SUCCESS)
 }
