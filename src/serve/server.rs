@@ -11,7 +11,8 @@
 //!   over the bound closes the one on which a byte last moved longest ago (the most idle).
 //! - **Descriptors running out.** When `accept` fails for want of a file descriptor or memory
 //!   (EMFILE, ENFILE, ENOBUFS, ENOMEM), the accept loop closes the most idle connection, pauses
-//!   for [`PAUSE`] and tries again, as nginx does; no error of `accept` ends the loop.
+//!   for [`PAUSE`] and tries again, as nginx does; after any other error it pauses and tries
+//!   again too: no error of `accept` ends the loop.
 //! - **Bodies are never read.** A request declaring a body over [`super::MAX_BODY_BYTES`] gets 413
 //!   and the connection is closed after it; a request head over [`MAX_HEAD_BYTES`] gets hyper's
 //!   431, an unparsable one (a request line that is not UTF-8, say) hyper's 400, both without a
@@ -41,7 +42,7 @@ use tokio::time::Sleep;
 /// The most bytes of a request's head (request line and headers) read before it is refused with
 /// 431: the size of hyper's read buffer.
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
-/// How long the accept loop pauses when the process is out of descriptors.
+/// How long the accept loop pauses after `accept` failed (out of descriptors, say).
 pub const PAUSE: Duration = Duration::from_millis(20);
 
 /// What one server may hold and for how long.
@@ -177,10 +178,12 @@ async fn accept_loop(
             None => return,
             Some(Ok((stream, _))) => stream,
             Some(Err(e)) => {
+                // Out of descriptors: free one. Any error: pause, so that one that persists does
+                // not spin the loop, then accept again.
                 if out_of_resources(&e) {
                     close_most_idle(&registry);
-                    tokio::time::sleep(PAUSE).await;
                 }
+                tokio::time::sleep(PAUSE).await;
                 continue;
             }
         };
