@@ -9,6 +9,7 @@
 //! ```
 
 use kpk::serve::api::Explorer;
+use kpk::serve::server::Limits;
 use kpk::{Bitbase, KpkPosition};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -45,13 +46,11 @@ fn request(stream: &mut BufReader<TcpStream>, target: &str) -> std::io::Result<(
 }
 
 fn main() {
-    let server = Arc::new(kpk::serve::bind(0).expect("bind 127.0.0.1"));
-    let port = kpk::serve::port(&server);
+    let server = kpk::serve::bind(0).expect("bind 127.0.0.1");
+    let port = server.address().port();
+    let stop = server.stopper();
     let explorer = Arc::new(Explorer::new(Bitbase::generate(), None, Vec::new()));
-    let serving = {
-        let server = server.clone();
-        std::thread::spawn(move || kpk::serve::run(server, explorer, SERVER_THREADS))
-    };
+    let serving = std::thread::spawn(move || server.run(explorer, Limits::new(SERVER_THREADS)));
     let fens: Arc<Vec<String>> =
         Arc::new(KpkPosition::all().step_by(97).map(|p| p.to_fen().replace(' ', "%20")).collect());
     let started = Instant::now();
@@ -90,10 +89,8 @@ fn main() {
         errors += e;
     }
     let wall = started.elapsed();
-    for _ in 0..SERVER_THREADS {
-        server.unblock();
-    }
-    serving.join().expect("server");
+    stop.stop();
+    serving.join().expect("server").expect("server");
     latencies.sort_unstable();
     let pct = |q: f64| {
         latencies

@@ -7,6 +7,7 @@ use kpk::chess::probe::probe;
 use kpk::hybrid::Hybrid;
 use kpk::paper::features::features;
 use kpk::serve::api::Explorer;
+use kpk::serve::server::Limits;
 use kpk::serve::{MAX_URL, route};
 use kpk::{Bitbase, KpkPosition, Oriented, Outcome};
 use kpk_probe::Transform;
@@ -177,15 +178,12 @@ fn exchange(port: u16, request: &[u8]) -> String {
 
 #[test]
 fn the_server_answers_over_loopback_and_survives_malformed_requests() {
-    let server = Arc::new(kpk::serve::bind(0).unwrap());
-    let port = kpk::serve::port(&server);
-    assert!(server.server_addr().to_ip().unwrap().ip().is_loopback());
+    let server = kpk::serve::bind(0).unwrap();
+    let port = server.address().port();
+    assert!(server.address().ip().is_loopback());
+    let stop = server.stopper();
     let explorer = Arc::new(Explorer::new(Bitbase::generate(), None, Vec::new()));
-    let threads = 2;
-    let handle = {
-        let server = server.clone();
-        std::thread::spawn(move || kpk::serve::run(server, explorer, threads))
-    };
+    let handle = std::thread::spawn(move || server.run(explorer, Limits::new(2)));
     let get = |target: &str| {
         exchange(port, format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
     };
@@ -217,10 +215,8 @@ fn the_server_answers_over_loopback_and_survives_malformed_requests() {
     }
     // Still answering.
     assert!(get("/").starts_with("HTTP/1.1 200"));
-    for _ in 0..threads {
-        server.unblock();
-    }
-    handle.join().unwrap();
+    stop.stop();
+    handle.join().unwrap().unwrap();
 }
 
 /// docs/SERVE.md's `/api/probe` line names every `source` the hybrid's answer can carry, spelt as

@@ -5,6 +5,7 @@ use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::serve::api::{Explorer, LoadedNet};
+use kpk::serve::server::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -54,7 +55,7 @@ pub fn run_serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let server = kpk::serve::bind(args.port)?;
     let explorer = Explorer::new(Bitbase::generate(), hybrid, nets);
-    outln!("kpk explorer: http://127.0.0.1:{}/  (Ctrl-C stops it)", kpk::serve::port(&server))?;
-    kpk::serve::run(Arc::new(server), Arc::new(explorer), usize::from(args.threads));
+    outln!("kpk explorer: http://127.0.0.1:{}/  (Ctrl-C stops it)", server.address().port())?;
+    server.run(Arc::new(explorer), Limits::new(usize::from(args.threads)))?;
     Ok(ExitCode::SUCCESS)
 }

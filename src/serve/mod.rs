@@ -1,26 +1,27 @@
 //! `kpk serve`: the explorer, a local web page over the bitbase, the characteristics, the hybrid
 //! and trained nets.
 //!
-//! The HTTP server is tiny_http (synchronous, no async runtime, no hand-written HTTP parsing
-//! here); it listens on 127.0.0.1 only. Routing is the pure function [`route`], which the tests
+//! The HTTP server is hyper's HTTP/1 server on tokio ([`server`]: no hand-written HTTP parsing
+//! here, timeouts and a bound on connections against clients that never finish); it listens on
+//! 127.0.0.1 only. Routing is the pure function [`route`], which the tests
 //! call directly for every legal position. The page (HTML, CSS, JS, the DejaVu Sans font) is
 //! compiled into the binary; nothing is read from or written to disk per request.
 
 pub mod api;
+pub mod server;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::figures::plot::FONT;
 use crate::paper::features::FEATURES;
 use api::Explorer;
 use serde_json::json;
-use std::sync::Arc;
 
 /// The longest request target accepted (longer: 414). A FEN is under 100 characters.
 pub const MAX_URL: usize = 2048;
 /// The most header bytes accepted (more: 431).
 pub const MAX_HEADER_BYTES: usize = 8192;
 /// The longest request body a request may declare (more: 413, answered without reading the
-/// body). The explorer's requests carry none; a body this short arrives with the headers.
+/// body, and the connection closed). The explorer's requests carry none.
 pub const MAX_BODY_BYTES: usize = 1024;
 
 const INDEX_HTML: &str = include_str!("../../assets/web/index.html");
@@ -137,65 +138,9 @@ pub fn route(explorer: &Explorer, page: &str, method: &str, url: &str) -> Reply 
     }
 }
 
-/// Listen on 127.0.0.1:`port` (0: a free port). Only the loopback interface is ever bound.
-pub fn bind(port: u16) -> Result<tiny_http::Server> {
-    tiny_http::Server::http(("127.0.0.1", port))
-        .map_err(|e| Error::Unavailable(format!("cannot listen on 127.0.0.1:{port}: {e}")))
-}
-
-/// The port a bound server listens on.
-pub fn port(server: &tiny_http::Server) -> u16 {
-    server.server_addr().to_ip().map_or(0, |a| a.port())
-}
-
-/// Serve requests with `threads` workers until the server is unblocked (`Server::unblock`, once
-/// per worker) or fails. Each request is answered by [`route`].
-pub fn run(server: Arc<tiny_http::Server>, explorer: Arc<Explorer>, threads: usize) {
-    let page = Arc::new(page());
-    let workers: Vec<_> = (0..threads.max(1))
-        .map(|_| {
-            let (server, explorer, page) = (server.clone(), explorer.clone(), page.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    answer(&explorer, &page, request);
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
-}
-
-/// Answer one tiny_http request (a failed write means the client left: nothing to do).
-fn answer(explorer: &Explorer, page: &str, request: tiny_http::Request) {
-    let header_bytes: usize =
-        request.headers().iter().map(|h| h.field.as_str().len() + h.value.len() + 4).sum();
-    let too_long = request.body_length().is_some_and(|n| n > MAX_BODY_BYTES);
-    let reply = if header_bytes > MAX_HEADER_BYTES {
-        Reply::error(431, &format!("request headers over {MAX_HEADER_BYTES} bytes"))
-    } else if too_long {
-        Reply::error(413, &format!("request body over {MAX_BODY_BYTES} bytes"))
-    } else {
-        route(explorer, page, request.method().as_str(), request.url())
-    };
-    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-    let headers = [
-        ("Content-Type", reply.content_type),
-        ("Cache-Control", "no-store"),
-        ("X-Content-Type-Options", "nosniff"),
-    ];
-    for (k, v) in headers {
-        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            response = response.with_header(h);
-        }
-    }
-    if reply.status == 405
-        && let Ok(h) = tiny_http::Header::from_bytes(&b"Allow"[..], &b"GET"[..])
-    {
-        response = response.with_header(h);
-    }
-    let _ = request.respond(response);
+/// Listen on 127.0.0.1:`port` (0: a free port); [`server::Server::run`] then serves.
+pub fn bind(port: u16) -> Result<server::Server> {
+    server::Server::bind(port)
 }
 
 #[cfg(test)]
