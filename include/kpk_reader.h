@@ -90,16 +90,16 @@ typedef struct kpkr_play {
 } kpkr_play;
 
 /* Load the win/draw model file of len bytes at bytes into *model: 0, or a KPKR_E_* code. The
- * bytes must stay alive and unchanged while *model answers. A few microseconds. */
+ * bytes must stay alive and unchanged while *model answers. Microseconds. */
 int kpkr_wdl_load(kpkr_wdl *model, const uint8_t *bytes, size_t len);
 
 /* KPKR_WIN when the side with the pawn wins, KPKR_DRAW, or KPKR_ILLEGAL. The pawn side to move:
- * one walk of the tree; the lone king to move: up to 8 (the one-ply rule). Under a microsecond. */
+ * one walk of the tree; the lone king to move: up to 8 (the one-ply rule). About a microsecond. */
 int kpkr_wdl_probe(const kpkr_wdl *model, unsigned white_king, unsigned black_king, unsigned pawn,
                    int pawn_is_black, int black_to_move);
 
 /* Load a DTZ model file (which embeds a win/draw model) into *model: 0 or a KPKR_E_* code. The
- * bytes are not needed afterwards. Answers every position once: milliseconds. */
+ * bytes are not needed afterwards. Answers every position once: about a tenth of a second. */
 int kpkr_dtz_load(kpkr_dtz *model, const uint8_t *bytes, size_t len);
 
 /* Syzygy's depth to zeroing in plies into *dtz: positive when the side to move wins, negative
@@ -108,7 +108,7 @@ int kpkr_dtz_probe(const kpkr_dtz *model, unsigned white_king, unsigned black_ki
                    int pawn_is_black, int black_to_move, int *dtz);
 
 /* Load a play model file (which embeds a win/draw model) into *model: 0 or a KPKR_E_* code. The
- * bytes are not needed afterwards. Ranks every won position's moves once: tens of milliseconds. */
+ * bytes are not needed afterwards. Ranks every won position's moves once: about a tenth of a second. */
 int kpkr_play_load(kpkr_play *model, const uint8_t *bytes, size_t len);
 
 /* As kpkr_wdl_probe, from a loaded play model (its embedded win/draw model's answers). */
@@ -505,13 +505,25 @@ int kpkr_wdl_probe(const kpkr_wdl *m, unsigned wk, unsigned bk, unsigned pawn, i
 }
 
 /* Every index's win/draw answer from a loaded model, into bits (or bytes, 255 for a win, when
- * `bytes` is set). Every byte is written. */
+ * `bytes` is set), every byte written: the pawn side to move by the tree, then the lone king to
+ * move by the one-ply rule over those answers. */
 static void kpkr_expand_(const kpkr_wdl *m, uint8_t *out, int bytes) {
     uint32_t i;
     unsigned acc = 0;
     for (i = 0; i < 2 * KPKR_SIDE_; i++) {
         kpkr_pos_ p = kpkr_at_(i);
-        unsigned win = kpkr_legal_(&p) && kpkr_wdl_answer_(m, &p) == KPKR_WIN;
+        unsigned win = 0;
+        if (kpkr_legal_(&p) && p.side == 0) {
+            win = (unsigned)kpkr_covered_(m, &p);
+        } else if (kpkr_legal_(&p)) {
+            int takes;
+            uint64_t steps = kpkr_lone_steps_(&p, &takes);
+            for (win = !takes && steps; steps && win; steps &= steps - 1) {
+                uint32_t j;
+                p.side = 0, p.k = kpkr_low_(steps), j = kpkr_index_(&p);
+                win = bytes ? out[j] != 0 : (unsigned)(out[j >> 3] >> (j & 7) & 1);
+            }
+        }
         acc |= win << (i & 7);
         if (bytes) out[i] = (uint8_t)(0u - win);
         else if ((i & 7) == 7) out[i >> 3] = (uint8_t)acc;
@@ -569,7 +581,6 @@ int kpkr_dtz_load(kpkr_dtz *m, const uint8_t *b, size_t len) {
     n = kpkr_le_(b + 9, 2);
     at = 11 + (size_t)n;
     if (at + 6 > len - 4) return KPKR_E_TRUNCATED;
-    if ((err = kpkr_wdl_load(&wdl, b + 11, n)) != 0) return err;
     t.leaf_bits = b[at], count = kpkr_le_(b + at + 1, 3), kg = b[at + 4], kd = b[at + 5];
     if (t.leaf_bits > 6 || kg > 24 || kd > 24) return KPKR_E_INVALID;
     t.r.s = b + at + 6, t.r.n = (uint32_t)(len - 4 - at - 6) * 8, t.r.at = 0, t.r.err = 0;
@@ -587,6 +598,7 @@ int kpkr_dtz_load(kpkr_dtz *m, const uint8_t *b, size_t len) {
         if (t.r.err || c > 255) return KPKR_E_BIT_STREAM; /* zig-zag 255 is -128, 256 is 128 */
     }
     if (!kpkr_padded_end_(&t.r)) return KPKR_E_INVALID;
+    if ((err = kpkr_wdl_load(&wdl, b + 11, n)) != 0) return err;
 
     /* Every index won or not (255 or 0), then the pawn side's depths in index order (the
      * corrections read beside the hard positions), then the lone king's. */

@@ -3,7 +3,12 @@
  * mirrored, colours reversed, both), plus damaged files and illegal squares. This file includes
  * no kpk header but the reader.
  *
- * usage: reader MODELS_DIR ANSWERS   (ANSWERS from `cargo run --release --example reader_answers`)
+ * usage: reader MODELS_DIR ANSWERS [REFUSALS]
+ *   ANSWERS from `cargo run --release --example reader_answers`; REFUSALS, kpk-probe's verdicts on
+ *   damaged copies of the win/draw and DTZ models (`cargo run --release --example model_refusals`),
+ *   which the reader must share: the same error name for each copy, or both accept it. (One
+ *   difference is allowed: a win/draw model's version byte set to 1 or 2, a net version that
+ *   kpk-probe reads and this reader refuses as version.)
  * Exit status 0 when every answer agrees. Run by .ci/run with gcc and with clang. */
 #define CHECK_NAME "C one-file reader"
 #define KPK_READER_IMPLEMENTATION
@@ -51,11 +56,44 @@ static int load_wdl(const uint8_t *b, size_t n) { return kpkr_wdl_load(&wdl, b, 
 static int load_dtz(const uint8_t *b, size_t n) { return kpkr_dtz_load(&dtz, b, n); }
 static int load_play(const uint8_t *b, size_t n) { return kpkr_play_load(&play, b, n); }
 
+static const char *error_name(int code) {
+    static const char *names[] = {"ok", "bad-magic", "truncated", "version", "length", "checksum", "bit-stream", "invalid"};
+    return code <= 0 && code >= -7 ? names[-code] : "unknown";
+}
+
+/* Each damaged copy of REFUSALS judged as kpk-probe judged it; the copies checked. */
+static long refusals(const char *dir, const char *path) {
+    FILE *list = open_answers(path);
+    char file[64], want[32];
+    long at, value, copies = 0;
+    if (!list) return 0;
+    while (fscanf(list, "%63s %ld %ld %31s", file, &at, &value, want) == 4) {
+        size_t len = 0;
+        unsigned char *bytes = model(dir, file, &len);
+        int dtz_file = strcmp(file, "kpk-dtz.hybrid") == 0, code;
+        long version_byte = dtz_file ? 15 : 4;
+        if (!bytes) return 0;
+        bytes[at] = (unsigned char)value;
+        uint32_t crc = kpkr_crc_(bytes, len - 4);
+        for (int i = 0; i < 4; i++) bytes[len - 4 + i] = (unsigned char)(crc >> (8 * i));
+        code = dtz_file ? kpkr_dtz_load(&dtz, bytes, len) : kpkr_wdl_load(&wdl, bytes, len);
+        if (strcmp(error_name(code), want) != 0 && !(at == version_byte && (value == 1 || value == 2) && code == KPKR_E_VERSION)) {
+            fprintf(stderr, CHECK_NAME ": %s with byte %ld set to %ld: %s, kpk-probe says %s\n", file, at, value,
+                    error_name(code), want);
+            failures++;
+        }
+        free(bytes);
+        copies++;
+    }
+    fclose(list);
+    return copies;
+}
+
 int main(int argc, char **argv) {
     size_t wl = 0, dl = 0, pl = 0, nl = 0;
     (void)read_model; /* answers.h's: this test reads four models from a folder instead */
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s MODELS_DIR ANSWERS\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s MODELS_DIR ANSWERS [REFUSALS]\n", argv[0]);
         return 2;
     }
     unsigned char *w = model(argv[1], "kpk.hybrid", &wl), *d = model(argv[1], "kpk-dtz.hybrid", &dl);
@@ -113,5 +151,10 @@ int main(int argc, char **argv) {
     check(kpkr_dtz_probe(&dtz, 17, 6, 57, 0, 0, &any) == KPKR_ILLEGAL, "a pawn on rank 8");
     check(kpkr_best_move(&play, 17, 6, 57, 1, 0) == KPKR_ILLEGAL, "a black pawn on its rank 1");
     free(w), free(d), free(p), free(net);
+    if (argc == 4) {
+        long copies = refusals(argv[1], argv[3]);
+        printf(CHECK_NAME ": %ld damaged copies judged as kpk-probe judges them\n", copies);
+        check(copies > 1000, "the refusals file lists the damaged copies");
+    }
     return finish(positions, "the bitbase (win/draw, DTZ) and the play model's moves");
 }
