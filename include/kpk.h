@@ -6,6 +6,10 @@
  *
  * Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
  * Answers are from the pawn side's point of view: KPK_WIN when the side with the pawn wins.
+ *
+ * Without Rust: include/kpk_reader.h reads the shipped models (win/draw, DTZ and the play model's
+ * best move) in one C file; this library also reads the net models (format versions 1 and 2) and
+ * parses FENs (docs/MODEL_FORMATS.md, "Readers").
  */
 #ifndef KPK_H
 #define KPK_H

@@ -5,12 +5,16 @@
  *
  *   harness MODEL   prints: lazy LOAD_NS QUERY_NS QUERY_STACK_BYTES WORKSPACE_BYTES HANDLE_BYTES LOAD_STACK_BYTES
  *                           pfkpk GENERATE_NS QUERY_NS QUERY_STACK_BYTES TABLE_BYTES GENERATE_STACK_BYTES
+ *                           creader LOAD_NS QUERY_NS QUERY_STACK_BYTES STRUCT_BYTES LOAD_STACK_BYTES
+ *
+ * creader is the one-file C reader (include/kpk_reader.h) compiled into this unit: checking, or
+ * trusting when the harness is built with -DKPK_READER_TRUST.
  *
  * Built with cc -Os, as the decoder is built for size. Times are the fastest of several passes
  * (other jobs sharing the machine only slow a pass down). A query is one call from the caller's squares: the lazy path orients the position,
  * checks its legality and answers; pfkpk's probe mirrors it and reads its table. Stack bytes are
  * the deepest byte any of the calls wrote below the harness's frame (the stack is filled with a
- * pattern first; a one-line wrapper's frame included). Any disagreement between the two, or between a position and its colour-reversed twin,
+ * pattern first; a one-line wrapper's frame included). Any disagreement between the three, or between a position and its colour-reversed twin,
  * exits 1.
  */
 #define _POSIX_C_SOURCE 199309L
@@ -24,6 +28,9 @@
 /* pfkpk's source in this unit: its table must be cleared before each timed generation, since a
  * generation that starts from a solved table stops early. */
 #include "pfkpk/kpk.c"
+
+#define KPK_READER_IMPLEMENTATION
+#include "../include/kpk_reader.h"
 
 int kpk_lazy_load(const uint8_t *bytes, size_t len, uint32_t *work, size_t words, void *handle);
 int kpk_lazy_probe(const void *handle, uint8_t wk, uint8_t bk, uint8_t pawn, bool pawn_black,
@@ -72,6 +79,19 @@ static __attribute__((noinline)) int lazy_probe(const struct placement *q, bool 
         return kpk_lazy_probe(handle, q->bk ^ 56, q->wk ^ 56, q->pawn ^ 56, true, !q->black_to_move);
 }
 
+static kpkr_wdl creader;
+
+static __attribute__((noinline)) int c_load(const uint8_t *bytes, size_t len)
+{
+        return kpkr_wdl_load(&creader, bytes, len);
+}
+
+static __attribute__((noinline)) int c_probe(const struct placement *q, bool flip)
+{
+        if (!flip) return kpkr_wdl_probe(&creader, q->wk, q->bk, q->pawn, 0, q->black_to_move);
+        return kpkr_wdl_probe(&creader, q->bk ^ 56, q->wk ^ 56, q->pawn ^ 56, 1, !q->black_to_move);
+}
+
 /* pfkpk numbers squares file by file (a1 = 0, a2 = 1, ...); kpk rank by rank (a1 = 0, b1 = 1). */
 static int pf(uint8_t sq) { return (sq % 8) * 8 + sq / 8; }
 
@@ -105,6 +125,10 @@ int main(int argc, char **argv)
         size_t load_stack = stack_used();
         if (words < 0) { fprintf(stderr, "harness: the decoder refused %s\n", argv[1]); return 1; }
         paint();
+        int c_refused = c_load(bytes, len);
+        size_t c_load_stack = stack_used();
+        if (c_refused) { fprintf(stderr, "harness: the C reader refused %s (%d)\n", argv[1], c_refused); return 1; }
+        paint();
         int table = pfkpk_generate();
         size_t generate_stack = stack_used();
 
@@ -123,16 +147,20 @@ int main(int argc, char **argv)
         paint();
         for (size_t i = 0; i < n; i++) pfkpk_probe(&legal[i]);
         size_t pf_stack = stack_used();
+        paint();
+        for (size_t i = 0; i < n; i++) c_probe(&legal[i], false);
+        size_t c_stack = stack_used();
         for (size_t i = 0; i < n; i++) {
                 int a = lazy_probe(&legal[i], false);
                 wrong += a != pfkpk_probe(&legal[i]) || lazy_probe(&legal[i], true) != a;
+                wrong += c_probe(&legal[i], false) != a || c_probe(&legal[i], true) != a;
         }
         if (wrong || n != 2 * 165676) {
                 fprintf(stderr, "harness: %zu legal positions (expected %d), %zu disagreements\n", n, 2 * 165676, wrong);
                 return 1;
         }
 
-        double load = 1e300, generate = 1e300, query = 1e300, pf_query = 1e300;
+        double load = 1e300, generate = 1e300, query = 1e300, pf_query = 1e300, c_load_ns = 1e300, c_query = 1e300;
         for (int pass = 0; pass < PASSES; pass++) {
                 double t = now_ns();
                 for (int i = 0; i < 100; i++) lazy_load(bytes, len);
@@ -147,7 +175,16 @@ int main(int argc, char **argv)
                 t = now_ns();
                 for (size_t i = 0; i < n; i++) wins -= pfkpk_probe(&legal[i]);
                 double p = (now_ns() - t) / n;
+                t = now_ns();
+                for (int i = 0; i < 100; i++) c_load(bytes, len);
+                double cl = (now_ns() - t) / 100;
+                t = now_ns();
+                for (size_t i = 0; i < n; i++) wins += c_probe(&legal[i], false);
+                double cq = (now_ns() - t) / n;
+                for (size_t i = 0; i < n; i++) wins -= pfkpk_probe(&legal[i]);
                 if (wins != 0) { fprintf(stderr, "harness: the answers changed between passes\n"); return 1; }
+                c_load_ns = cl < c_load_ns ? cl : c_load_ns;
+                c_query = cq < c_query ? cq : c_query;
                 load = l < load ? l : load;
                 generate = g < generate ? g : generate;
                 query = q < query ? q : query;
@@ -155,5 +192,6 @@ int main(int argc, char **argv)
         }
         printf("lazy %.0f %.1f %zu %d %d %zu\n", load, query, stack, words * 4, HANDLE_BYTES, load_stack);
         printf("pfkpk %.0f %.1f %zu %d %zu\n", generate, pf_query, pf_stack, table, generate_stack);
+        printf("creader %.0f %.1f %zu %zu %zu\n", c_load_ns, c_query, c_stack, sizeof creader, c_load_stack);
         return 0;
 }

@@ -1,4 +1,4 @@
-//! docs/FORMATS.md's play model, written again from its text alone: the fifteen features of the
+//! docs/MODEL_FORMATS.md's play model, written again from its text alone: the fifteen features of the
 //! position after a move, the regime, the move-generation order that breaks ties and the rule
 //! for a winning promotion, checked against kpk's on every move of every legal position with the
 //! pawn side to move.
@@ -19,7 +19,7 @@ fn d(a: Sq, b: Sq) -> i32 {
     (a.0 - b.0).abs().max((a.1 - b.1).abs())
 }
 
-/// The table "The fifteen features" of docs/FORMATS.md.
+/// The table "The fifteen features" of docs/MODEL_FORMATS.md.
 fn spec_features(king: Sq, lone: Sq, pawn: Sq) -> [i32; 15] {
     let (front, queening) = ((pawn.0, pawn.1 + 1), (pawn.0, 7));
     let rook = pawn.0 == 0 || pawn.0 == 7;

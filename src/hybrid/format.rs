@@ -12,8 +12,20 @@ use kpk_probe::model::MAGIC;
 use kpk_probe::net::Layer;
 use std::path::Path;
 
-/// The format's description (also printed in reports/COMPRESSION.md).
-pub const FORMAT_DOC: &str = include_str!("format.md");
+/// docs/MODEL_FORMATS.md, the formats' specification.
+const MODEL_FORMATS: &str = include_str!("../../docs/MODEL_FORMATS.md");
+const FORMAT_BEGIN: &str = "<!-- kpk:format-begin -->";
+const FORMAT_END: &str = "<!-- kpk:format-end -->";
+
+/// The description of the model file and of the DTZ model: the part of docs/MODEL_FORMATS.md
+/// between its markers (also printed in reports/COMPRESSION.md); empty if a marker is missing,
+/// which a test refuses.
+pub fn format_doc() -> &'static str {
+    MODEL_FORMATS
+        .split_once(FORMAT_BEGIN)
+        .and_then(|(_, rest)| rest.split_once(FORMAT_END))
+        .map_or("", |p| p.0)
+}
 
 const CRC_LEN: usize = 4;
 /// Magic, version, length.
@@ -203,8 +215,15 @@ mod tests {
     }
 
     #[test]
+    fn the_format_is_the_marked_part_of_the_model_formats_document() {
+        let doc = format_doc();
+        assert!(doc.trim_start().starts_with("The model file (`models/kpk.hybrid`)"));
+        assert!(doc.contains("## The DTZ model") && doc.trim_end().ends_with("lookup."));
+    }
+
+    #[test]
     fn the_sigmoid_table_printed_in_the_format_is_the_one_evaluated() {
-        let printed: Vec<u8> = FORMAT_DOC
+        let printed: Vec<u8> = format_doc()
             .lines()
             .filter(|l| l.starts_with("u = "))
             .flat_map(|l| l.split(':').nth(1).unwrap().split_whitespace().map(|v| v.parse::<u8>().unwrap()))

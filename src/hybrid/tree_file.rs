@@ -87,7 +87,7 @@ mod tests {
     #[test]
     fn the_ranges_printed_in_the_format_are_the_ones_read() {
         let row = |name: &str| -> Vec<i8> {
-            let line = crate::hybrid::format::FORMAT_DOC.lines().find(|l| l.starts_with(name)).unwrap();
+            let line = crate::hybrid::format::format_doc().lines().find(|l| l.starts_with(name)).unwrap();
             line[name.len()..].split_whitespace().map(|v| v.parse().unwrap()).collect()
         };
         let printed: Vec<(i8, i8)> = row("lo:").into_iter().zip(row("hi:")).collect();
@@ -110,7 +110,7 @@ mod tests {
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
         // The example's block: each line's leading two-digit hexadecimal bytes, then its comment.
         let is_byte = |w: &&str| w.len() == 2 && w.chars().all(|c| c.is_ascii_hexdigit());
-        let printed: String = crate::hybrid::format::FORMAT_DOC
+        let printed: String = crate::hybrid::format::format_doc()
             .lines()
             .skip_while(|l| !l.starts_with("**Worked example"))
             .skip_while(|l| !l.starts_with("```text"))

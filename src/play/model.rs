@@ -3,7 +3,7 @@
 //! perfectly (the hybrid idea of section 5.1 applied to moves).
 //!
 //! The file's layout, both versions, and what a reader must refuse are specified in
-//! docs/FORMATS.md ("The play model"). kpk writes version 2 and reads versions 1 and 2.
+//! docs/MODEL_FORMATS.md ("The play model"). kpk writes version 2 and reads versions 1 and 2.
 //!
 //! A move exception is a position with the pawn side to move where the proposer's first winning
 //! move is not DTC-optimal; its ordinal is the place of the first optimal move in the proposer's
@@ -216,7 +216,7 @@ impl PlayModel {
         found
     }
 
-    /// The model file's bytes, format version 2 (docs/FORMATS.md, "The play model").
+    /// The model file's bytes, format version 2 (docs/MODEL_FORMATS.md, "The play model").
     pub fn to_bytes(&self) -> Vec<u8> {
         let choices = self.choices();
         let place =

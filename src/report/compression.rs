@@ -241,7 +241,7 @@ pub fn render(results: &CompressionResults) -> Result<String> {
         rice_total: levers::rice_total(results),
         arithmetic: crate::hybrid::quant::ARITHMETIC_DOC.trim(),
         exception_coding: crate::hybrid::exceptions::CODING_DOC.trim(),
-        file_format: crate::hybrid::format::FORMAT_DOC.trim(),
+        file_format: crate::hybrid::format::format_doc().trim(),
         summary: summary::markdown(&findings(results))?,
     };
     Engine::new()
