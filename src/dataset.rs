@@ -38,6 +38,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 pub mod borderline;
+pub mod krk;
 use borderline::draw_borderline;
 
 /// The seed of T1/S1 and T2/S2 when none is given: the year of the paper.

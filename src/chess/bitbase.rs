@@ -31,11 +31,13 @@
 //! Each ply adds the positions of exactly that depth; when a ply adds nothing, no later ply can.
 
 use crate::chess::board::{KING_ATTACKS, WHITE_PAWN_ATTACKS, neighbours, squares};
+use crate::chess::endgame::{self, Endgame, Exits, Solution, solve};
 use crate::chess::index::{KpkIndex, SIDE_WORDS, WORDS, word};
 use crate::chess::position::KpkPosition;
 use crate::error::{Error, Result};
 use kpk_probe::{Color, MAX_INDEX, Outcome, Square, position::pawn_square};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Depth to conversion in plies (1…38); see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -44,25 +46,34 @@ pub struct Dtc(pub u8);
 /// The deepest DTC in KPK: 38 plies with Black to move (Table 1, set 2).
 pub const MAX_DTC: u8 = 38;
 
-/// Outcome and DTC of every KPK index.
-#[derive(Clone, PartialEq, Eq)]
+/// Outcome and DTC of every KPK index, and (computed on first use) its DTZ.
+#[derive(Clone)]
 pub struct Bitbase {
     /// One bit per index: legal and won for the pawn side.
     win: Vec<u64>,
     /// One byte per index: the DTC of a won position, 0 for draws and illegal indices.
     dtc: Vec<u8>,
     /// One byte per index: |DTZ| of a won or lost position ([`crate::chess::dtz`]), 0 for draws
-    /// and illegal indices.
-    dtz: Vec<u8>,
+    /// and illegal indices; a second pass over `win`, run when first read.
+    dtz: OnceLock<Vec<u8>>,
 }
 
-/// The masks both fixpoints start from, one word per (side, pawn, pawn side's king).
+/// Two bitbases are equal when their outcomes and DTCs are (the DTZ follows from the outcomes).
+impl PartialEq for Bitbase {
+    fn eq(&self, other: &Bitbase) -> bool {
+        self.win == other.win && self.dtc == other.dtc
+    }
+}
+
+impl Eq for Bitbase {}
+
+/// KPK as an [`Endgame`]: a placement is a (pawn slot, white king) pair, word `slot × 64 + wk`.
+pub struct Kpk;
+
+/// The masks the fixpoints start from, one word per (side, pawn, pawn side's king).
 struct Masks {
-    /// Black-king squares of legal positions, both sides to move.
-    legal: Vec<u64>,
-    /// Per pawn-side word: the squares the lone king may step to (an unguarded pawn's square
-    /// included).
-    safe: Vec<u64>,
+    /// Legality, the lone king's step squares (an unguarded pawn's square included) and checks.
+    solver: endgame::Masks,
     /// Per pawn-side word: the lone-king squares where a promotion wins at once.
     promotes: Vec<u64>,
 }
@@ -71,6 +82,7 @@ impl Masks {
     fn new() -> Masks {
         let mut legal = vec![0u64; WORDS];
         let mut safe = vec![0u64; SIDE_WORDS];
+        let mut checked = vec![0u64; SIDE_WORDS];
         let mut promotes = vec![0u64; SIDE_WORDS];
         for slot in 0..24 {
             let wp = pawn_square(slot);
@@ -79,12 +91,44 @@ impl Masks {
                 legal[w] = legal_mask(Color::White, wp, wk);
                 legal[word(Color::Black, slot, wk)] = legal_mask(Color::Black, wp, wk);
                 safe[w] = !(KING_ATTACKS[wk.index()] | WHITE_PAWN_ATTACKS[wp.index()] | wk.bit());
+                checked[w] = WHITE_PAWN_ATTACKS[wp.index()];
                 if slot >= 20 {
                     promotes[w] = promotion_wins(wk, wp);
                 }
             }
         }
-        Masks { legal, safe, promotes }
+        Masks { solver: endgame::Masks { legal, safe, checked }, promotes }
+    }
+
+    /// The DTZ pass ([`crate::chess::dtz`]) over the won-position bits.
+    fn dtz(&self, win: &[u64]) -> Vec<u8> {
+        crate::chess::dtz::generate(win, &self.solver.legal, &self.solver.safe, &self.promotes)
+    }
+}
+
+impl Endgame for Kpk {
+    const SIDE_WORDS: usize = SIDE_WORDS;
+
+    fn masks(&self) -> endgame::Masks {
+        Masks::new().solver
+    }
+
+    /// King steps, the push and the double push (not onto or through the lone king).
+    #[inline]
+    fn reach(&self, w: usize, lost: &[u64]) -> u64 {
+        let (slot, wk) = (w / 64, w % 64);
+        let one = pawn_square(slot).index() + 8;
+        let mut reach = 0u64;
+        for wk2 in squares(KING_ATTACKS[wk]) {
+            reach |= lost[slot * 64 + wk2.index()];
+        }
+        if slot < 20 && wk != one {
+            reach |= lost[w + 4 * 64];
+            if slot < 4 && wk != one + 8 {
+                reach |= lost[w + 8 * 64] & !(1u64 << one);
+            }
+        }
+        reach
     }
 }
 
@@ -121,74 +165,16 @@ fn promotion_wins(wk: Square, wp: Square) -> u64 {
 }
 
 impl Bitbase {
-    /// Compute the bitbase by retrograde analysis (about a millisecond; see `kpk bench`).
+    /// Compute the outcomes and DTCs by retrograde analysis (under a millisecond; see
+    /// `kpk bench`); the DTZ is a second pass, run on the first call that reads it.
     pub fn generate() -> Bitbase {
-        let Masks { legal, safe, promotes } = Masks::new();
-        let mut win = vec![0u64; WORDS];
-        let mut dtc = vec![0u8; MAX_INDEX];
-        let (white, black) = win.split_at_mut(SIDE_WORDS);
-        let record = |dtc: &mut [u8], w: usize, new: u64, d: u8| {
-            for bk in squares(new) {
-                dtc[w * 64 + bk.index()] = d;
-            }
-        };
-        // Ply 1: promotions.
-        for w in 0..SIDE_WORDS {
-            white[w] = promotes[w];
-            record(&mut dtc, w, white[w], 1);
+        let masks = Masks::new();
+        let mut exits = Exits::default();
+        for (w, &bits) in masks.promotes.iter().enumerate() {
+            exits.add(1, w, bits);
         }
-        let mut d = 1u8;
-        loop {
-            d += 1;
-            let mut added = 0u64;
-            if d % 2 == 0 {
-                // Black to move: every move must reach a White-to-move win of depth ≤ d − 1.
-                for w in 0..SIDE_WORDS {
-                    let b = SIDE_WORDS + w;
-                    let escapes = safe[w] & !white[w];
-                    let won = legal[b] & neighbours(safe[w]) & !neighbours(escapes);
-                    let new = won & !black[w];
-                    if new != 0 {
-                        black[w] |= new;
-                        record(&mut dtc, b, new, d);
-                        added |= new;
-                    }
-                }
-            } else {
-                // White to move: some move must reach a Black-to-move win of depth ≤ d − 1.
-                for slot in 0..24 {
-                    let wp = pawn_square(slot);
-                    let one = Square::new(wp.index() as u8 + 8).expect("pawn below rank 8");
-                    for wk in Square::ALL {
-                        let w = word(Color::White, slot, wk);
-                        if legal[w] == 0 {
-                            continue;
-                        }
-                        let mut reach = 0u64;
-                        for wk2 in squares(KING_ATTACKS[wk.index()]) {
-                            reach |= black[word(Color::White, slot, wk2)];
-                        }
-                        if slot < 20 && wk != one {
-                            reach |= black[word(Color::White, slot + 4, wk)];
-                            if slot < 4 && wk.index() != one.index() + 8 {
-                                reach |= black[word(Color::White, slot + 8, wk)] & !one.bit();
-                            }
-                        }
-                        let new = reach & legal[w] & !white[w];
-                        if new != 0 {
-                            white[w] |= new;
-                            record(&mut dtc, w, new, d);
-                            added |= new;
-                        }
-                    }
-                }
-            }
-            if added == 0 {
-                break;
-            }
-        }
-        let dtz = crate::chess::dtz::generate(&win, &legal, &safe, &promotes);
-        Bitbase { win, dtc, dtz }
+        let Solution { win, depth } = solve(&Kpk, &masks.solver, &exits);
+        Bitbase { win, dtc: depth, dtz: OnceLock::new() }
     }
 
     /// Outcome of a legal position, from the pawn side's point of view.
@@ -221,7 +207,7 @@ impl Bitbase {
 
     /// DTZ at an index (0 for draws and illegal indices).
     pub fn dtz_at(&self, i: KpkIndex) -> i8 {
-        let d = self.dtz[i.value()] as i8;
+        let d = self.dtz.get_or_init(|| Masks::new().dtz(&self.win))[i.value()] as i8;
         if i.side() == Color::White { d } else { -d }
     }
 
@@ -318,9 +304,7 @@ impl Bitbase {
             }
             win[i.value() / 64] |= 1 << (i.value() % 64);
         }
-        let Masks { legal, safe, promotes } = Masks::new();
-        let dtz = crate::chess::dtz::generate(&win, &legal, &safe, &promotes);
-        Ok(Bitbase { win, dtc, dtz })
+        Ok(Bitbase { win, dtc, dtz: OnceLock::new() })
     }
 
     /// Load a bitbase file written by [`Bitbase::save`].

@@ -6,8 +6,11 @@
 
 pub mod bitbase;
 pub mod board;
+pub mod dtm;
 pub mod dtz;
+pub mod endgame;
 pub mod index;
+pub mod pawnless;
 pub mod position;
 pub mod probe;
 pub mod search;

@@ -13,9 +13,13 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct DatasetArgs {
-    /// Named set: T1, S1, T2, S2 (seeded random draws), T3, T4, T5, wtm, btm or all.
+    /// The endgame: kpk, or krk (king and rook against king, from its distance-to-mate table).
+    #[arg(long, value_enum, default_value = "kpk")]
+    endgame: DatasetEndgame,
+    /// Named set: T1, S1, T2, S2 (seeded random draws), T3, T4, T5, wtm, btm or all; with
+    /// --endgame krk, uci (the UCI repository's krkopt.data) or none for the whole table.
     #[arg(long = "set", value_name = "NAME")]
-    set: String,
+    set: Option<String>,
     /// Seed of the T1/S1 and T2/S2 draws.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
@@ -34,7 +38,7 @@ pub struct DatasetArgs {
     /// Keep only wins converted in at most P plies (with --side w: the paper's closed set Cp).
     #[arg(long, value_name = "P")]
     max_dtc: Option<u8>,
-    /// Where to write the CSV: side,wk,bk,wp,x1..x32,result,dtc.
+    /// Where to write the CSV: side,wk,bk,wp,x1..x32,result,dtc (KPK); for KRK see docs/KRK.md.
     #[arg(long, value_name = "FILE.csv")]
     out: PathBuf,
 }
@@ -66,7 +70,23 @@ fn parse_result(s: &str) -> Result<Outcome, String> {
     }
 }
 
+/// The endgames `kpk dataset` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DatasetEndgame {
+    Kpk,
+    Krk,
+}
+
 pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
+    if args.endgame == DatasetEndgame::Krk {
+        return super::krk::run_krk_dataset(&args.krk_request()?);
+    }
+    let Some(set) = args.set.as_deref() else {
+        return Err(kpk::Error::Argument(
+            "--set is required: give a set's name (T1, S1, T2, S2, T3, T4, T5, wtm, btm or all)".into(),
+        )
+        .into());
+    };
     let out = FileOut::check(&args.out)?;
     let bb = Bitbase::generate();
     let filter = Filter {
@@ -76,7 +96,7 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         outcome: args.result,
         max_dtc: args.max_dtc,
     };
-    let ds = Dataset::named(&args.set, args.seed, &bb)?.filter(&filter)?;
+    let ds = Dataset::named(set, args.seed, &bb)?.filter(&filter)?;
     if ds.is_empty() {
         errln!("kpk: warning: the filters leave no positions of {}; the CSV has only its header", ds.name);
     }
@@ -98,6 +118,37 @@ pub fn run_dataset(args: DatasetArgs) -> anyhow::Result<ExitCode> {
         outln!("{line}")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+impl DatasetArgs {
+    /// The KRK request: the KPK filters have no meaning there and are refused.
+    fn krk_request(&self) -> kpk::Result<super::krk::KrkRequest> {
+        let kpk_only = [
+            ("--seed", self.seed != DEFAULT_SEED),
+            ("--side", self.side.is_some()),
+            ("--file", self.file.is_some()),
+            ("--rank", self.rank.is_some()),
+            ("--result", self.result.is_some()),
+            ("--max-dtc", self.max_dtc.is_some()),
+        ];
+        if let Some((flag, _)) = kpk_only.iter().find(|f| f.1) {
+            return Err(kpk::Error::Argument(format!(
+                "{flag} filters KPK's sets; --endgame krk takes only --set and --out"
+            )));
+        }
+        let uci = match self.set.as_deref() {
+            None => false,
+            Some("uci") => true,
+            Some(other) => {
+                return Err(kpk::Error::UnknownName {
+                    what: "KRK set",
+                    given: other.into(),
+                    allowed: "uci (or no --set for the whole table)".into(),
+                });
+            }
+        };
+        Ok(super::krk::KrkRequest { uci, out: self.out.clone() })
+    }
 }
 
 #[derive(Args)]

@@ -32,6 +32,7 @@ mod dtz;
 mod experiment;
 mod findings;
 mod hybrid;
+mod krk;
 mod learners;
 mod play;
 mod readings;
