@@ -1,6 +1,7 @@
 //! `kpk compress-dtz`: fit the DTZ model's frontier, write the smallest exact file and
 //! reports/DTZ.md.
 
+use super::paths::{InFile, OutFile};
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
@@ -10,7 +11,6 @@ use kpk::output::FileOut;
 use kpk::report::dtz::DtzReport;
 use kpk::{Color, KpkPosition};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The correction costs (bits) the frontier sweeps; 0 keeps the tree to one leaf.
@@ -20,20 +20,20 @@ const COSTS: [f64; 11] = [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0, 48.0,
 pub struct CompressDtzArgs {
     /// The exact win/draw model to embed (any hybrid model file).
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    hybrid: PathBuf,
+    hybrid: InFile,
     /// Where to write the DTZ model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_DTZ_MODEL)]
-    out: PathBuf,
+    out: OutFile,
     /// Where to write the report.
     #[arg(long, value_name = "FILE", default_value = "reports/DTZ.md")]
-    report: PathBuf,
+    report: OutFile,
     /// The play model to compare with (reports/DTZ.md, "Depth from the play model").
     #[arg(long, value_name = "FILE", default_value = kpk::play::model::DEFAULT_PLAY_MODEL)]
-    play: PathBuf,
+    play: InFile,
     /// A CSV of python-chess's answers (`side,wk,bk,wp,wdl,dtz`, squares a1 = 0, canonical
     /// orientation) to compare on every position; the report states the result.
     #[arg(long, value_name = "CSV")]
-    syzygy: Option<PathBuf>,
+    syzygy: Option<InFile>,
 }
 
 pub fn run_compress_dtz(args: CompressDtzArgs) -> anyhow::Result<ExitCode> {
