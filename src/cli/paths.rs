@@ -3,7 +3,7 @@
 //! the argument's type, and checks them all before the command starts ([`guard`]).
 
 use clap::builder::{PathBufValueParser, TypedValueParser, ValueParserFactory};
-use kpk::output::guard::{Named, Role};
+use kpk::output::guard::{Clash, Collision, Named, Role};
 use std::any::TypeId;
 use std::path::{Path, PathBuf};
 
@@ -117,7 +117,32 @@ fn values<T: Clone + Send + Sync + 'static + AsRef<Path>>(m: &clap::ArgMatches, 
 pub fn guard(cli: &clap::Command, matches: &clap::ArgMatches) -> kpk::Result<()> {
     let Some((name, sub)) = matches.subcommand() else { return Ok(()) };
     let Some(command) = cli.find_subcommand(name) else { return Ok(()) };
-    kpk::output::guard::check(&named(command, sub))
+    match kpk::output::guard::check(&named(command, sub)) {
+        None => Ok(()),
+        Some(c) => Err(kpk::Error::Output { path: c.output.path.display().to_string(), reason: reason(&c) }),
+    }
+}
+
+/// Why a collision is refused, naming both arguments.
+fn reason(c: &Collision) -> String {
+    let (a, b) = (&c.output.arg, &c.other.arg);
+    let what = match c.clash {
+        Clash::Same if c.other.role.is_output() => {
+            format!("is named by two outputs of this command ({a} and {b})")
+        }
+        Clash::Same => format!("is also an input of this command ({a} and {b}): writing it would destroy it"),
+        Clash::InsideOwned => {
+            let other = if c.other.role.is_output() { "another output" } else { "an input" };
+            format!(
+                "is a folder this command writes whole ({a}), and {other} ({b} {}) lies inside it",
+                c.other.path.display()
+            )
+        }
+        Clash::InsideInputFolder => {
+            format!("lies inside {} ({b}), a folder whose files this command reads", c.other.path.display())
+        }
+    };
+    format!("{what}; give each its own path")
 }
 
 #[cfg(test)]

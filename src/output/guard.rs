@@ -15,8 +15,7 @@
 //! read); an input inside an owned folder (replacing the folder would destroy it); and any other
 //! output inside an owned folder (the two would write the same entries).
 
-use super::{Place, out_err};
-use crate::error::Result;
+use super::Place;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +30,7 @@ pub enum Role {
 }
 
 impl Role {
-    fn is_output(self) -> bool {
+    pub fn is_output(self) -> bool {
         matches!(self, Role::OutputFile | Role::OutputFolder | Role::OwnedFolder)
     }
 }
@@ -62,50 +61,52 @@ fn inside(inner: &Place, outer: &Place) -> bool {
     inner.path != outer.path && inner.path.starts_with(&outer.path) && outer.path != Path::new("-")
 }
 
-/// Check every pair of `named` by the rules of the module docs; the first collision is the error,
-/// naming both arguments.
-pub fn check(named: &[Named]) -> Result<()> {
+/// How an output collides with another path of the command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clash {
+    /// The two are one file or folder.
+    Same,
+    /// The other lies inside the output, a folder the command writes whole.
+    InsideOwned,
+    /// The output lies inside the other, a folder whose files the command reads.
+    InsideInputFolder,
+}
+
+/// The first collision found: the output, the other path, and how they collide.
+#[derive(Clone, Debug)]
+pub struct Collision {
+    pub output: Named,
+    pub other: Named,
+    pub clash: Clash,
+}
+
+/// Check every pair of `named` by the rules of the module docs: the first collision, if any.
+pub fn check(named: &[Named]) -> Option<Collision> {
     let places: Vec<(&Named, Place)> =
         named.iter().filter_map(|n| landing(&n.path).map(|p| (n, p))).collect();
     for (i, (a, pa)) in places.iter().enumerate() {
         for (b, pb) in places.iter().skip(i + 1) {
-            if let Some(why) = collision(a, pa, b, pb).or_else(|| collision(b, pb, a, pa)) {
-                return Err(why);
+            let found =
+                clash(a, pa, b, pb).map(|c| (a, b, c)).or_else(|| clash(b, pb, a, pa).map(|c| (b, a, c)));
+            if let Some((output, other, clash)) = found {
+                return Some(Collision { output: (*output).clone(), other: (*other).clone(), clash });
             }
         }
     }
-    Ok(())
+    None
 }
 
-/// The error if output `a` collides with `b` (in this order), `None` if not or if `a` is an input.
-fn collision(a: &Named, pa: &Place, b: &Named, pb: &Place) -> Option<crate::error::Error> {
+/// How output `a` collides with `b`, if it does (`None` too when `a` is an input).
+fn clash(a: &Named, pa: &Place, b: &Named, pb: &Place) -> Option<Clash> {
     if !a.role.is_output() {
-        return None;
+        None
+    } else if pa.same(pb) {
+        Some(Clash::Same)
+    } else if a.role == Role::OwnedFolder && inside(pb, pa) {
+        Some(Clash::InsideOwned)
+    } else if a.role == Role::OutputFile && b.role == Role::InputFolder && inside(pa, pb) {
+        Some(Clash::InsideInputFolder)
+    } else {
+        None
     }
-    let said = |what: String| Some(out_err(&a.path, format!("{what}; give each its own path")));
-    let both = format!("{} and {}", a.arg, b.arg);
-    if pa.same(pb) {
-        return if b.role.is_output() {
-            said(format!("is named by two outputs of this command ({both})"))
-        } else {
-            said(format!("is also an input of this command ({both}): writing it would destroy it"))
-        };
-    }
-    if a.role == Role::OwnedFolder && inside(pb, pa) {
-        let what = if b.role.is_output() { "another output" } else { "an input" };
-        return said(format!(
-            "is a folder this command writes whole ({}), and {what} ({} {}) lies inside it",
-            a.arg,
-            b.arg,
-            b.path.display()
-        ));
-    }
-    if a.role == Role::OutputFile && b.role == Role::InputFolder && inside(pa, pb) {
-        return said(format!(
-            "lies inside {} ({}), a folder whose files this command reads",
-            b.path.display(),
-            b.arg
-        ));
-    }
-    None
 }
