@@ -82,7 +82,7 @@ fn match_refuses_two_outputs_on_one_path_and_an_output_in_its_figures_folder() {
         (&["--out", "x", "--csv", "x"], "named by two outputs"),
         (&["--out", "-", "--csv", "-"], "named by two outputs"),
         (&["--out", "p.md", "--csv", "figs/play_cp_q.png"], "(--csv figs/play_cp_q.png) lies inside it"),
-        (&["--out", "p.md", "--csv", "figs/notes.csv"], "inside figs"),
+        (&["--out", "p.md", "--csv", "figs/notes.csv"], "(--csv figs/notes.csv) lies inside it"),
     ];
     for (extra, says) in cases {
         let args = r(extra);
