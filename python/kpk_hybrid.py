@@ -148,7 +148,8 @@ def canonical(wk, bk, wp, pawn_is_black=False, black_to_move=False):
     """(wk, bk, wp, white_to_move) with the pawn White's on files a-d; raises IllegalPosition.
 
     A square is a whole number 0..63 (an int, or anything operator.index accepts): a float or a
-    bool is refused with TypeError rather than truncated."""
+    bool is refused with TypeError rather than truncated. pawn_is_black and black_to_move are
+    bools (or 0 and 1): a string such as 'no' is refused with TypeError, not read as true."""
     for s in (wk, bk, wp):
         if isinstance(s, bool):
             raise TypeError("a square is a whole number 0..63, not a bool: %r" % (s,))
@@ -159,6 +160,9 @@ def canonical(wk, bk, wp, pawn_is_black=False, black_to_move=False):
     wk, bk, wp = operator.index(wk), operator.index(bk), operator.index(wp)
     if not all(0 <= s < 64 for s in (wk, bk, wp)):
         raise IllegalPosition("a square is not in 0..64")
+    for name, flag in (("pawn_is_black", pawn_is_black), ("black_to_move", black_to_move)):
+        if not (isinstance(flag, bool) or (type(flag) is int and flag in (0, 1))):
+            raise TypeError("%s is True or False (or 1 or 0), not %r" % (name, flag))
     wtm = not black_to_move
     if pawn_is_black:
         wk, bk, wp, wtm = bk ^ 56, wk ^ 56, wp ^ 56, not wtm

@@ -524,5 +524,7 @@ impl RunFolder {
     }
 }
 
+pub mod guard;
+
 #[cfg(test)]
 mod tests;

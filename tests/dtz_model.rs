@@ -100,3 +100,31 @@ fn compress_dtz_rewrites_the_committed_model_byte_for_byte() {
     assert!(status.success());
     assert_eq!(std::fs::read(&model).unwrap(), std::fs::read(MODEL).unwrap());
 }
+
+/// A CRC-valid file whose tree puts every hard position at `2 * leaf + 3` plies, no corrections.
+fn crafted(leaf: u8) -> Vec<u8> {
+    let embedded = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")).unwrap();
+    let tree = kpk_probe::dtz::ValueTree { nodes: vec![kpk_probe::dtz::ValueNode::Leaf(leaf)], leaf_bits: 6 };
+    kpk::hybrid::dtz::encode(&embedded, &tree, &[]).0
+}
+
+/// At the format's limit: hard positions at DTZ 125 give lone-king replies up to 126, every
+/// answer within ±127 with the sign of the side to move; at 127 the lone king's would be 128,
+/// beyond what the format holds, and the file is refused (in debug and release builds alike,
+/// instead of a negation overflowing).
+#[test]
+fn a_crafted_file_at_the_dtz_limit_is_answered_in_range_or_refused() {
+    let m = DtzModel::from_bytes(&crafted(61)).unwrap();
+    let mut deepest = 0;
+    for p in kpk_probe::Position::all() {
+        let d = i32::from(m.dtz(&p));
+        assert!(d.abs() <= 127, "{d}");
+        if d != 0 {
+            assert!(if p.white_to_move() { d > 0 } else { d < 0 }, "{d}");
+        }
+        deepest = deepest.max(d.abs());
+    }
+    assert_eq!(deepest, 126);
+    let refused = DtzModel::from_bytes(&crafted(62)).map(|_| ()).unwrap_err();
+    assert!(refused.to_string().contains("out of range"), "{refused}");
+}

@@ -81,8 +81,8 @@ fn match_refuses_two_outputs_on_one_path_and_an_output_in_its_figures_folder() {
     let cases: [(&[&str], &str); 4] = [
         (&["--out", "x", "--csv", "x"], "named by two outputs"),
         (&["--out", "-", "--csv", "-"], "named by two outputs"),
-        (&["--out", "p.md", "--csv", "figs/play_cp_q.png"], "named by two outputs"),
-        (&["--out", "p.md", "--csv", "figs/notes.csv"], "inside figs"),
+        (&["--out", "p.md", "--csv", "figs/play_cp_q.png"], "(--csv figs/play_cp_q.png) lies inside it"),
+        (&["--out", "p.md", "--csv", "figs/notes.csv"], "(--csv figs/notes.csv) lies inside it"),
     ];
     for (extra, says) in cases {
         let args = r(extra);
@@ -103,10 +103,15 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     refused(
         &s,
         &["match", "--render-only", "--results", "p.json", "--out", "p.json", "--figures", "f"],
-        says,
+        "p.json: is named by two outputs of this command (--out and --results)",
         QUICK,
     );
-    refused(&s, &["compress", "--render-only", "--results", "c.json", "--report", "c.json"], says, QUICK);
+    refused(
+        &s,
+        &["compress", "--render-only", "--results", "c.json", "--report", "c.json"],
+        "c.json: is named by two outputs of this command (--report and --results)",
+        QUICK,
+    );
     refused(&s, &["compress-play", "--hybrid", "h", "--out", "h"], says, QUICK);
     // The same file through a symlink is the same file.
     refused(&s, &["compress-play", "--hybrid", "h", "--out", "link-to-h"], says, QUICK);

@@ -93,11 +93,13 @@ fn reproduce_with_a_partial_config_folder_is_the_users_error_before_any_training
 }
 
 #[test]
-fn the_stdlib_python_reader_refuses_a_float_square() {
+fn the_stdlib_python_reader_refuses_a_float_square_and_a_string_side() {
     let script = "import sys; sys.path.insert(0, sys.argv[1]); import kpk_hybrid\n\
                   m = kpk_hybrid.load(sys.argv[2])\n\
                   assert m.probe(1, 63, 9) == m.probe(1, 63, 9)\n\
-                  for bad in [(1.5, 63, 9), (1, 63.0, 9), (True, 63, 9)]:\n\
+                  assert m.probe(1, 63, 9, False, 1) == m.probe(1, 63, 9, black_to_move=True)\n\
+                  for bad in [(1.5, 63, 9), (1, 63.0, 9), (True, 63, 9), (1, 63, 9, 'no'), (1, 63, 9, False, 'yes'),\n\
+                  \x20           (1, 63, 9, 'yes'), (1, 63, 9, False, 'no'), (1, 63, 9, False, 1.0)]:\n\
                   \x20   try:\n\
                   \x20       m.probe(*bad)\n\
                   \x20   except TypeError:\n\

@@ -244,14 +244,22 @@ impl DtzModel {
         if next.next().is_some() {
             return Err(FormatError::Invalid("a correction names no hard position"));
         }
+        // The lone king's DTZ is one more than its longest reply's, and must stay within the
+        // format's limit too: a file whose hard positions hold 127 would give 128 here.
+        let mut too_deep = false;
         Position::each(Color::Black, |p| {
             if has_bit(&wins, p.index()) {
                 let mut longest = 0u8;
                 p.lone_king_replies(|q| longest = longest.max(depth[q.index() as usize]));
-                depth[p.index() as usize] = longest.saturating_add(1);
+                let d = longest.saturating_add(1);
+                too_deep |= u32::from(d) > MAX_DTZ;
+                depth[p.index() as usize] = d;
             }
         });
         drop(wins);
+        if too_deep {
+            return Err(FormatError::Invalid("a lone king's DTZ is out of range"));
+        }
         Ok(DtzModel { wdl, embedded: embedded.to_vec(), tree, corrections, depth })
     }
 
@@ -312,8 +320,9 @@ impl DtzModel {
     #[inline]
     #[must_use]
     pub fn dtz(&self, p: &Position) -> i8 {
-        let d = self.depth[p.index() as usize] as i8;
-        if p.white_to_move() { d } else { -d }
+        // Every depth is at most MAX_DTZ = 127 (checked by `new`), so both conversions are exact.
+        let d = i8::try_from(self.depth[p.index() as usize]).unwrap_or(i8::MAX);
+        if p.white_to_move() { d } else { d.saturating_neg() }
     }
 
     /// DTZ of a position in FEN (the side to move's point of view, so any orientation agrees).

@@ -49,6 +49,7 @@ pub mod fen;
 pub mod first_layer;
 pub mod input;
 pub mod lazy;
+pub mod magic;
 pub mod model;
 pub mod net;
 pub mod position;

@@ -58,8 +58,9 @@ fn read_input(bytes: &[u8]) -> Result<(Input, usize), FormatError> {
 /// Why a model file was refused. A corrupt or truncated file is an error, never an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatError {
-    /// The file does not start with `KPKH`.
-    BadMagic,
+    /// The file does not start with the magic of the kind expected (`KPKH` for a hybrid model,
+    /// `KPKZ` for a DTZ model): what it starts with instead.
+    BadMagic { expected: [u8; 4], found: [u8; 4] },
     /// A format version this reader does not know.
     Version(u8),
     /// The file is shorter than its fields, or than its header says.
@@ -88,7 +89,7 @@ impl From<TreeError> for FormatError {
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FormatError::BadMagic => f.write_str("not a kpk hybrid model (bad magic)"),
+            FormatError::BadMagic { expected, found } => f.write_str(&crate::magic::not_a(expected, found)),
             FormatError::Version(v) => {
                 write!(
                     f,
@@ -499,7 +500,9 @@ pub(crate) fn open_envelope<'a, V>(
     version: impl FnOnce(u8) -> Result<V, FormatError>,
 ) -> Result<(&'a [u8], V), FormatError> {
     if bytes.len() < 4 || &bytes[..4] != magic {
-        return Err(FormatError::BadMagic);
+        let mut found = [0; 4];
+        found[..bytes.len().min(4)].copy_from_slice(&bytes[..bytes.len().min(4)]);
+        return Err(FormatError::BadMagic { expected: *magic, found });
     }
     if bytes.len() < min_len {
         return Err(FormatError::Truncated);

@@ -19,13 +19,20 @@ pub fn quote(input: &str) -> String {
     out
 }
 
-/// `text` with its control characters escaped (`\n`, `\u{1b}`), so that no input reaches the
-/// terminal raw through an error message.
+/// Whether `c` is a Unicode noncharacter (U+FDD0..U+FDEF, and the last two code points of every
+/// plane, U+FFFE and U+FFFF among them), which XML 1.0 text may not hold.
+#[must_use]
+pub fn is_noncharacter(c: char) -> bool {
+    ('\u{FDD0}'..='\u{FDEF}').contains(&c) || (c as u32) & 0xFFFE == 0xFFFE
+}
+
+/// `text` with its control characters and noncharacters escaped (`\n`, `\u{1b}`, `\u{fffe}`), so
+/// that no input reaches the terminal raw through an error message, nor a figure's XML text.
 #[must_use]
 pub fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control() || is_noncharacter(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);

@@ -271,7 +271,7 @@ impl Bitbase {
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<Bitbase> {
         let bad = |message: String| Error::Format { path: path.to_string(), message };
         if bytes.len() < 12 || &bytes[..4] != MAGIC {
-            return Err(bad("not a kpk bitbase file (bad magic)".into()));
+            return Err(bad(kpk_probe::magic::not_a(MAGIC, bytes)));
         }
         let version = u16::from_le_bytes([bytes[4], bytes[5]]);
         if version != VERSION {

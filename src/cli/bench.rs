@@ -1,5 +1,6 @@
 //! `kpk bench`: the speed of the hot paths, single-threaded, as min and median over timed runs.
 
+use super::paths::InFile;
 use super::timing::time_runs;
 use anyhow::Context;
 use clap::Args;
@@ -7,7 +8,7 @@ use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::Oriented;
 use kpk::hybrid::Hybrid;
 use kpk::{KpkPosition, Outcome};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ pub struct BenchArgs {
     /// `--what best-move` [default: models/kpk-play.hybrid], a DTZ model for `--what dtz`
     /// [default: models/kpk-dtz.hybrid].
     #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
+    model: Option<InFile>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]

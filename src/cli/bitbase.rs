@@ -1,5 +1,6 @@
 //! `kpk bitbase`, `kpk probe` and `kpk bench`.
 
+use super::paths::OutFile;
 use anyhow::Context;
 use clap::Args;
 use kpk::chess::bitbase::Bitbase;
@@ -7,7 +8,6 @@ use kpk::chess::position::Oriented;
 use kpk::output::FileOut;
 use kpk::{Color, KpkPosition};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,10 +15,10 @@ use std::time::Instant;
 pub struct BitbaseArgs {
     /// Write the bitbase in kpk's binary format (magic, version, CRC-32; see `Bitbase::to_bytes`).
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    out: Option<OutFile>,
     /// Write one CSV row per legal position: side,wk,bk,wp,result,dtc,fen.
     #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    csv: Option<OutFile>,
 }
 
 pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {

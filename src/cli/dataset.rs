@@ -1,5 +1,6 @@
 //! `kpk dataset` and `kpk features`.
 
+use super::paths::OutFile;
 use clap::Args;
 use kpk::chess::bitbase::Bitbase;
 use kpk::chess::position::Oriented;
@@ -8,7 +9,6 @@ use kpk::output::FileOut;
 use kpk::paper::coding::InputCoding;
 use kpk::paper::features::{FEATURES, features};
 use kpk::{Color, Outcome};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -40,7 +40,7 @@ pub struct DatasetArgs {
     max_dtc: Option<u8>,
     /// Where to write the CSV: side,wk,bk,wp,x1..x32,result,dtc (KPK); for KRK see docs/KRK.md.
     #[arg(long, value_name = "FILE.csv")]
-    out: PathBuf,
+    out: OutFile,
 }
 
 fn parse_side(s: &str) -> Result<Color, String> {
@@ -147,7 +147,7 @@ impl DatasetArgs {
                 });
             }
         };
-        Ok(super::krk::KrkRequest { uci, out: self.out.clone() })
+        Ok(super::krk::KrkRequest { uci, out: self.out.0.clone() })
     }
 }
 

@@ -1,6 +1,7 @@
 //! `kpk compress-dtz`: fit the DTZ model's frontier, write the smallest exact file and
 //! reports/DTZ.md.
 
+use super::paths::{InFile, OutFile};
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
@@ -10,7 +11,6 @@ use kpk::output::FileOut;
 use kpk::report::dtz::DtzReport;
 use kpk::{Color, KpkPosition};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The correction costs (bits) the frontier sweeps; 0 keeps the tree to one leaf.
@@ -20,20 +20,20 @@ const COSTS: [f64; 11] = [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0, 48.0,
 pub struct CompressDtzArgs {
     /// The exact win/draw model to embed (any hybrid model file).
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    hybrid: PathBuf,
+    hybrid: InFile,
     /// Where to write the DTZ model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_DTZ_MODEL)]
-    out: PathBuf,
+    out: OutFile,
     /// Where to write the report.
     #[arg(long, value_name = "FILE", default_value = "reports/DTZ.md")]
-    report: PathBuf,
+    report: OutFile,
     /// The play model to compare with (reports/DTZ.md, "Depth from the play model").
     #[arg(long, value_name = "FILE", default_value = kpk::play::model::DEFAULT_PLAY_MODEL)]
-    play: PathBuf,
+    play: InFile,
     /// A CSV of python-chess's answers (`side,wk,bk,wp,wdl,dtz`, squares a1 = 0, canonical
     /// orientation) to compare on every position; the report states the result.
     #[arg(long, value_name = "CSV")]
-    syzygy: Option<PathBuf>,
+    syzygy: Option<InFile>,
 }
 
 pub fn run_compress_dtz(args: CompressDtzArgs) -> anyhow::Result<ExitCode> {
@@ -58,7 +58,8 @@ pub fn run_compress_dtz(args: CompressDtzArgs) -> anyhow::Result<ExitCode> {
     report.histogram = hist.into_iter().map(|((s, d), n)| (s.to_string(), d, n)).collect();
     report.play = Some(play_beside(&args.play, &bb)?);
     if let Some(path) = &args.syzygy {
-        report.syzygy_checked = Some(compare_syzygy(&kpk::io::read(path)?, &bb)?);
+        report.syzygy_checked =
+            Some(compare_syzygy(&kpk::io::read(path)?, &bb).with_context(|| path.display().to_string())?);
     }
     out.write(&cands[chosen].bytes)?;
     report_out.write(report.render()?.as_bytes())?;
@@ -77,20 +78,46 @@ pub fn run_compress_dtz(args: CompressDtzArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Compare a python-chess dump with the bitbase: `(positions compared, disagreements)`.
+/// The columns of a python-chess dump, in order.
+const SYZYGY_HEADER: [&str; 6] = ["side", "wk", "bk", "wp", "wdl", "dtz"];
+
+/// Compare a python-chess dump with the bitbase: `(positions compared, disagreements)`. The
+/// header must be [`SYZYGY_HEADER`], every side `w` or `b`, every square 0 to 63, and the dump
+/// must hold at least one position: anything else is refused, naming the row.
 fn compare_syzygy(csv_bytes: &[u8], bb: &Bitbase) -> anyhow::Result<(usize, usize)> {
     let mut rd = csv::Reader::from_reader(csv_bytes);
+    let header: Vec<String> = rd.headers()?.iter().map(str::to_string).collect();
+    anyhow::ensure!(
+        header == SYZYGY_HEADER,
+        "the header is {:?}, expected {}",
+        header.join(","),
+        SYZYGY_HEADER.join(",")
+    );
     let (mut n, mut wrong) = (0, 0);
-    for rec in rd.records() {
+    for (row, rec) in rd.records().enumerate() {
         let rec = rec?;
-        let f = |i: usize| rec.get(i).context("a short row").and_then(|s| Ok(s.parse::<i64>()?));
-        let side = if rec.get(0) == Some("w") { Color::White } else { Color::Black };
-        let sq = |v: i64| kpk::Square::new(v as u8).context("a square out of range");
-        let p = KpkPosition::new(sq(f(1)?)?, sq(f(2)?)?, sq(f(3)?)?, side)?;
+        let at = || format!("row {}", row + 2);
+        let f = |i: usize| -> anyhow::Result<i64> {
+            let s = rec.get(i).with_context(|| format!("{}: a short row", at()))?;
+            s.parse::<i64>().with_context(|| format!("{}: {:?} is not a number", at(), s))
+        };
+        let side = match rec.get(0) {
+            Some("w") => Color::White,
+            Some("b") => Color::Black,
+            other => anyhow::bail!("{}: the side is {:?}, expected w or b", at(), other.unwrap_or_default()),
+        };
+        let sq = |v: i64| {
+            u8::try_from(v)
+                .ok()
+                .and_then(kpk::Square::new)
+                .with_context(|| format!("{}: square {v} is not 0 to 63", at()))
+        };
+        let p = KpkPosition::new(sq(f(1)?)?, sq(f(2)?)?, sq(f(3)?)?, side).with_context(at)?;
         let ours = i64::from(bb.dtz_at(KpkIndex::of(&p)));
         n += 1;
         wrong += usize::from(ours != f(5)?);
     }
+    anyhow::ensure!(n > 0, "the dump holds no position");
     Ok((n, wrong))
 }
 

@@ -1,5 +1,6 @@
 //! `kpk run`, `kpk reproduce`, `kpk export` and `kpk plot`.
 
+use super::paths::{InDir, InFile, OutDir, OutFile, OwnDir};
 use anyhow::bail;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -27,10 +28,10 @@ fn jobs(asked: Option<u16>) -> usize {
 pub struct RunArgs {
     /// Trial configs (TOML); see experiments/table5/ for the 41 trials of the paper's Table 5.
     #[arg(required = true, value_name = "CONFIG")]
-    configs: Vec<PathBuf>,
+    configs: Vec<InFile>,
     /// Where each trial's folder <name>/ is written.
     #[arg(long, default_value = "reports", value_name = "DIR")]
-    out: PathBuf,
+    out: OutDir,
     /// Trials trained at once (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -40,10 +41,10 @@ pub struct RunArgs {
 pub struct ReproduceArgs {
     /// The folder of Table 5's trial configs.
     #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
-    configs: PathBuf,
+    configs: InDir,
     /// Where the trial folders, the figures and REPRODUCTION.md are written.
     #[arg(long, default_value = "reports", value_name = "DIR")]
-    out: PathBuf,
+    out: OutDir,
     /// Trials trained at once (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -70,20 +71,20 @@ pub struct ReproduceArgs {
 pub struct ExportArgs {
     /// A trained net: a trial's weights.json, or its report folder.
     #[arg(value_name = "NET")]
-    net: PathBuf,
+    net: InFile,
     /// The folder to write weights.json, weights.safetensors and npy/layer{k}.{weight,bias}.npy into.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    out: OwnDir,
 }
 
 #[derive(Args)]
 pub struct PlotArgs {
     /// A trial's metrics.csv (one row per epoch).
     #[arg(value_name = "METRICS.csv")]
-    metrics: PathBuf,
+    metrics: InFile,
     /// The chart to write, PNG for `.png` and SVG for `.svg` (default: accuracy.png beside the CSV).
     #[arg(long, value_name = "FILE.png|FILE.svg")]
-    out: Option<PathBuf>,
+    out: Option<OutFile>,
     /// The chart's title (default: the folder's name).
     #[arg(long)]
     title: Option<String>,
@@ -156,7 +157,7 @@ fn train_with_progress(
 }
 
 pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let trials = load_configs(&args.configs)?;
+    let trials = load_configs(&args.configs.iter().map(|c| c.to_path_buf()).collect::<Vec<_>>())?;
     let folders = experiment::folder::check_destinations(&trials, &args.out)?;
     let jobs = jobs(args.jobs);
     let runs = train_with_progress(&trials, &folders, jobs)?;
@@ -191,8 +192,8 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let report = Reproduce {
-        configs: args.configs,
-        out: args.out,
+        configs: args.configs.into(),
+        out: args.out.into(),
         replicates: Replicates {
             seeds: args.seeds,
             draws: args.draws,
@@ -220,8 +221,11 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let path =
-        if args.net.is_dir() { args.net.join(experiment::rows::WEIGHTS_JSON) } else { args.net.clone() };
+    let path = if args.net.is_dir() {
+        args.net.join(experiment::rows::WEIGHTS_JSON)
+    } else {
+        args.net.to_path_buf()
+    };
     let written = experiment::folder::export_net(&path, &args.out)?;
     for p in written {
         outln!("wrote {}", p.display())?;
@@ -231,7 +235,7 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 
 pub fn run_plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let folder = args.metrics.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let path = args.out.unwrap_or_else(|| folder.join(experiment::folder::ACCURACY_PNG));
+    let path = args.out.map_or_else(|| folder.join(experiment::folder::ACCURACY_PNG), PathBuf::from);
     if path.as_os_str() == "-" {
         bail!("--out -: a chart is written to a .png or .svg file, not to standard output");
     }

@@ -1,19 +1,19 @@
 //! `kpk findings`: reports/README.md, the project's main findings picked from the reports'
 //! summaries (`report::index`). It reads the rendered reports and computes nothing.
 
+use super::paths::{InFile, OutDir};
 use clap::Args;
 use kpk::hybrid::{Hybrid, Learner};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct FindingsArgs {
     /// The folder of the rendered reports; README.md is written there.
     #[arg(long, default_value = "reports", value_name = "DIR")]
-    reports: PathBuf,
+    reports: OutDir,
     /// The shipped exact model (`kpk learners --ship`), whose size the findings give.
     #[arg(long, default_value = "models/kpk.hybrid", value_name = "FILE")]
-    model: PathBuf,
+    model: InFile,
 }
 
 pub fn run_findings(args: FindingsArgs) -> anyhow::Result<ExitCode> {

@@ -1,5 +1,6 @@
 //! `kpk query` (and the hybrid half of `kpk bench`): exact answers from the model file alone.
 
+use super::paths::{InFile, OutFile};
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
@@ -29,7 +30,7 @@ pub struct QueryArgs {
     /// The model file (written by `kpk learners --ship` or `kpk compress`).
     /// [default: models/kpk.hybrid, or models/kpk-dtz.hybrid with --dtz]
     #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
+    model: Option<InFile>,
     /// Add a column: Syzygy's DTZ (plies to the next pawn move or capture, positive when the side
     /// to move wins, negative when it loses, 0 in a draw). Needs a DTZ model (`kpk compress-dtz`).
     #[arg(long)]
@@ -48,7 +49,7 @@ pub struct QueryArgs {
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let default = if args.dtz { kpk::hybrid::dtz::DEFAULT_DTZ_MODEL } else { kpk::hybrid::DEFAULT_MODEL };
-    let path = args.model.clone().unwrap_or_else(|| PathBuf::from(default));
+    let path = args.model.as_ref().map_or_else(|| PathBuf::from(default), |m| m.to_path_buf());
     let (model, play, dtz) = super::play::load_query_model(&path, args.best_move, args.dtz)?;
     // The move column is printed only when asked for, whichever model answers.
     let play = play.filter(|_| args.best_move);
@@ -119,17 +120,17 @@ quantised and completed instead of training the config's candidates; --out must 
 pub struct CompressArgs {
     /// The compress config (TOML; see experiments/compress.toml).
     #[arg(value_name = "CONFIG", default_value = "experiments/compress.toml", conflicts_with = "from")]
-    config: PathBuf,
+    config: InFile,
     /// Quantise and complete this saved net (natural or scaled input coding) instead of training.
     #[arg(long, value_name = "NET.json")]
-    from: Option<PathBuf>,
+    from: Option<InFile>,
     /// Where to write the smallest exact net hybrid (`-`: standard output) [default without
     /// --from: models/kpk-net.hybrid; the shipped models/kpk.hybrid is `kpk learners --ship`'s].
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    out: Option<OutFile>,
     /// Where to write the generated report (its plots and the frontier's data go beside it).
     #[arg(long, value_name = "FILE", default_value = "reports/COMPRESSION.md", conflicts_with = "from")]
-    report: PathBuf,
+    report: OutFile,
     /// Also measure the config's size/accuracy frontier (many nets: tens of minutes) and write its
     /// data beside the report; without it, the report reuses the data a previous run wrote.
     #[arg(long, conflicts_with = "from")]
@@ -137,7 +138,7 @@ pub struct CompressArgs {
     /// The run's results (JSON): written by a run, read by --render-only [default:
     /// compression.json beside the report].
     #[arg(long, value_name = "FILE", conflicts_with = "from")]
-    results: Option<PathBuf>,
+    results: Option<OutFile>,
     /// Redraw the report and its figures from --results alone: no training, no model written.
     #[arg(long, conflicts_with_all = ["from", "frontier"])]
     render_only: bool,
@@ -198,9 +199,10 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         };
         return run_compress_from(from, out);
     }
-    let results = args.results.clone().unwrap_or_else(|| compression::results_path(&args.report));
+    let results =
+        args.results.as_ref().map_or_else(|| compression::results_path(&args.report), |r| r.to_path_buf());
     if args.render_only {
-        let report = Compress { report: args.report.clone(), results, run: None };
+        let report = Compress { report: args.report.to_path_buf(), results, run: None };
         drive(&report, Mode::RenderOnly)?;
         outln!("wrote {}", args.report.display())?;
         return Ok(ExitCode::SUCCESS);
@@ -253,11 +255,11 @@ pub fn run_compress(args: CompressArgs) -> anyhow::Result<ExitCode> {
         config: args.config.display().to_string(),
         cfg,
         measure_frontier: args.frontier,
-        model: args.out.clone().unwrap_or_else(|| kpk::hybrid::NET_MODEL.into()),
+        model: args.out.as_ref().map_or_else(|| kpk::hybrid::NET_MODEL.into(), |o| o.to_path_buf()),
         progress: &progress,
         chosen: &chosen,
     };
-    let report = Compress { report: args.report.clone(), results, run: Some(run) };
+    let report = Compress { report: args.report.to_path_buf(), results, run: Some(run) };
     drive(&report, Mode::Run)?;
     errln!("compress took {:.0} s on this machine", started.elapsed().as_secs_f64());
     writeln!(tables.borrow_mut(), "wrote {}", args.report.display())?;

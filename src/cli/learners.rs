@@ -1,6 +1,7 @@
 //! `kpk learners`: section 7's comparison of six learners on Table 4's characterisation; writes
 //! reports/learners.json, reports/LEARNERS.md and reports/learners/.
 
+use super::paths::{InDir, InFile, OutDir, OutFile};
 use clap::Args;
 use kpk::analysis::Mode;
 use kpk::analysis::learners::{Destinations, Learners};
@@ -10,7 +11,6 @@ use kpk::learners::design::Design;
 use kpk::learners::power::{self, Pilot};
 use kpk::report::driver::drive;
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -18,13 +18,13 @@ use std::time::Instant;
 pub struct LearnersArgs {
     /// Where learners.json, LEARNERS.md and learners/ are written.
     #[arg(long, default_value = "reports", value_name = "DIR")]
-    out: PathBuf,
+    out: OutDir,
     /// The folder of Table 5's trial configs (the MLP's settings).
     #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
-    configs: PathBuf,
+    configs: InDir,
     /// The MLP hybrid (written by `kpk compress`), whose size the exact models are compared with.
     #[arg(long, default_value = kpk::hybrid::NET_MODEL, value_name = "FILE")]
-    model: PathBuf,
+    model: InFile,
     /// Replicates per learner on the whole side's rows (the committed report: 5); at least 2, so
     /// that every whole-side row the report shows has an interval.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=50))]
@@ -37,7 +37,7 @@ pub struct LearnersArgs {
     no_variants: bool,
     /// The compress config whose chosen net is the bytes primary's quantised hybrid.
     #[arg(long, default_value = "experiments/compress.toml", value_name = "FILE")]
-    compress: PathBuf,
+    compress: InFile,
     /// Fit nothing: render LEARNERS.md, the CSVs and the figure from the committed learners.json.
     #[arg(long, conflicts_with_all = ["ship", "analyse_only"])]
     render_only: bool,
@@ -55,14 +55,14 @@ pub struct LearnersArgs {
     power: bool,
     /// The declared design of the comparison (draws, primaries, margin, α, power).
     #[arg(long, default_value = "experiments/learners_powered.toml", value_name = "FILE")]
-    design: PathBuf,
+    design: InFile,
     /// The pilot the design's power is computed from.
     #[arg(long, default_value = "experiments/learners_pilot.csv", value_name = "FILE")]
-    pilot: PathBuf,
+    pilot: InFile,
     /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
     /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
-    ship: Option<PathBuf>,
+    ship: Option<OutFile>,
 }
 
 /// `kpk learners --ship`: the trees' exact models, smallest first, and the smallest written.
@@ -142,12 +142,12 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
             replicates: usize::from(args.replicates),
             t3_epochs: args.t3_epochs as usize,
             variants: !args.no_variants,
-            table5: args.configs,
-            shipped_model: args.model,
+            table5: args.configs.into(),
+            shipped_model: args.model.into(),
             declared_in: declared_in(&args.design),
             design,
-            pilot: args.pilot.clone(),
-            compress: args.compress,
+            pilot: args.pilot.to_path_buf(),
+            compress: args.compress.into(),
         })
     } else {
         None
@@ -156,8 +156,8 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
     let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
     let report = Learners {
         to: Destinations::under(&args.out),
-        design: args.design,
-        pilot: args.pilot,
+        design: args.design.into(),
+        pilot: args.pilot.into(),
         settings,
         from_draws: args.from_draws,
         progress: &progress,

@@ -34,6 +34,7 @@ mod findings;
 mod hybrid;
 mod krk;
 mod learners;
+mod paths;
 mod play;
 mod readings;
 mod serve;
@@ -145,8 +146,8 @@ fn remove_temporaries_on_signal() {
 /// Parse the command line and run it. Errors come back to `main`, which prints one line.
 pub fn run() -> anyhow::Result<ExitCode> {
     remove_temporaries_on_signal();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let cli = match parse(std::env::args_os()) {
+        Ok(cli) => cli?,
         Err(e) if !e.use_stderr() => {
             // Help and version go to stdout with exit 0.
             write!(stdout(), "{}", e.render())?;
@@ -189,6 +190,19 @@ pub fn run() -> anyhow::Result<ExitCode> {
     // What is still buffered is written now, so that a failure is reported rather than lost.
     stdout().flush()?;
     Ok(code)
+}
+
+/// Parse a command line and pass it through the guard of [`paths`]: every path its arguments
+/// name, checked against the others before the command runs. The outer error is clap's (usage,
+/// help), the inner the guard's.
+fn parse<T: Into<std::ffi::OsString> + Clone>(
+    argv: impl IntoIterator<Item = T>,
+) -> Result<kpk::Result<Cli>, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command();
+    let matches = command.clone().try_get_matches_from(argv)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(paths::guard(&command, &matches).map(|()| cli))
 }
 
 /// A usage error as kpk's one error line: clap's message, its tips, and the command whose

@@ -1,5 +1,6 @@
 //! `kpk compress-play`: build the play model (win/draw hybrid + move proposer + move exceptions).
 
+use super::paths::{InFile, OutFile, OwnDir};
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
@@ -13,7 +14,7 @@ use kpk::play::{is_perfect, model::PlayModel};
 use kpk::report::driver::drive;
 use kpk::{Color, KpkPosition};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -21,10 +22,10 @@ pub struct CompressPlayArgs {
     /// The exact win/draw model to embed: the shipped tree (`kpk learners --ship`), or any exact
     /// hybrid such as the net hybrid written by `kpk compress`.
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::DEFAULT_MODEL)]
-    hybrid: PathBuf,
+    hybrid: InFile,
     /// Where to write the play model (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
-    out: PathBuf,
+    out: OutFile,
 }
 
 pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
@@ -200,10 +201,10 @@ pub struct PlayArgs {
     black: PlayerName,
     /// The play model for `model` players.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
-    model: PathBuf,
+    model: InFile,
     /// The net hybrid of `hybrid` and `hybrid-net` players.
     #[arg(long, value_name = "FILE", default_value = kpk::hybrid::NET_MODEL)]
-    hybrid: PathBuf,
+    hybrid: InFile,
     /// Seed of `random` players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -259,13 +260,13 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 pub struct MatchArgs {
     /// The play model of the `model` player.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
-    model: PathBuf,
+    model: InFile,
     /// The trial config that trains the NN6 evaluator (for wtm, and with side btm for btm).
     #[arg(long, value_name = "FILE", default_value = kpk::play::evaluators::NN6_TRIAL)]
-    nn6: PathBuf,
+    nn6: InFile,
     /// The compress config whose first candidate trains the `hybrid` evaluators, once per seed.
     #[arg(long, value_name = "FILE", default_value = kpk::play::evaluators::HYBRID_CONFIG)]
-    hybrid: PathBuf,
+    hybrid: InFile,
     /// The deepest search below the move, in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=4))]
     max_q: u32,
@@ -274,19 +275,19 @@ pub struct MatchArgs {
     seeds: u32,
     /// Where to write the report (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = "reports/PLAY.md")]
-    out: PathBuf,
+    out: OutFile,
     /// Where to write wins won and draws held with their intervals over seeds (CSV).
     #[arg(long, value_name = "FILE", default_value = "reports/play/results.csv")]
-    csv: PathBuf,
+    csv: OutFile,
     /// Where to write each player's counts per seed, from which the intervals are computed (CSV).
     #[arg(long, value_name = "FILE", default_value = "reports/play/seeds.csv")]
-    seeds_csv: PathBuf,
+    seeds_csv: OutFile,
     /// Where the report's figures go (PNG and SVG).
     #[arg(long, value_name = "DIR", default_value = "reports/figures")]
-    figures: PathBuf,
+    figures: OwnDir,
     /// The match's results (JSON): written by a run, read by --render-only.
     #[arg(long, value_name = "FILE", default_value = "reports/play.json")]
-    results: PathBuf,
+    results: OutFile,
     /// Redraw the report and its figures from --results alone: no training, no games.
     #[arg(long)]
     render_only: bool,
@@ -295,18 +296,18 @@ pub struct MatchArgs {
 pub fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let report = kpk::analysis::matches::Match {
-        model: args.model,
-        nn6: args.nn6,
-        hybrid: args.hybrid,
+        model: args.model.into(),
+        nn6: args.nn6.into(),
+        hybrid: args.hybrid.into(),
         setup: kpk::play::pipeline::MatchSetup {
             seeds: args.seeds as usize,
             ..kpk::play::pipeline::MatchSetup::full(args.max_q)
         },
-        report: args.out,
-        csv: args.csv,
-        seeds_csv: args.seeds_csv,
-        figures: args.figures,
-        results: args.results,
+        report: args.out.into(),
+        csv: args.csv.into(),
+        seeds_csv: args.seeds_csv.into(),
+        figures: args.figures.into(),
+        results: args.results.into(),
         progress: &|s| errln!("{s}"),
     };
     let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };

@@ -1,6 +1,7 @@
 //! `kpk readings`: section 4.5's stopping rule and kept state under every reading examined,
 //! replicated over all trials of Table 5, against the paper's epochs and accuracies.
 
+use super::paths::{InDir, OutDir};
 use clap::Args;
 use kpk::experiment::config::Trial;
 use kpk::experiment::pipeline::{self, default_jobs};
@@ -9,17 +10,17 @@ use kpk::experiment::replicate::Replicates;
 use kpk::experiment::sweep;
 use kpk::figures::plot::ImageFormat;
 use kpk::output::FileOut;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ReadingsArgs {
     /// The folder of Table 5's trial configs.
     #[arg(long, default_value = "experiments/table5", value_name = "DIR")]
-    configs: PathBuf,
+    configs: InDir,
     /// Where distances.csv and trials.csv are written.
     #[arg(long, default_value = "reports/readings", value_name = "DIR")]
-    out: PathBuf,
+    out: OutDir,
     /// Weight seeds per draw of the small sets.
     #[arg(long, default_value_t = 10, value_parser = super::count_parser())]
     seeds: usize,

@@ -1,12 +1,13 @@
 //! `kpk serve`: the explorer page on 127.0.0.1.
 
+use super::paths::InFile;
 use anyhow::Context;
 use clap::Args;
 use kpk::Bitbase;
 use kpk::hybrid::Hybrid;
 use kpk::serve::api::{Explorer, LoadedNet};
 use kpk::serve::server::Limits;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -19,10 +20,10 @@ pub struct ServeArgs {
     port: u16,
     /// The hybrid model whose answers the page shows (default: the committed model, if present).
     #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
+    model: Option<InFile>,
     /// A trained net (`kpk run`'s weights.json) to show beside the bitbase; repeat for several.
     #[arg(long = "net", value_name = "WEIGHTS.json")]
-    nets: Vec<PathBuf>,
+    nets: Vec<InFile>,
     /// Worker threads answering requests.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,

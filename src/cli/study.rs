@@ -1,5 +1,6 @@
 //! `kpk study`: run study configs (section 6's questions) and write their reports.
 
+use super::paths::{InDir, InFile, OutDir, OutFile};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kpk::analysis::Mode;
@@ -17,16 +18,16 @@ use std::time::Instant;
 pub struct StudyArgs {
     /// Study configs (TOML), e.g. experiments/studies/e1_vs_e2.toml.
     #[arg(value_name = "CONFIG", required_unless_present_any = ["all", "render_only"], conflicts_with = "all")]
-    configs: Vec<PathBuf>,
+    configs: Vec<InFile>,
     /// Run every study in --configs and write STUDIES.md.
     #[arg(long)]
     all: bool,
     /// The folder of study configs for --all.
     #[arg(long, default_value = "experiments/studies", value_name = "DIR")]
-    studies: PathBuf,
+    studies: InDir,
     /// Where studies/<name>/ (and, with --all, STUDIES.md) are written.
     #[arg(long, default_value = "reports", value_name = "DIR")]
-    out: PathBuf,
+    out: OutDir,
     /// Replicates per setting instead of the config's (a reduced run, e.g. for CI; committed
     /// reports use the config's count, at least 5).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=study::config::MAX_REPLICATES as i64))]
@@ -34,7 +35,7 @@ pub struct StudyArgs {
     /// The studies' results (JSON): written by --all, read by --render-only [default:
     /// studies.json in --out].
     #[arg(long, value_name = "FILE")]
-    results: Option<PathBuf>,
+    results: Option<OutFile>,
     /// Redraw STUDIES.md and every study's figure from --results alone: no training.
     #[arg(long, conflicts_with_all = ["configs", "all"])]
     render_only: bool,
@@ -45,7 +46,11 @@ pub struct StudyArgs {
 
 /// Load and check every study (and its report section) before anything runs.
 fn load(args: &StudyArgs) -> anyhow::Result<Vec<Study>> {
-    let paths = if args.all { study::config::configs_in(&args.studies)? } else { args.configs.clone() };
+    let paths = if args.all {
+        study::config::configs_in(&args.studies)?
+    } else {
+        args.configs.iter().map(|c| c.to_path_buf()).collect()
+    };
     let studies = study::config::load_all(&paths, args.replicates.map(usize::from))?;
     for (s, path) in studies.iter().zip(&paths) {
         studies::check_name(&s.config.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -66,7 +71,7 @@ fn bar_for(study: &Study) -> ProgressBar {
 }
 
 fn results_path(args: &StudyArgs) -> PathBuf {
-    args.results.clone().unwrap_or_else(|| args.out.join("studies.json"))
+    args.results.as_ref().map_or_else(|| args.out.join("studies.json"), |r| r.to_path_buf())
 }
 
 pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
@@ -102,7 +107,7 @@ pub fn run_study(args: StudyArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let report = Studies {
-        out: args.out.clone(),
+        out: args.out.to_path_buf(),
         results: results_path(&args),
         studies,
         progress: &progress,

@@ -1,17 +1,17 @@
 //! `kpk uci`: the UCI engine of `kpk::play::engine` on standard input and output.
 
+use super::paths::InFile;
 use kpk::Bitbase;
 use kpk::play::engine::{Engine, Player};
 use kpk::play::model::{DEFAULT_PLAY_MODEL, PlayModel};
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct UciArgs {
     /// The play model whose moves the engine plays in KPK positions.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
-    model: PathBuf,
+    model: InFile,
     /// Play the bitbase's perfect moves instead, and report each win's depth to conversion.
     #[arg(long, conflicts_with = "model")]
     perfect: bool,

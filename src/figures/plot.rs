@@ -209,7 +209,7 @@ impl ImageFormat {
 }
 
 /// Drawing errors carry the output path.
-fn draw_err(path: &Path, e: impl std::fmt::Display) -> Error {
+pub(crate) fn draw_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Format { path: path.display().to_string(), message: format!("drawing failed: {e}") }
 }
 
@@ -303,13 +303,13 @@ impl LineChart {
         out.write_rendered(format.extension(), |tmp| match format {
             ImageFormat::Png => {
                 let root = BitMapBackend::new(tmp, size).into_drawing_area();
-                chart.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
-                root.present().map_err(|e| draw_err(&shown, e))
+                chart.draw_on(&root, ticks).map_err(|e| super::printable::png_err(&shown, e))?;
+                root.present().map_err(|e| super::printable::png_err(&shown, e))
             }
             ImageFormat::Svg => {
                 let root = SVGBackend::new(tmp, size).into_drawing_area();
-                chart.draw_on(&root, ticks).map_err(|e| draw_err(&shown, e))?;
-                root.present().map_err(|e| draw_err(&shown, e))
+                chart.draw_on(&root, ticks).map_err(|e| super::printable::svg_err(&shown, e))?;
+                root.present().map_err(|e| super::printable::svg_err(&shown, e))
             }
         })
     }

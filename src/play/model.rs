@@ -262,7 +262,7 @@ impl PlayModel {
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<PlayModel> {
         let bad = |message: String| Error::Format { path: path.to_string(), message };
         if bytes.len() < 4 || &bytes[..4] != PLAY_MAGIC {
-            return Err(bad("not a kpk play model (bad magic)".into()));
+            return Err(bad(kpk_probe::magic::not_a(PLAY_MAGIC, bytes)));
         }
         if bytes.len() < 11 + CRC_LEN {
             return Err(bad(format!("file is {} bytes: truncated", bytes.len())));

@@ -214,7 +214,7 @@ pub fn escape(text: &str) -> String {
             '>' => s.push_str("&gt;"),
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&#39;"),
-            c if c.is_control() => s.push(' '),
+            c if c.is_control() || kpk_probe::quote::is_noncharacter(c) => s.push(' '),
             c => s.push(c),
         }
     }
