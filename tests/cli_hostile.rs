@@ -315,7 +315,10 @@ fn smaller() -> Vec<Case> {
                 "",
             )
         },
-        Case { setup: bare, ..case("query outside the repository", &["query", FEN], 2, "--model FILE") },
+        Case {
+            setup: bare,
+            ..case("reproduce outside the repository", &["reproduce"], 2, "run it from the root of a clone")
+        },
     ]
 }
 

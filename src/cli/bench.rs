@@ -104,30 +104,25 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             };
             return super::train_bench::run_train_bench(what, args.runs.map_or(5, |n| n as usize));
         }
-        BenchTarget::Query => {
-            bench_query(args.model.as_deref().unwrap_or(Path::new(kpk::hybrid::DEFAULT_MODEL)), runs)?
-        }
+        BenchTarget::Query => bench_query(args.model.as_deref(), runs)?,
         BenchTarget::BestMove => {
-            let path = args.model.as_deref().unwrap_or(Path::new(kpk::play::model::DEFAULT_PLAY_MODEL));
-            super::play::bench_best_move(path, args.runs.map_or(20, |n| n as usize))?
+            super::play::bench_best_move(args.model.as_deref(), args.runs.map_or(20, |n| n as usize))?
         }
-        BenchTarget::Dtz => {
-            let path = args.model.as_deref().unwrap_or(Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL));
-            super::dtz::bench_dtz(path, runs)?
-        }
+        BenchTarget::Dtz => super::dtz::bench_dtz(args.model.as_deref(), runs)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `kpk bench --model FILE`: the speed of exact answers from the hybrid, single-threaded and as a
 /// batch on every thread.
-pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
-    let model = Hybrid::load(path)
+pub fn bench_query(path: Option<&Path>, runs: usize) -> anyhow::Result<()> {
+    let (bytes, shown) =
+        super::model_bytes(path, (kpk::hybrid::DEFAULT_MODEL, kpk::hybrid::DEFAULT_MODEL_BYTES))?;
+    let model = Hybrid::from_bytes(&bytes, &shown)
         .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     let learner = if model.net().is_ok() { "a net" } else { "a decision tree" };
     outln!(
-        "model {}: format version {}, {} bytes, {learner} and {} exceptions",
-        path.display(),
+        "model {shown}: format version {}, {} bytes, {learner} and {} exceptions",
         model.probe().version(),
         model.sizes().total,
         model.exceptions().len()
@@ -176,7 +171,6 @@ pub fn bench_query(path: &Path, runs: usize) -> anyhow::Result<()> {
         fens.len(),
         median_fen.as_secs_f64() * 1e9 / fens.len() as f64
     )?;
-    let bytes = kpk::io::read(path)?;
     let (_, median_load, _) = time_runs(runs, || Hybrid::from_bytes(&bytes, "bench").is_ok());
     outln!("hybrid model load (parse + checks): {:.1} µs", median_load.as_secs_f64() * 1e6)?;
     let (_, median_expand, _) = time_runs(runs, || kpk_probe::Model::from_bytes(&bytes).is_ok());

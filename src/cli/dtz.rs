@@ -123,13 +123,12 @@ fn compare_syzygy(csv_bytes: &[u8], bb: &Bitbase) -> anyhow::Result<(usize, usiz
 
 /// `kpk bench --what dtz`: DTZ queries from the loaded model over every legal position as a
 /// batch, single-threaded, and the model's load (decode, checks, every answer computed once).
-pub fn bench_dtz(path: &std::path::Path, runs: usize) -> anyhow::Result<()> {
-    let bytes = kpk::io::read(path)?;
-    let model =
-        kpk_probe::DtzModel::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+pub fn bench_dtz(path: Option<&std::path::Path>, runs: usize) -> anyhow::Result<()> {
+    let (bytes, shown) =
+        super::model_bytes(path, (DEFAULT_DTZ_MODEL, kpk::hybrid::dtz::DEFAULT_DTZ_MODEL_BYTES))?;
+    let model = kpk_probe::DtzModel::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     outln!(
-        "DTZ model {}: {} bytes ({} embedded), {} corrections",
-        path.display(),
+        "DTZ model {shown}: {} bytes ({} embedded), {} corrections",
         bytes.len(),
         model.embedded().len(),
         model.corrections().len()

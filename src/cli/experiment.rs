@@ -18,6 +18,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 fn jobs(asked: Option<u16>) -> usize {
@@ -167,6 +168,23 @@ pub fn run_run(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Seconds between the progress lines printed where standard error is no terminal.
+const HEARTBEAT_SECONDS: u64 = 30;
+
+/// Where standard error is no terminal (a log, a pipe): a progress line every
+/// [`HEARTBEAT_SECONDS`] until `finished`, so that long first runs do not leave the log silent.
+fn heartbeat(finished: &AtomicBool, counts: &[AtomicUsize; 2], started: Instant) {
+    let mut waited = 0;
+    while !finished.load(Ordering::Relaxed) {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        waited += 1;
+        if waited % HEARTBEAT_SECONDS == 0 && !finished.load(Ordering::Relaxed) {
+            let (done, total) = (counts[0].load(Ordering::Relaxed), counts[1].load(Ordering::Relaxed));
+            errln!("[{:>6.0} s] {done}/{total} runs", started.elapsed().as_secs_f64());
+        }
+    }
+}
+
 pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let mode = match (args.render_only, args.analyse_only) {
         (true, _) => Mode::RenderOnly,
@@ -183,7 +201,10 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     // On a terminal a bar; elsewhere (a log, a pipe) one line per tenth of the runs.
     let terminal = std::io::stderr().is_terminal();
     let tenths = std::sync::atomic::AtomicUsize::new(0);
+    let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let progress = |done: usize, total: usize| {
+        counts[0].store(done, Ordering::Relaxed);
+        counts[1].store(total, Ordering::Relaxed);
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         let tenth = done * 10 / total.max(1) + 1;
@@ -203,7 +224,15 @@ pub fn run_reproduce(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         progress: &progress,
         ran: Default::default(),
     };
-    drive(&report, mode)?;
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if !terminal && mode == Mode::Run {
+            scope.spawn(|| heartbeat(&finished, &counts, started));
+        }
+        let driven = drive(&report, mode);
+        finished.store(true, Ordering::Relaxed);
+        driven
+    })?;
     bar.finish_and_clear();
     let written = report.out.join(reproduction::REPRODUCTION_MD);
     if mode != Mode::Run {

@@ -17,7 +17,6 @@ use std::cell::RefCell;
 
 use kpk::chess::position::Oriented;
 use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -28,7 +27,8 @@ the exit code is then 1."
 )]
 pub struct QueryArgs {
     /// The model file (written by `kpk learners --ship` or `kpk compress`).
-    /// [default: models/kpk.hybrid, or models/kpk-dtz.hybrid with --dtz]
+    /// [default: the committed models/kpk.hybrid, or models/kpk-dtz.hybrid with --dtz, both
+    /// compiled into kpk]
     #[arg(long, value_name = "FILE")]
     model: Option<InFile>,
     /// Add a column: Syzygy's DTZ (plies to the next pawn move or capture, positive when the side
@@ -48,9 +48,7 @@ pub struct QueryArgs {
 }
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let default = if args.dtz { kpk::hybrid::dtz::DEFAULT_DTZ_MODEL } else { kpk::hybrid::DEFAULT_MODEL };
-    let path = args.model.as_ref().map_or_else(|| PathBuf::from(default), |m| m.to_path_buf());
-    let (model, play, dtz) = super::play::load_query_model(&path, args.best_move, args.dtz)?;
+    let (model, play, dtz) = super::play::load_query_model(args.model.as_deref(), args.best_move, args.dtz)?;
     // The move column is printed only when asked for, whichever model answers.
     let play = play.filter(|_| args.best_move);
     let mut out = std::io::BufWriter::new(super::stdout());

@@ -164,7 +164,41 @@ pub fn run() -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let code = match cli.command {
+    let needs_repository = matches!(
+        cli.command,
+        Command::Reproduce(_)
+            | Command::Study(_)
+            | Command::Learners(_)
+            | Command::Findings(_)
+            | Command::Readings(_)
+            | Command::Match(_)
+            | Command::Compress(_)
+            | Command::CompressDtz(_)
+            | Command::CompressPlay(_)
+    );
+    let code = dispatch(cli.command);
+    let code = match code {
+        Err(e) if needs_repository && outside_repository() => {
+            let command = std::env::args().nth(1).unwrap_or_default();
+            return Err(e.context(format!(
+                "kpk {command} reads the kpk repository's experiments/, reports/ and models/: run it from the root of a clone"
+            )));
+        }
+        code => code?,
+    };
+    // What is still buffered is written now, so that a failure is reported rather than lost.
+    stdout().flush()?;
+    Ok(code)
+}
+
+/// Whether the current folder is no kpk repository (it has no experiments/ folder).
+fn outside_repository() -> bool {
+    !std::path::Path::new("experiments").is_dir()
+}
+
+/// Run the command.
+fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
         Command::Bitbase(args) => bitbase::run_bitbase(args),
         Command::Probe(args) => bitbase::run_probe(args),
         Command::Bench(args) => bench::run_bench(args),
@@ -186,10 +220,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),
         Command::Uci(args) => uci::run_uci(args),
-    }?;
-    // What is still buffered is written now, so that a failure is reported rather than lost.
-    stdout().flush()?;
-    Ok(code)
+    }
 }
 
 /// Parse a command line and pass it through the guard of [`paths`]: every path its arguments
@@ -218,6 +249,19 @@ fn usage_line(rendered: &str) -> String {
         .filter(|a| <Cli as clap::CommandFactory>::command().find_subcommand(a).is_some());
     let command = sub.map_or_else(|| "kpk".to_string(), |s| format!("kpk {s}"));
     format!("{line} (try '{command} --help')")
+}
+
+/// A model's bytes and the name its errors use: the file given, or else the committed model
+/// compiled into kpk (named by its path in the repository), so that commands reading a model
+/// answer from any folder.
+pub fn model_bytes(
+    file: Option<&std::path::Path>,
+    committed: (&str, &'static [u8]),
+) -> anyhow::Result<(std::borrow::Cow<'static, [u8]>, String)> {
+    match file {
+        Some(path) => Ok((kpk::io::read(path)?.into(), path.display().to_string())),
+        None => Ok((committed.1.into(), committed.0.to_string())),
+    }
 }
 
 /// Replicates, seeds and draws given on the command line: 1 to [`kpk::study::config::MAX_REPLICATES`]

@@ -87,25 +87,19 @@ pub fn run_compress_play(args: CompressPlayArgs) -> anyhow::Result<ExitCode> {
 /// The model `kpk query` answers from: a play model (`KPKP`) gives its hybrid and its moves; a
 /// hybrid model (`KPKH`) gives outcomes only, and `--best-move` then is an error.
 pub fn load_query_model(
-    path: &std::path::Path,
+    path: Option<&Path>,
     best_move: bool,
     dtz: bool,
 ) -> anyhow::Result<(Hybrid, Option<PlayModel>, Option<kpk_probe::DtzModel>)> {
-    let bytes = match kpk::io::read(path) {
-        Err(kpk::Error::Io { cause, .. })
-            if cause.kind() == std::io::ErrorKind::NotFound
-                && (path == Path::new(kpk::hybrid::DEFAULT_MODEL)
-                    || path == Path::new(kpk::hybrid::dtz::DEFAULT_DTZ_MODEL)) =>
-        {
-            anyhow::bail!(
-                "{}: not found: the default model is looked for in the current folder (run kpk from \
-                 the repository), or give one with --model FILE",
-                path.display()
-            )
-        }
-        read => read?,
+    // `--best-move` alone reads the committed play model, which holds the hybrid too.
+    let committed = if dtz {
+        (DEFAULT_DTZ_MODEL, kpk::hybrid::dtz::DEFAULT_DTZ_MODEL_BYTES)
+    } else if best_move {
+        (DEFAULT_PLAY_MODEL, kpk::play::model::DEFAULT_PLAY_MODEL_BYTES)
+    } else {
+        (kpk::hybrid::DEFAULT_MODEL, kpk::hybrid::DEFAULT_MODEL_BYTES)
     };
-    let shown = path.display().to_string();
+    let (bytes, shown) = super::model_bytes(path, committed)?;
     if dtz && !bytes.starts_with(kpk_probe::dtz::DTZ_MAGIC) {
         anyhow::bail!(
             "{shown} holds no depths: --dtz needs a DTZ model such as {DEFAULT_DTZ_MODEL} (`kpk compress-dtz`)"
@@ -125,12 +119,11 @@ pub fn load_query_model(
         let play = PlayModel::from_bytes(&bytes, &shown)?;
         return Ok((play.hybrid().clone(), Some(play), None));
     }
-    let hybrid = Hybrid::from_bytes(&bytes, &path.display().to_string())
+    let hybrid = Hybrid::from_bytes(&bytes, &shown)
         .context("loading the hybrid model (write the shipped one with `kpk learners --ship`)")?;
     if best_move {
         anyhow::bail!(
-            "{} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL} (`kpk compress-play`)",
-            path.display()
+            "{shown} holds no moves: --best-move needs a play model such as {DEFAULT_PLAY_MODEL} (`kpk compress-play`)"
         );
     }
     Ok((hybrid, None, None))
@@ -140,6 +133,13 @@ pub fn load_query_model(
 /// when the side to move has none (stalemate).
 pub fn best_move_column(play: &PlayModel, o: &kpk::Oriented) -> String {
     play.best_move(&o.position).map_or_else(|| "-".to_string(), |mv| kpk::play::uci(o, mv))
+}
+
+/// The play model in `path`, or the committed one compiled into kpk.
+pub fn load_play_model(path: Option<&Path>) -> anyhow::Result<PlayModel> {
+    let (bytes, shown) =
+        super::model_bytes(path, (DEFAULT_PLAY_MODEL, kpk::play::model::DEFAULT_PLAY_MODEL_BYTES))?;
+    Ok(PlayModel::from_bytes(&bytes, &shown)?)
 }
 
 /// Single-threaded time per `best_move` over every legal position, min and median over `runs`
@@ -154,8 +154,8 @@ pub fn best_move_ns(model: &PlayModel, runs: usize) -> (f64, f64) {
 }
 
 /// `kpk bench --what best-move`: the play model's answers, per position, single-threaded.
-pub fn bench_best_move(path: &std::path::Path, runs: usize) -> anyhow::Result<()> {
-    let model = PlayModel::load(path)?;
+pub fn bench_best_move(path: Option<&Path>, runs: usize) -> anyhow::Result<()> {
+    let model = load_play_model(path)?;
     let (min, median) = best_move_ns(&model, runs);
     outln!(
         "play model best move, every legal position in turn: min {min:.0} ns, median {median:.0} ns per position over {runs} passes"
@@ -165,9 +165,11 @@ pub fn bench_best_move(path: &std::path::Path, runs: usize) -> anyhow::Result<()
 
 /// The net hybrid of the `hybrid` and `hybrid-net` players: a hybrid that holds a net (a tree's
 /// ±1 has no confidence to search with).
-fn load_net_hybrid(path: &Path) -> anyhow::Result<Hybrid> {
-    let hybrid = Hybrid::load(path).context("loading the net hybrid (write one with `kpk compress`)")?;
-    hybrid.net().with_context(|| format!("{}: the hybrid players need a net hybrid", path.display()))?;
+fn load_net_hybrid(path: Option<&Path>) -> anyhow::Result<Hybrid> {
+    let (bytes, shown) = super::model_bytes(path, (kpk::hybrid::NET_MODEL, kpk::hybrid::NET_MODEL_BYTES))?;
+    let hybrid = Hybrid::from_bytes(&bytes, &shown)
+        .context("loading the net hybrid (write one with `kpk compress`)")?;
+    hybrid.net().with_context(|| format!("{shown}: the hybrid players need a net hybrid"))?;
     Ok(hybrid)
 }
 
@@ -199,12 +201,14 @@ pub struct PlayArgs {
     /// Who plays Black.
     #[arg(long, value_enum, default_value = "perfect")]
     black: PlayerName,
-    /// The play model for `model` players.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_PLAY_MODEL)]
-    model: InFile,
-    /// The net hybrid of `hybrid` and `hybrid-net` players.
-    #[arg(long, value_name = "FILE", default_value = kpk::hybrid::NET_MODEL)]
-    hybrid: InFile,
+    /// The play model for `model` players [default: the committed models/kpk-play.hybrid,
+    /// compiled into kpk].
+    #[arg(long, value_name = "FILE")]
+    model: Option<InFile>,
+    /// The net hybrid of `hybrid` and `hybrid-net` players [default: the committed
+    /// models/kpk-net.hybrid, compiled into kpk].
+    #[arg(long, value_name = "FILE")]
+    hybrid: Option<InFile>,
     /// Seed of `random` players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -221,9 +225,10 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let start = kpk::Oriented::from_fen(&args.fen)?;
     let bb = Bitbase::generate();
     let sides = [args.white, args.black];
-    let model = if sides.contains(&PlayerName::Model) { Some(PlayModel::load(&args.model)?) } else { None };
+    let model =
+        if sides.contains(&PlayerName::Model) { Some(load_play_model(args.model.as_deref())?) } else { None };
     let needs_net = sides.iter().any(|n| matches!(n, PlayerName::Hybrid | PlayerName::HybridNet));
-    let net = if needs_net { Some(load_net_hybrid(&args.hybrid)?) } else { None };
+    let net = if needs_net { Some(load_net_hybrid(args.hybrid.as_deref())?) } else { None };
     let evaluator = |name: PlayerName| -> anyhow::Result<Option<kpk::chess::search::Values>> {
         let hybrid = || net.as_ref().expect("loaded above");
         let mut values = match name {

@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8642)]
     port: u16,
-    /// The hybrid model whose answers the page shows (default: the committed model, if present).
+    /// The hybrid model whose answers the page shows [default: the committed models/kpk.hybrid,
+    /// compiled into kpk].
     #[arg(long, value_name = "FILE")]
     model: Option<InFile>,
     /// A trained net (`kpk run`'s weights.json) to show beside the bitbase; repeat for several.
@@ -39,13 +40,9 @@ fn net_name(path: &Path) -> String {
 }
 
 pub fn run_serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let hybrid = match &args.model {
-        Some(path) => Some(Hybrid::load(path).context("loading the hybrid model")?),
-        None => {
-            let default = Path::new(kpk::hybrid::DEFAULT_MODEL);
-            default.exists().then(|| Hybrid::load(default)).transpose().context("loading the hybrid model")?
-        }
-    };
+    let committed = (kpk::hybrid::DEFAULT_MODEL, kpk::hybrid::DEFAULT_MODEL_BYTES);
+    let (bytes, shown) = super::model_bytes(args.model.as_deref(), committed)?;
+    let hybrid = Some(Hybrid::from_bytes(&bytes, &shown).context("loading the hybrid model")?);
     let mut nets = Vec::new();
     for path in &args.nets {
         let mut name = net_name(path);

@@ -21,6 +21,8 @@ use kpk_probe::{Model, Position};
 
 /// Where `kpk compress-dtz` writes the model and `kpk query --dtz` reads it by default.
 pub const DEFAULT_DTZ_MODEL: &str = "models/kpk-dtz.hybrid";
+/// The committed [`DEFAULT_DTZ_MODEL`], compiled into kpk: the DTZ model read when no file is given.
+pub const DEFAULT_DTZ_MODEL_BYTES: &[u8] = include_bytes!("../../models/kpk-dtz.hybrid");
 
 /// One hard position: its characteristics and its value `(DTZ − 3) / 2`.
 struct Row {

@@ -42,6 +42,12 @@ pub fn covers(coverage: Coverage, p: &KpkPosition) -> bool {
 pub const DEFAULT_MODEL: &str = "models/kpk.hybrid";
 /// Where `kpk compress` writes its smallest exact net hybrid (format version 2).
 pub const NET_MODEL: &str = "models/kpk-net.hybrid";
+/// The committed [`DEFAULT_MODEL`], compiled into kpk: the model commands read when given no file,
+/// so that they answer from any folder (tests/embedded_models.rs checks it is the file, byte for
+/// byte).
+pub const DEFAULT_MODEL_BYTES: &[u8] = include_bytes!("../../models/kpk.hybrid");
+/// The committed [`NET_MODEL`], compiled into kpk likewise.
+pub const NET_MODEL_BYTES: &[u8] = include_bytes!("../../models/kpk-net.hybrid");
 use kpk_probe::model::Answer;
 use rayon::prelude::*;
 

@@ -1,40 +1,37 @@
 //! A UCI engine for KPK: the protocol's state and replies, one input line at a time (`kpk uci`
 //! reads the lines and prints the replies; docs/UCI.md describes what it answers).
 //!
-//! In a KPK position the engine plays the play model's move (or the bitbase's perfect move) and
-//! reports the result it knows as `info score`, from the side to move's point of view: `cp 0`
-//! for a draw, and a win or loss as `cp` ±([`WIN_CP`] − DTC) where the DTC is known (the
-//! bitbase), ±[`WIN_CP`] where only the result is (the play model). DTC counts plies to
-//! conversion, not to mate, so no `score mate` is claimed. Any other position is played by a
-//! legal move and said to be outside KPK in an `info string`; a position with no legal move (or
-//! none set) gets `bestmove 0000`. Unknown or malformed input is answered by an `info string` and
-//! otherwise ignored, as the protocol asks.
+//! In a KPK position the engine lists every root move with its result ([`root`]): the play
+//! model's move (or the bitbase's perfect move) first among the best, the halfmove clock applied
+//! with the DTZ as Syzygy-aware engines apply the 50-move rule. `info` lines report the first
+//! `MultiPV` moves, from the side to move's point of view: `cp 0` for a draw (a cursed win
+//! included), and a win or loss as `cp` ±([`WIN_CP`](root::WIN_CP) − DTC) where the DTC is known (the bitbase),
+//! ±[`WIN_CP`](root::WIN_CP) where only the result is (the play model). DTC counts plies to conversion, not to
+//! mate, so no `score mate` is claimed in KPK. Any other legal position is played by a legal move
+//! (scored by material) and said to be outside KPK in an `info string`; an illegal one, or one
+//! with no legal move, gets `bestmove (none)`. Unknown or malformed input is answered by an
+//! `info string` and otherwise ignored, as the protocol asks.
+
+pub mod messages;
+pub mod options;
+pub mod root;
+pub mod setup;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::position::Oriented;
-use crate::play::{model::PlayModel, perfect_move, uci};
-use cozy_chess::util::{display_uci_move, parse_uci_move};
-use cozy_chess::{Board, Move};
-use kpk_probe::{Color, Outcome};
+use cozy_chess::Board;
+use messages::text;
+use options::Options;
+use root::{Knowledge, Player, RootMove, Score, Wdl, balance};
+use setup::{Setup, legal_moves, setup_of};
+use std::time::Instant;
 
-/// The size of a win in `info score cp` (a loss is its negative); the DTC is taken off it where
-/// known, so a quicker win scores higher.
-pub const WIN_CP: i32 = 20_000;
-
-/// Who chooses the moves of KPK positions.
-pub enum Player {
-    /// The play model file (the hybrid plus its move proposer): knows results, not DTCs.
-    Model(Box<PlayModel>),
-    /// The bitbase: perfect moves, results and DTCs.
-    Perfect,
-}
-
-/// The engine: the position set by the last `position` command and a `bestmove` held back by
-/// `go infinite` (or `go ponder`) until `stop`.
+/// The engine: its tables, options, the position set by the last `position` command, and a
+/// `bestmove` held back by `go infinite` (or `go ponder`) until `stop` or `ponderhit`.
 pub struct Engine {
-    player: Player,
-    bb: Bitbase,
-    board: Option<Board>,
+    knowledge: Knowledge,
+    options: Options,
+    setup: Option<Setup>,
     held: Option<String>,
 }
 
@@ -70,9 +67,31 @@ const COMMANDS: [&str; 11] = [
     "register",
 ];
 
+/// The words of `go` that take no value or one; `searchmoves` takes every move up to the next.
+const GO_WORDS: [&str; 11] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+];
+
 impl Engine {
     pub fn new(player: Player, bb: Bitbase) -> Engine {
-        Engine { player, bb, board: None, held: None }
+        let dtz = kpk_probe::DtzModel::from_bytes(crate::hybrid::dtz::DEFAULT_DTZ_MODEL_BYTES)
+            .expect("the committed DTZ model loads");
+        Engine {
+            knowledge: Knowledge { player, bb, dtz },
+            options: Options::default(),
+            setup: None,
+            held: None,
+        }
     }
 
     /// The engine's answer to one line of input.
@@ -90,26 +109,44 @@ impl Engine {
             "uci" => {
                 reply.say(format!("id name kpk {}", env!("CARGO_PKG_VERSION")));
                 reply.say("id author kpk");
+                reply.lines.extend(options::declarations());
                 reply.say("uciok");
             }
             "isready" => reply.say("readyok"),
-            "ucinewgame" => self.held = None,
+            // A held answer stays held: `stop` still gives it after a new game or position.
+            "ucinewgame" => self.setup = None,
             "position" => self.position(args, &mut reply),
             "go" => self.go(args, &mut reply),
             "stop" | "ponderhit" => reply.lines.extend(self.held.take()),
-            "quit" => reply.quit = true,
-            // No options, no registration, no debugging output: accepted and ignored.
+            "quit" => {
+                reply.lines.extend(self.held.take());
+                reply.quit = true;
+            }
+            "setoption" => {
+                if let Err(why) = self.options.set(args) {
+                    reply.info(why);
+                }
+            }
+            // No registration, no debugging output: accepted and ignored.
             _ => {}
         }
         reply
     }
 
+    /// The reply to an input line too long to read whole: refused, and the position cleared, so
+    /// that no `go` answers for the position before it.
+    pub fn refuse_long_line(&mut self, limit: usize) -> Reply {
+        let mut reply = Reply::default();
+        self.setup = None;
+        reply.info(text("long_line", &[("limit", &limit)]));
+        reply
+    }
+
     /// `position startpos|fen FEN [moves M...]`: the position after the moves, or none (with an
-    /// `info string` saying why) where the command is malformed.
+    /// `info string` saying why) where the command is malformed or the position illegal.
     fn position(&mut self, args: &[&str], reply: &mut Reply) {
-        self.held = None;
-        self.board = match board_of(args) {
-            Ok(board) => Some(board),
+        self.setup = match setup_of(args, self.options.chess960) {
+            Ok(setup) => Some(setup),
             Err(why) => {
                 reply.info(why);
                 None
@@ -117,14 +154,18 @@ impl Engine {
         };
     }
 
-    /// `go [limits]`: the move at once; held back until `stop` under `infinite` or `ponder`.
+    /// `go [limits]`: the answer at once (a held one first); held back until `stop` under
+    /// `infinite` or `ponder`.
     fn go(&mut self, args: &[&str], reply: &mut Reply) {
-        let bestmove = match &self.board {
+        reply.lines.extend(self.held.take());
+        let searchmoves = searchmoves(args);
+        let bestmove = match self.setup.clone() {
             None => {
-                reply.info("no position set");
-                "bestmove 0000".to_string()
+                reply.info(text("no_position", &[]));
+                reply.say("info depth 0 nodes 0 time 0");
+                "bestmove (none)".to_string()
             }
-            Some(board) => format!("bestmove {}", self.choose(board, reply)),
+            Some(setup) => self.answer(&setup, searchmoves.as_deref(), reply),
         };
         if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
             self.held = Some(bestmove);
@@ -133,95 +174,122 @@ impl Engine {
         }
     }
 
-    /// The move for `board` in UCI (`0000` for none), with the `info` lines that go before it.
-    fn choose(&self, board: &Board, reply: &mut Reply) -> String {
-        let moves = legal_moves(board);
-        if moves.is_empty() {
-            reply.info("no legal move");
-            return "0000".to_string();
+    /// The `info` lines and the `bestmove` line for `setup`.
+    fn answer(&self, setup: &Setup, searchmoves: Option<&[&str]>, reply: &mut Reply) -> String {
+        let started = Instant::now();
+        let mut moves = self.root_moves(setup, reply);
+        if let Some(only) = searchmoves {
+            moves.retain(|m| only.contains(&m.uci.as_str()));
+            if moves.is_empty() {
+                reply.info(text("no_searchmove", &[]));
+            }
         }
+        let Some(best) = moves.first() else {
+            let board = &setup.board;
+            let mated = legal_moves(board, false).is_empty() && !board.checkers().is_empty();
+            let score = if mated { Score::Mate(0) } else { Score::Cp(0) };
+            let time = started.elapsed().as_millis();
+            reply.say(info(&[("depth", &0), ("nodes", &1), ("time", &time), ("score", &score)]));
+            return "bestmove (none)".to_string();
+        };
+        let nodes = moves.len() + 1;
+        let time = started.elapsed().as_millis();
+        for (i, m) in moves.iter().take(self.options.multipv as usize).enumerate() {
+            let seldepth = 1 + usize::from(m.ponder.is_some());
+            let (rank, score) = (i + 1, m.score);
+            let mut fields: Vec<(&str, &dyn std::fmt::Display)> =
+                vec![("depth", &1), ("seldepth", &seldepth), ("multipv", &rank), ("score", &score)];
+            let wdl = m
+                .wdl
+                .filter(|_| self.options.show_wdl)
+                .map(|w| w.per_mille().map(|n| n.to_string()).join(" "));
+            if let Some(wdl) = &wdl {
+                fields.push(("wdl", wdl));
+            }
+            let pv = [Some(&m.uci), m.ponder.as_ref()]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ");
+            fields.extend([("nodes", &nodes as &dyn std::fmt::Display), ("time", &time), ("pv", &pv)]);
+            reply.say(info(&fields));
+        }
+        if let Some(why) = describe(best, setup.halfmove) {
+            reply.info(why);
+        }
+        match (&best.ponder, self.options.ponder) {
+            (Some(ponder), true) => format!("bestmove {} ponder {ponder}", best.uci),
+            _ => format!("bestmove {}", best.uci),
+        }
+    }
+
+    /// Every legal move of the setup's position with its result, best first (empty where there
+    /// is none); a position outside KPK is said so in an `info string`, its moves scored by
+    /// material.
+    fn root_moves(&self, setup: &Setup, reply: &mut Reply) -> Vec<RootMove> {
+        let board = &setup.board;
+        let chess960 = self.options.chess960;
         match Oriented::from_fen(&board.to_string()) {
-            Ok(o) => self.kpk_move(&o, board, reply),
+            Ok(o) => self.knowledge.kpk_root_moves(&o, setup.halfmove),
             Err(e) => {
-                reply.info(format!("not KPK ({e}): a legal move"));
-                moves[0].clone()
+                let moves = legal_moves(board, chess960);
+                if !moves.is_empty() {
+                    reply.info(text("not_kpk", &[("why", &e)]));
+                }
+                outside_kpk(board, moves)
             }
         }
     }
-
-    /// The player's move in a KPK position, after its `info score`.
-    fn kpk_move(&self, o: &Oriented, board: &Board, reply: &mut Reply) -> String {
-        let p = o.position;
-        let (mv, outcome, dtc) = match &self.player {
-            Player::Model(model) => (model.best_move(&p), model.hybrid().classify(&p).outcome, None),
-            Player::Perfect => {
-                (perfect_move(&self.bb, &p), self.bb.outcome(&p), self.bb.dtc(&p).map(|d| d.0))
-            }
-        };
-        let name = mv.map(|mv| uci(o, mv)).filter(|m| legal_moves(board).contains(m));
-        let Some(name) = name else {
-            reply.info("the player has no move here");
-            return legal_moves(board)[0].clone();
-        };
-        let cp = score_cp(outcome, dtc, p.side());
-        reply.say(format!("info depth 1 score cp {cp} pv {name}"));
-        let result = match (outcome, dtc) {
-            (Outcome::Draw, _) => "KPK: draw".to_string(),
-            (Outcome::Win, Some(d)) => format!("KPK: pawn side wins, DTC {d}"),
-            (Outcome::Win, None) => "KPK: pawn side wins".to_string(),
-        };
-        reply.info(result);
-        name
-    }
 }
 
-/// The score from the side to move's point of view (see the module documentation); `side` is
-/// the side to move in the canonical orientation, where the pawn side is White.
-pub fn score_cp(outcome: Outcome, dtc: Option<u8>, side: Color) -> i32 {
-    let win = WIN_CP - dtc.map_or(0, i32::from);
-    match (outcome, side) {
-        (Outcome::Draw, _) => 0,
-        (Outcome::Win, Color::White) => win,
-        (Outcome::Win, Color::Black) => -win,
-    }
+/// An `info` line of the words and values given.
+fn info(fields: &[(&str, &dyn std::fmt::Display)]) -> String {
+    fields.iter().fold("info".to_string(), |line, (word, value)| format!("{line} {word} {value}"))
 }
 
-/// Every legal move of `board` in UCI, sorted (the first is the reply outside KPK).
-pub fn legal_moves(board: &Board) -> Vec<String> {
-    let mut moves = Vec::new();
-    board.generate_moves(|list| {
-        moves.extend(list.into_iter().map(|mv: Move| display_uci_move(board, mv).to_string()));
-        false
+/// The moves listed after `go searchmoves`, if the word is there.
+fn searchmoves<'a>(args: &[&'a str]) -> Option<Vec<&'a str>> {
+    let at = args.iter().position(|a| *a == "searchmoves")?;
+    Some(args[at + 1..].iter().take_while(|a| !GO_WORDS.contains(a) && **a != "infinite").copied().collect())
+}
+
+/// The moves of a position outside KPK, each scored by the material balance after it from the
+/// mover's point of view, best first (ties in UCI order).
+fn outside_kpk(board: &Board, moves: Vec<(cozy_chess::Move, String)>) -> Vec<RootMove> {
+    let side = board.side_to_move();
+    let mut list: Vec<RootMove> = moves
+        .into_iter()
+        .map(|(mv, uci)| {
+            let mut next = board.clone();
+            next.play_unchecked(mv);
+            let score = Score::Cp(balance(&next, side));
+            RootMove { uci, wdl: None, score, dtc: None, dtz: None, ponder: None }
+        })
+        .collect();
+    list.sort_by_key(|m| {
+        std::cmp::Reverse(match m.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(_) => 0,
+        })
     });
-    moves.sort();
-    moves
+    list
 }
 
-/// The board a `position` command's arguments describe, or why they describe none.
-fn board_of(args: &[&str]) -> Result<Board, String> {
-    let at_moves = args.iter().position(|a| *a == "moves").unwrap_or(args.len());
-    let (setup, moves) = (&args[..at_moves], args.get(at_moves + 1..).unwrap_or(&[]));
-    let mut board = match setup {
-        ["startpos"] => Board::default(),
-        ["fen", fields @ ..] if (2..=6).contains(&fields.len()) => {
-            // Missing trailing fields take FEN's defaults, as kpk's own reader allows.
-            let defaults = ["-", "-", "0", "1"];
-            let mut full: Vec<&str> = fields.to_vec();
-            full.extend(&defaults[fields.len() - 2..]);
-            let fen = full.join(" ");
-            Board::from_fen(&fen, false)
-                .map_err(|e| format!("bad FEN {}: {e:?}", kpk_probe::quote::quote(&fen)))?
-        }
-        _ => return Err("position needs startpos or fen FEN".to_string()),
-    };
-    for (i, text) in moves.iter().enumerate() {
-        let legal = parse_uci_move(&board, text).ok().filter(|mv| board.is_legal(*mv));
-        match legal {
-            Some(mv) => board.play_unchecked(mv),
-            None => return Err(format!("move {} ({text}) is not legal: no position set", i + 1)),
-        }
-    }
-    Ok(board)
+/// The `info string` that says in words what the best move's result is, in KPK.
+fn describe(best: &RootMove, halfmove: u32) -> Option<String> {
+    let wdl = best.wdl?;
+    let dtz = best.dtz.unwrap_or(0);
+    let clocks: [(&str, &dyn std::fmt::Display); 2] = [("dtz", &dtz), ("halfmove", &halfmove)];
+    Some(match (wdl, best.dtc) {
+        (Wdl::Draw, _) => text("draw", &[]),
+        (Wdl::Win, Some(d)) => text("wins_dtc", &[("dtc", &d)]),
+        (Wdl::Loss, Some(d)) => text("loses_dtc", &[("dtc", &d)]),
+        (Wdl::Win, None) => text("wins", &[]),
+        (Wdl::Loss, None) => text("loses", &[]),
+        (Wdl::CursedWin, _) => text("cursed", &clocks),
+        (Wdl::BlessedLoss, _) => text("blessed", &clocks),
+    })
 }
 
 #[cfg(test)]

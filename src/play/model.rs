@@ -35,6 +35,9 @@ pub const PLAY_MAGIC: &[u8; 4] = b"KPKP";
 pub const PLAY_VERSION: u8 = 2;
 /// Where `kpk compress-play` writes the model and `kpk query --best-move` reads it by default.
 pub const DEFAULT_PLAY_MODEL: &str = "models/kpk-play.hybrid";
+/// The committed [`DEFAULT_PLAY_MODEL`], compiled into kpk: the play model read when no file is
+/// given (`kpk uci`, `kpk play`, `kpk query --best-move`).
+pub const DEFAULT_PLAY_MODEL_BYTES: &[u8] = include_bytes!("../../models/kpk-play.hybrid");
 const CRC_LEN: usize = 4;
 /// Most legal moves of the pawn side: 8 king moves and 2 pawn moves, or 4 promotions.
 const MAX_MOVES: usize = 12;

@@ -1,25 +1,37 @@
 use super::*;
 use crate::chess::position::KpkPosition;
-use crate::play::{after, is_perfect};
+use crate::play::model::PlayModel;
+use crate::play::{after, is_perfect, uci};
+use kpk_probe::Color;
+use root::WIN_CP;
+use setup::setup_of;
 
-const WON: &str = "8/8/8/8/8/8/4P3/4K2k w - - 0 1";
+pub(super) const WON: &str = "8/8/8/8/8/8/4P3/4K2k w - - 0 1";
 /// A game's start, whose moves lead out of KPK.
 const STARTPOS: &str = "position startpos moves";
 /// Moves played from the won position.
 const WON_MOVES: &str = "position fen 8/8/8/8/8/8/4P3/4K2k w - - 0 1 moves";
-const DRAWN: &str = "8/8/8/8/8/1k6/1P6/1K6 w - - 0 1";
+pub(super) const DRAWN: &str = "8/8/8/8/8/1k6/1P6/1K6 w - - 0 1";
 
-fn perfect() -> Engine {
+pub(super) fn perfect() -> Engine {
     Engine::new(Player::Perfect, Bitbase::generate())
 }
 
-fn model() -> Engine {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk-play.hybrid");
-    let model = PlayModel::load(std::path::Path::new(path)).expect("the committed play model loads");
+pub(super) fn model() -> Engine {
+    let bytes = crate::play::model::DEFAULT_PLAY_MODEL_BYTES;
+    let model =
+        PlayModel::from_bytes(bytes, "models/kpk-play.hybrid").expect("the committed play model loads");
     Engine::new(Player::Model(Box::new(model)), Bitbase::generate())
 }
 
-fn bestmove(reply: &Reply) -> &str {
+/// An `info` line with its time (milliseconds, which vary) replaced by `T`.
+pub(super) fn timeless(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let kept = words.iter().enumerate().map(|(i, w)| if i > 0 && words[i - 1] == "time" { "T" } else { w });
+    kept.collect::<Vec<_>>().join(" ")
+}
+
+pub(super) fn bestmove(reply: &Reply) -> &str {
     let last = reply.lines.last().expect("a reply");
     last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("no bestmove in {reply:?}"))
 }
@@ -30,9 +42,12 @@ fn the_handshake() {
     let r = e.handle("uci");
     assert!(r.lines[0].starts_with("id name kpk "));
     assert_eq!(r.lines.last().unwrap(), "uciok");
+    for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "Ponder", "UCI_ShowWDL", "UCI_Chess960"] {
+        assert!(r.lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}");
+    }
     assert_eq!(e.handle("isready").lines, ["readyok"]);
     assert_eq!(e.handle("ucinewgame"), Reply::default());
-    assert_eq!(e.handle("setoption name Hash value 16"), Reply::default());
+    assert_eq!(e.handle("setoption name Hash value 64"), Reply::default());
     assert!(e.handle("quit").quit);
 }
 
@@ -54,7 +69,8 @@ fn self_play(e: &mut Engine, fen: &str, plies: usize) -> Vec<String> {
     for _ in 0..plies {
         let position = format!("position fen {fen} moves {}", moves.join(" "));
         assert_eq!(e.handle(&position), Reply::default(), "{position}");
-        let board = board_of(&position.split_ascii_whitespace().skip(1).collect::<Vec<_>>()).unwrap();
+        let board =
+            setup_of(&position.split_ascii_whitespace().skip(1).collect::<Vec<_>>(), false).unwrap().board;
         let Ok(o) = Oriented::from_fen(&board.to_string()) else { break };
         let r = e.handle("go movetime 100");
         let mv = bestmove(&r).to_string();
@@ -91,13 +107,21 @@ fn the_score_is_the_known_result_from_the_side_to_moves_view() {
     let mut e = perfect();
     e.handle(&format!("position fen {WON}"));
     let r = e.handle("go depth 3");
-    assert_eq!(r.lines[0], format!("info depth 1 score cp {} pv {}", WIN_CP - i32::from(d), bestmove(&r)));
+    let best = bestmove(&r);
+    let head = info(&[
+        ("depth", &1),
+        ("seldepth", &2),
+        ("multipv", &1),
+        ("score", &Score::Cp(WIN_CP - i32::from(d))),
+    ]);
+    let tail = info(&[("nodes", &7), ("time", &"T"), ("pv", &best)]);
+    assert!(timeless(&r.lines[0]).starts_with(&format!("{head}{} ", &tail[4..])), "{r:?}");
     // The lone king to move in a lost position: the negative.
     let lost = "8/8/8/8/8/8/4P3/4K2k b - - 0 1";
     e.handle(&format!("position fen {lost}"));
     let r = e.handle("go");
     let d = bb.dtc(&Oriented::from_fen(lost).unwrap().position).unwrap().0;
-    assert!(r.lines[0].starts_with(&format!("info depth 1 score cp {} ", -(WIN_CP - i32::from(d)))));
+    assert!(r.lines[0].contains(&format!(" score cp {} ", -(WIN_CP - i32::from(d)))));
     // A draw, and the play model's win without a DTC.
     e.handle(&format!("position fen {DRAWN}"));
     assert!(e.handle("go wtime 1000 btime 1000").lines[0].contains("score cp 0 "));
@@ -112,20 +136,34 @@ fn positions_outside_kpk_get_a_legal_move_and_an_info_string() {
     e.handle(&format!("{STARTPOS} e2e4 e7e5"));
     let r = e.handle("go");
     assert!(r.lines[0].starts_with("info string not KPK"), "{r:?}");
-    let board = board_of(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
-    assert!(legal_moves(&board).contains(&bestmove(&r).to_string()));
+    let board = setup_of(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap().board;
+    assert!(legal_moves(&board, false).iter().any(|m| m.1 == bestmove(&r)));
     // After a promotion: king and queen against king.
     e.handle(&format!("{WON_MOVES} e2e4"));
     assert!(!bestmove(&e.handle("go")).is_empty());
-    // Checkmate and stalemate: no move.
+    // Checkmate and stalemate: no move, and the score Stockfish gives.
     e.handle("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
-    assert_eq!(bestmove(&e.handle("go")), "0000");
+    let r = e.handle("go");
+    assert_eq!(
+        r.lines.iter().map(|l| timeless(l)).collect::<Vec<_>>(),
+        [
+            info(&[("depth", &0), ("nodes", &1), ("time", &"T"), ("score", &Score::Mate(0))]),
+            "bestmove (none)".into()
+        ]
+    );
     e.handle("position fen k7/P7/1K6/8/8/8/8/8 b - - 0 1");
-    assert_eq!(bestmove(&e.handle("go")), "0000");
+    let r = e.handle("go");
+    assert_eq!(
+        r.lines.iter().map(|l| timeless(l)).collect::<Vec<_>>(),
+        [
+            info(&[("depth", &0), ("nodes", &1), ("time", &"T"), ("score", &Score::Cp(0))]),
+            "bestmove (none)".into()
+        ]
+    );
 }
 
 #[test]
-fn bad_positions_leave_none_and_go_answers_0000() {
+fn bad_positions_leave_none_and_go_answers_none() {
     let mut e = perfect();
     for bad in [
         "position",
@@ -143,7 +181,7 @@ fn bad_positions_leave_none_and_go_answers_0000() {
         assert_eq!(r.lines.len(), 1, "{bad}: {r:?}");
         assert!(r.lines[0].starts_with("info string "), "{bad}");
         assert!(!r.lines[0].contains('\u{1b}'));
-        assert_eq!(bestmove(&e.handle("go")), "0000", "{bad}");
+        assert_eq!(bestmove(&e.handle("go")), "(none)", "{bad}");
     }
 }
 
@@ -166,10 +204,14 @@ fn every_won_white_to_move_position_gets_a_perfect_move_and_its_dtc() {
     for p in KpkPosition::all().filter(|p| p.side() == Color::White && bb.dtc(p).is_some()).step_by(97) {
         let o = Oriented { position: p, transform: Default::default() };
         let fen = format!("fen {}", p.to_fen());
-        let board = board_of(&fen.split(' ').collect::<Vec<_>>()).unwrap();
+        let setup = setup_of(&fen.split(' ').collect::<Vec<_>>(), false).unwrap();
         let mut reply = Reply::default();
-        let mv = e.choose(&board, &mut reply);
+        let mv = e.answer(&setup, None, &mut reply);
+        let mv = mv.strip_prefix("bestmove ").unwrap();
         let m = p.moves().into_iter().find(|m| uci(&o, *m) == mv).unwrap();
         assert_eq!(after(&bb, &p, m).1, bb.dtc(&p).map(|d| d.0 - 1), "{}", p.to_fen());
     }
 }
+
+#[path = "protocol_tests.rs"]
+mod protocol_tests;
