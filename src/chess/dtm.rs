@@ -23,7 +23,7 @@ use crate::chess::bitbase::Kpk;
 use crate::chess::endgame::{Endgame, Exits, Solution, solve};
 use crate::chess::index::KpkIndex;
 use crate::chess::pawnless::{self, Pawnless, Piece};
-use crate::chess::position::KpkPosition;
+use crate::chess::position::{After, KpkPosition, Move as KpkMove, Promotion};
 use cozy_chess::{Board, Move};
 use kpk_probe::{Color, Square};
 
@@ -101,6 +101,24 @@ impl Tables {
     pub fn kpk_dtm(&self, p: &KpkPosition) -> Dtm {
         let i = KpkIndex::of(p).value();
         read(&self.kpk, i, p.side() == Color::White)
+    }
+
+    /// The DTM of the position a legal KPK move leads to, for the side then to move (a capture
+    /// of the pawn, or a promotion to a bishop or knight, draws).
+    pub fn after_move(&self, p: &KpkPosition, mv: KpkMove) -> Dtm {
+        let piece = match mv.promotion {
+            None => {
+                return match p.play(mv) {
+                    After::Position(next) => self.kpk_dtm(&next),
+                    _ => Dtm::DRAW,
+                };
+            }
+            Some(Promotion::Queen) => Piece::Queen,
+            Some(Promotion::Rook) => Piece::Rook,
+            Some(Promotion::Bishop) => Piece::Bishop,
+            Some(Promotion::Knight) => Piece::Knight,
+        };
+        self.pawnless_dtm(piece, false, [mv.to, p.wk(), p.bk()])
     }
 
     /// The DTM of a pawnless position, White strong (an illegal placement reads as a draw).
