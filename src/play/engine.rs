@@ -11,6 +11,7 @@
 //! otherwise ignored, as the protocol asks.
 
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::Tables;
 use crate::chess::position::Oriented;
 use crate::play::{model::PlayModel, perfect_move, uci};
 use cozy_chess::util::{display_uci_move, parse_uci_move};
@@ -34,6 +35,8 @@ pub enum Player {
 pub struct Engine {
     player: Player,
     bb: Bitbase,
+    /// Distance to mate: the moves after promotion, and every move under `--perfect`.
+    tables: Tables,
     board: Option<Board>,
     held: Option<String>,
 }
@@ -72,7 +75,7 @@ const COMMANDS: [&str; 11] = [
 
 impl Engine {
     pub fn new(player: Player, bb: Bitbase) -> Engine {
-        Engine { player, bb, board: None, held: None }
+        Engine { player, bb, tables: Tables::generate(), board: None, held: None }
     }
 
     /// The engine's answer to one line of input.
@@ -140,13 +143,30 @@ impl Engine {
             reply.info("no legal move");
             return "0000".to_string();
         }
-        match Oriented::from_fen(&board.to_string()) {
+        // Past promotion, and under `--perfect` throughout, the distance to mate decides.
+        let oriented = Oriented::from_fen(&board.to_string());
+        if matches!(self.player, Player::Perfect) || oriented.is_err() {
+            if let Some(mv) = self.mate_move(board, reply) {
+                return mv;
+            }
+        }
+        match oriented {
             Ok(o) => self.kpk_move(&o, board, reply),
             Err(e) => {
                 reply.info(format!("not KPK ({e}): a legal move"));
                 moves[0].clone()
             }
         }
+    }
+
+    /// The DTM-optimal move where the tables know the position, after `info score mate N` (UCI's
+    /// N: moves, negative when the side to move is mated), or `cp 0` in a draw.
+    fn mate_move(&self, board: &Board, reply: &mut Reply) -> Option<String> {
+        let (mv, d) = crate::play::dtm_move(&self.tables, board)?;
+        let score = d.uci_mate().map_or("cp 0".to_string(), |n| format!("mate {n}"));
+        reply.say(format!("info depth 1 score {score} pv {mv}"));
+        reply.info(format!("DTM {} plies", d.signed()));
+        Some(mv)
     }
 
     /// The player's move in a KPK position, after its `info score`.
