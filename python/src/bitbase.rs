@@ -51,6 +51,12 @@ fn dtz(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
 
 /// The position of `board` for a Syzygy-shaped probe: a `KeyError` where its material is not
 /// KPK, as `chess.syzygy` raises one for a table it does not have.
+/// The DTM tables, generated once per process.
+fn dtm_tables() -> &'static kpk::chess::dtm::Tables {
+    static TABLES: OnceLock<kpk::chess::dtm::Tables> = OnceLock::new();
+    TABLES.get_or_init(kpk::chess::dtm::Tables::generate)
+}
+
 pub(crate) fn kpk_board(board: &Bound<'_, PyAny>) -> PyResult<Oriented> {
     read_kpk(board)?.ok_or_else(|| PyKeyError::new_err("not a KPK position: kpk holds KPvK only"))
 }
@@ -119,6 +125,21 @@ impl Bitbase {
     /// loses, 0 for a draw. `KeyError` where the position is not KPK.
     fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(dtz(self.bb, &kpk_board(board)?))
+    }
+
+    /// DTM as python-chess's Gaviota `probe_dtm`: plies to mate from the side to move's point of
+    /// view, positive where it mates, negative where it is mated, 0 for a draw or a checkmate;
+    /// KPK through promotion, KQK, KRK (and the drawn KBK, KNK), either colour strong. `KeyError`
+    /// for other material.
+    fn probe_dtm(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        let fen: String = match board.extract::<String>() {
+            Ok(fen) => fen,
+            Err(_) => board.call_method0("fen")?.extract()?,
+        };
+        dtm_tables()
+            .probe_fen(&fen)
+            .map(kpk::chess::dtm::Dtm::signed)
+            .ok_or_else(|| PyKeyError::new_err("not a KPK, KQK, KRK, KBK or KNK position"))
     }
 
     /// `probe_wdl`, or `default` where the position is not KPK (as `chess.syzygy`'s `get_wdl`).

@@ -164,6 +164,11 @@ impl Tables {
         Some(self.pawnless_dtm(piece, strong_to_move, [man_sq, wk, bk]))
     }
 
+    /// [`Tables::probe`] of a FEN (all six fields); `None` for a bad FEN or other material.
+    pub fn probe_fen(&self, fen: &str) -> Option<Dtm> {
+        self.probe(&fen.trim().parse().ok()?)
+    }
+
     /// Every legal move with the DTM it leaves the mover (the position's DTM is the best of
     /// them); `None` when some position after a move is outside the tables.
     pub fn moves(&self, board: &Board) -> Option<Vec<(Move, Dtm)>> {
