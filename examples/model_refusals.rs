@@ -16,7 +16,7 @@ use std::io::Write;
 fn name(r: Result<(), FormatError>) -> &'static str {
     match r {
         Ok(()) => "ok",
-        Err(FormatError::BadMagic) => "bad-magic",
+        Err(FormatError::BadMagic { .. }) => "bad-magic",
         Err(FormatError::Truncated) => "truncated",
         Err(FormatError::Version(_)) => "version",
         Err(FormatError::Length { .. }) => "length",

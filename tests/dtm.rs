@@ -8,6 +8,7 @@ use kpk::chess::dtm::{Dtm, Tables};
 use kpk::chess::pawnless;
 use kpk::chess::position::KpkPosition;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// (strong man, its square, white king, black king, white to move); White is the strong side.
 type Key = (Piece, usize, usize, usize, bool);
@@ -142,10 +143,19 @@ fn tables_dtm(t: &Tables, k: Key) -> Dtm {
     t.pawnless_dtm(piece, wtm, [s(sq), s(wk), s(bk)])
 }
 
+/// The graph and its oracle values, computed once for the tests of this file.
+fn solved() -> &'static (Graph, Vec<Dtm>) {
+    static SOLVED: OnceLock<(Graph, Vec<Dtm>)> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let g = graph();
+        let v = oracle(&g);
+        (g, v)
+    })
+}
+
 #[test]
 fn dtm_of_every_position_of_the_five_endgames_matches_value_iteration() {
-    let g = graph();
-    let want = oracle(&g);
+    let (g, want) = solved();
     let t = Tables::generate();
     let mut longest: HashMap<(Piece, bool), u32> = HashMap::new();
     for (i, &k) in g.keys.iter().enumerate() {
@@ -189,5 +199,64 @@ fn kpk_wins_by_dtm_are_the_wins_by_dtc_and_no_quicker() {
         assert_eq!(dtm.plies > 0, dtc > 0, "{}", p.to_fen());
         // Mate comes no earlier than the promotion (it may come with it: d8=Q#).
         assert!(dtm.plies >= dtc, "{}", p.to_fen());
+    }
+}
+
+/// `kpk bitbase --endgame E --csv FILE`: every legal position once, White strong, both sides to
+/// move (KPK with the pawn on every file), with the oracle's wdl and dtm on every row.
+#[test]
+fn endgame_csv_rows_match_the_oracle_on_every_position() {
+    let (g, want) = solved();
+    let id: HashMap<Key, usize> = g.keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    let dir = std::env::temp_dir().join(format!("kpk-dtm-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, man) in [("kpk", Piece::Pawn), ("kqk", Piece::Queen), ("krk", Piece::Rook)] {
+        let path = dir.join(format!("{name}.csv"));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_kpk"))
+            .args(["bitbase", "--endgame", name, "--csv"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("fen,wdl,dtm"));
+        let mut seen = std::collections::HashSet::new();
+        for line in lines {
+            let mut fields = line.split(',');
+            let (fen, wdl, dtm) = (fields.next().unwrap(), fields.next().unwrap(), fields.next().unwrap());
+            assert!(seen.insert(fen.to_string()), "{fen} twice");
+            let b: Board = fen.parse().unwrap();
+            let mirror = man == Piece::Pawn && key(&b).unwrap().1 % 8 >= 4;
+            let (m, sq, wk, bk, wtm) = key(&b).unwrap();
+            let f = |s: usize| if mirror { s ^ 7 } else { s };
+            let v = want[id[&(m, f(sq), f(wk), f(bk), wtm)]];
+            assert_eq!(m, man, "{fen}");
+            assert_eq!((wdl.parse::<i8>().unwrap(), dtm.parse::<u32>().unwrap()), (v.wdl, v.plies), "{fen}");
+        }
+        let per_file = g.keys.iter().filter(|k| k.0 == man).count();
+        assert_eq!(seen.len(), if man == Piece::Pawn { 2 * per_file } else { per_file }, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `kpk probe` prints the oracle's DTM for KPK, KQK and KRK positions, either colour strong.
+#[test]
+fn probe_prints_the_dtm_of_kpk_kqk_and_krk_positions() {
+    let (g, want) = solved();
+    let id: HashMap<Key, usize> = g.keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    // (FEN, the same position White strong as a key)
+    let cases = [
+        ("2k5/8/8/8/8/8/8/KQ6 w - - 0 1", (Piece::Queen, 1, 0, 58, true)),
+        ("kr6/8/8/8/8/8/8/6K1 b - - 0 1", (Piece::Rook, 1, 0, 62, true)),
+        ("k7/8/1K6/3P4/8/8/8/8 w - - 0 1", (Piece::Pawn, 35, 41, 56, true)),
+    ];
+    for (fen, k) in cases {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_kpk")).args(["probe", fen]).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let v = want[id[&k]];
+        assert!(v.wdl == 1 && v.plies > 0);
+        assert!(stdout.contains(&format!("DTM {} plies", v.plies)), "{fen}: {stdout}");
     }
 }

@@ -91,6 +91,11 @@ class Bitbase:
     def probe_dtz(self, board: Position) -> int:
         """DTZ, as ``chess.syzygy``'s: plies to the next zeroing move (a pawn move or a capture)
         from the side to move's point of view, 0 for a draw. ``MissingTableError`` (a ``KeyError``) where not KPK."""
+    def probe_dtm(self, board: Position) -> int:
+        """DTM, as ``chess.gaviota``'s ``probe_dtm``: plies to mate from the side to move's point
+        of view, positive where it mates, negative where it is mated, 0 for a draw or a
+        checkmate; KPK through promotion, KQK, KRK, KBK, KNK, either colour strong. ``MissingTableError``
+        (a ``KeyError``) for other material."""
     def get_dtc(self, board: Position, default: Any = None) -> Any:
         """``probe_dtc``, or ``default`` where the position is not KPK."""
     def get_dtz(self, board: Position, default: Any = None) -> Any:

@@ -50,6 +50,12 @@ fn dtz(bb: &kpk::Bitbase, o: &Oriented) -> i32 {
     i32::from(bb.dtz(&o.position))
 }
 
+/// The DTM tables, generated once per process.
+fn dtm_tables() -> &'static kpk::chess::dtm::Tables {
+    static TABLES: OnceLock<kpk::chess::dtm::Tables> = OnceLock::new();
+    TABLES.get_or_init(kpk::chess::dtm::Tables::generate)
+}
+
 /// The position of `board` for a Syzygy-shaped probe: `chess.syzygy.MissingTableError` (a
 /// `KeyError`; `kpk.syzygy`'s own where python-chess is not installed) where its material is not
 /// KPK, as `chess.syzygy` raises for a table it does not have; `KeyError` for a board of a variant
@@ -132,6 +138,31 @@ impl Bitbase {
     /// loses, 0 for a draw. `MissingTableError` (a `KeyError`) where the position is not KPK.
     fn probe_dtz(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
         Ok(dtz(self.bb, &kpk_board(board)?))
+    }
+
+    /// DTM as python-chess's Gaviota `probe_dtm`: plies to mate from the side to move's point of
+    /// view, positive where it mates, negative where it is mated, 0 for a draw or a checkmate;
+    /// KPK through promotion, KQK, KRK (and the drawn KBK, KNK), either colour strong. `KeyError`
+    /// for other material.
+    fn probe_dtm(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        let fen: String = match board.extract::<String>() {
+            Ok(fen) => fen,
+            Err(_) => {
+                if let Some(r) = crate::positions::refusal(board)? {
+                    return Err(PyKeyError::new_err(r.to_string()));
+                }
+                board.call_method0("fen")?.extract()?
+            }
+        };
+        match dtm_tables().probe_fen(&fen) {
+            Some(dtm) => Ok(dtm.signed()),
+            None => {
+                let py = board.py();
+                let missing =
+                    py.import(intern!(py, "kpk.syzygy"))?.getattr(intern!(py, "MissingTableError"))?;
+                Err(PyErr::from_value(missing.call1(("not a KPK, KQK, KRK, KBK or KNK position",))?))
+            }
+        }
     }
 
     /// `probe_wdl`, or `default` where the position is not KPK (as `chess.syzygy`'s `get_wdl`).

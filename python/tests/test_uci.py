@@ -1,5 +1,6 @@
 """`kpk uci` played through python-chess's UCI client (`chess.engine.SimpleEngine.popen_uci`):
-from a won position to promotion with every move legal and DTC-optimal, and a drawn position
+from a won position to promotion with every move legal and DTC-optimal (the play model), on to
+checkmate (both players; `--perfect` in exactly the DTM), and a drawn position
 held, with both the play model and the bitbase behind the engine."""
 
 import pytest
@@ -31,7 +32,8 @@ def test_the_engine_introduces_itself(engine):
     assert engine.id["name"].startswith("kpk ")
 
 
-def test_a_won_position_is_played_to_promotion_every_move_dtc_optimal(engine):
+def test_a_won_position_is_played_to_promotion_every_move_dtc_optimal(kpk_bin):
+    engine = chess.engine.SimpleEngine.popen_uci([str(kpk_bin), "uci", *PLAYERS[0]])
     bb = kpk.Bitbase()
     board = chess.Board(WON)
     start = bb.probe(board).dtc
@@ -51,6 +53,26 @@ def test_a_won_position_is_played_to_promotion_every_move_dtc_optimal(engine):
             break
     assert board.piece_at(result.move.to_square).piece_type == chess.QUEEN
     assert plies == start
+    engine.quit()
+
+
+def test_won_games_end_in_mate_and_perfect_play_in_exactly_the_dtm(engine, request):
+    """Past promotion both players mate with the DTM tables; `--perfect` mates from the start in
+    exactly the DTM, reporting `score mate N` (moves, side to move's view) on every move."""
+    bb = kpk.Bitbase()
+    board = chess.Board(WON)
+    start = bb.probe_dtm(board)
+    perfect = request.node.callspec.id == "perfect"
+    while not board.is_game_over():
+        dtm = bb.probe_dtm(board)
+        result = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_SCORE)
+        if perfect or board.pawns == 0:
+            mate = result.info["score"].relative.mate()
+            assert mate == ((dtm + 1) // 2 if dtm > 0 else -(-dtm // 2)), (board.fen(), mate, dtm)
+        board.push(result.move)
+    assert board.is_checkmate(), board.fen()
+    if perfect:
+        assert len(board.move_stack) == start
 
 
 def test_a_drawn_position_is_held(engine):

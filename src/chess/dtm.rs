@@ -23,7 +23,7 @@ use crate::chess::bitbase::Kpk;
 use crate::chess::endgame::{Endgame, Exits, Solution, solve};
 use crate::chess::index::KpkIndex;
 use crate::chess::pawnless::{self, Pawnless, Piece};
-use crate::chess::position::KpkPosition;
+use crate::chess::position::{After, KpkPosition, Move as KpkMove, Promotion};
 use cozy_chess::{Board, Move};
 use kpk_probe::{Color, Square};
 
@@ -64,7 +64,7 @@ impl Dtm {
 
     /// Ordering key for the side that chooses: a win first, the quickest; then a draw; then a
     /// loss, the longest.
-    fn preference(self) -> (u8, i64) {
+    pub fn preference(self) -> (u8, i64) {
         match self.wdl {
             1 => (0, i64::from(self.plies)),
             0 => (1, 0),
@@ -101,6 +101,24 @@ impl Tables {
     pub fn kpk_dtm(&self, p: &KpkPosition) -> Dtm {
         let i = KpkIndex::of(p).value();
         read(&self.kpk, i, p.side() == Color::White)
+    }
+
+    /// The DTM of the position a legal KPK move leads to, for the side then to move (a capture
+    /// of the pawn, or a promotion to a bishop or knight, draws).
+    pub fn after_move(&self, p: &KpkPosition, mv: KpkMove) -> Dtm {
+        let piece = match mv.promotion {
+            None => {
+                return match p.play(mv) {
+                    After::Position(next) => self.kpk_dtm(&next),
+                    _ => Dtm::DRAW,
+                };
+            }
+            Some(Promotion::Queen) => Piece::Queen,
+            Some(Promotion::Rook) => Piece::Rook,
+            Some(Promotion::Bishop) => Piece::Bishop,
+            Some(Promotion::Knight) => Piece::Knight,
+        };
+        self.pawnless_dtm(piece, false, [mv.to, p.wk(), p.bk()])
     }
 
     /// The DTM of a pawnless position, White strong (an illegal placement reads as a draw).
@@ -144,6 +162,11 @@ impl Tables {
             cozy_chess::Piece::King => return None,
         };
         Some(self.pawnless_dtm(piece, strong_to_move, [man_sq, wk, bk]))
+    }
+
+    /// [`Tables::probe`] of a FEN (all six fields); `None` for a bad FEN or other material.
+    pub fn probe_fen(&self, fen: &str) -> Option<Dtm> {
+        self.probe(&fen.trim().parse().ok()?)
     }
 
     /// Every legal move with the DTM it leaves the mover (the position's DTM is the best of

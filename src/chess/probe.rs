@@ -1,7 +1,7 @@
 //! Probing: a position's outcome, DTC and DTZ, and what every legal move leads to (`kpk probe`).
 
 use crate::chess::bitbase::Bitbase;
-use crate::chess::position::{After, Oriented};
+use crate::chess::position::{After, Move, Oriented};
 use kpk_probe::{Color, Outcome};
 
 /// The bitbase's answer for one position, with every legal move's result.
@@ -22,6 +22,8 @@ pub struct Probe {
 pub struct MoveLine {
     /// Short algebraic name in the user's orientation: `Kc2`, `b4`, `b8=R`, `Kxb2`.
     pub name: String,
+    /// The move in canonical orientation.
+    pub mv: Move,
     pub outcome: Outcome,
     /// DTC of the position after the move (0 for a winning promotion: conversion is done).
     pub dtc: Option<u8>,
@@ -60,7 +62,7 @@ pub fn probe(bb: &Bitbase, o: &Oriented) -> Probe {
                     (outcome, (outcome == Outcome::Win).then_some(0), reason.words())
                 }
             };
-            MoveLine { name, outcome, dtc, note, best: false }
+            MoveLine { name, mv, outcome, dtc, note, best: false }
         })
         .collect();
     moves.sort_by(|a, b| (a.rank(p.side()), &a.name).cmp(&(b.rank(p.side()), &b.name)));

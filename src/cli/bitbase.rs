@@ -19,12 +19,23 @@ pub struct BitbaseArgs {
     /// Write one CSV row per legal position: side,wk,bk,wp,result,dtc,fen.
     #[arg(long, value_name = "FILE")]
     csv: Option<OutFile>,
+    /// With --csv: write that endgame's rows instead (fen,wdl,dtm: the distance to mate in plies,
+    /// wdl from the side to move's view), one per legal position, both sides to move.
+    #[arg(long, value_enum, requires = "csv", conflicts_with = "out")]
+    endgame: Option<super::dtm::EndgameName>,
 }
 
 pub fn run_bitbase(args: BitbaseArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.as_deref().map(FileOut::check).transpose()?;
     let csv = args.csv.as_deref().map(FileOut::check).transpose()?;
     kpk::output::distinct(&out.iter().chain(&csv).collect::<Vec<_>>())?;
+    if let (Some(which), Some(csv)) = (args.endgame, &csv) {
+        super::dtm::write_endgame_csv(which, &kpk::chess::dtm::Tables::generate(), csv)?;
+        if !csv.is_stream() {
+            outln!("wrote {}", csv.display())?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let started = Instant::now();
     let bb = Bitbase::generate();
     let took = started.elapsed();
@@ -123,6 +134,7 @@ pub struct ProbeArgs {
 
 pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let bb = Bitbase::generate();
+    let tables = kpk::chess::dtm::Tables::generate();
     let mut batch = super::Batch::new();
     for (i, fen) in args.fens.iter().enumerate() {
         if i > 0 {
@@ -130,22 +142,31 @@ pub fn run_probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
         }
         match Oriented::from_fen(fen) {
             Ok(o) => {
-                print_probe(&bb, &o)?;
+                print_probe(&bb, &tables, &o)?;
                 batch.answered();
             }
-            Err(e) => batch.rejected(&format!("argument {}", i + 1), e),
+            Err(e) => match super::dtm::print_pawnless_probe(&tables, fen) {
+                Some(printed) => {
+                    printed?;
+                    batch.answered();
+                }
+                None => batch.rejected(&format!("argument {}", i + 1), e),
+            },
         }
     }
     Ok(batch.exit_code())
 }
 
-fn print_probe(bb: &Bitbase, o: &Oriented) -> std::io::Result<()> {
+fn print_probe(bb: &Bitbase, tables: &kpk::chess::dtm::Tables, o: &Oriented) -> std::io::Result<()> {
     let p = o.position;
     let answer = kpk::chess::probe::probe(bb, o);
     let pawn_side = if o.transform.flip_colours { "Black" } else { "White" };
     let to_move = if p.side() == Color::White { "the pawn side" } else { "the lone king" };
     let result = match answer.dtc {
-        Some(d) => format!("{}, DTC {d} plies, DTZ {}", answer.outcome, answer.dtz),
+        Some(d) => {
+            let dtm = tables.kpk_dtm(&p).plies;
+            format!("{}, DTC {d} plies, DTZ {}, DTM {dtm} plies", answer.outcome, answer.dtz)
+        }
         None => answer.outcome.to_string(),
     };
     outln!("{}", o.to_fen())?;
@@ -153,12 +174,14 @@ fn print_probe(bb: &Bitbase, o: &Oriented) -> std::io::Result<()> {
     if answer.moves.is_empty() {
         return outln!("  no legal moves: stalemate");
     }
-    outln!("  {:<8}{:<8}{:>6}  note", "move", "result", "DTC")?;
+    outln!("  {:<8}{:<8}{:>6}{:>6}  note", "move", "result", "DTC", "DTM")?;
     for m in &answer.moves {
         let dtc = m.dtc.map(|d| d.to_string()).unwrap_or_else(|| "-".into());
+        let after = tables.after_move(&p, m.mv);
+        let dtm = if after.wdl == 0 { "-".to_string() } else { after.plies.to_string() };
         let note: Vec<&str> =
             [if m.best { "best" } else { "" }, m.note].into_iter().filter(|s| !s.is_empty()).collect();
-        outln!("  {:<8}{:<8}{:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "))?;
+        outln!("  {:<8}{:<8}{:>6}{dtm:>6}  {}", m.name, m.outcome.to_string(), dtc, note.join("; "))?;
     }
     Ok(())
 }

@@ -28,6 +28,7 @@ macro_rules! errln {
 mod bench;
 mod bitbase;
 mod dataset;
+mod dtm;
 mod dtz;
 mod experiment;
 mod findings;

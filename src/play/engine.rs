@@ -18,6 +18,7 @@ pub mod root;
 pub mod setup;
 
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::Tables;
 use crate::chess::position::Oriented;
 use cozy_chess::Board;
 use messages::text;
@@ -87,7 +88,7 @@ impl Engine {
         let dtz = kpk_probe::DtzModel::from_bytes(crate::hybrid::dtz::DEFAULT_DTZ_MODEL_BYTES)
             .expect("the committed DTZ model loads");
         Engine {
-            knowledge: Knowledge { player, bb, dtz },
+            knowledge: Knowledge { player, bb, dtz, tables: Tables::generate() },
             options: Options::default(),
             setup: None,
             held: None,
@@ -231,14 +232,18 @@ impl Engine {
         let board = &setup.board;
         let chess960 = self.options.chess960;
         match Oriented::from_fen(&board.to_string()) {
+            Ok(o) if self.knowledge.is_perfect() => {
+                self.knowledge.by_dtm(board, self.knowledge.kpk_root_moves(&o, setup.halfmove))
+            }
             Ok(o) => self.knowledge.kpk_root_moves(&o, setup.halfmove),
-            Err(e) => {
+            // Past promotion the distance to mate decides.
+            Err(e) => self.knowledge.dtm_root_moves(board).unwrap_or_else(|| {
                 let moves = legal_moves(board, chess960);
                 if !moves.is_empty() {
                     reply.info(text("not_kpk", &[("why", &e)]));
                 }
                 outside_kpk(board, moves)
-            }
+            }),
         }
     }
 }
@@ -264,7 +269,7 @@ fn outside_kpk(board: &Board, moves: Vec<(cozy_chess::Move, String)>) -> Vec<Roo
             let mut next = board.clone();
             next.play_unchecked(mv);
             let score = Score::Cp(balance(&next, side));
-            RootMove { uci, wdl: None, score, dtc: None, dtz: None, ponder: None }
+            RootMove { uci, wdl: None, score, dtc: None, dtz: None, ponder: None, dtm: None }
         })
         .collect();
     list.sort_by_key(|m| {
@@ -279,6 +284,9 @@ fn outside_kpk(board: &Board, moves: Vec<(cozy_chess::Move, String)>) -> Vec<Roo
 /// The `info string` that says in words what the best move's result is, in KPK.
 fn describe(best: &RootMove, halfmove: u32) -> Option<String> {
     let wdl = best.wdl?;
+    if let Some(dtm) = best.dtm {
+        return Some(text("dtm", &[("dtm", &dtm.signed())]));
+    }
     let dtz = best.dtz.unwrap_or(0);
     let clocks: [(&str, &dyn std::fmt::Display); 2] = [("dtz", &dtz), ("halfmove", &halfmove)];
     Some(match (wdl, best.dtc) {

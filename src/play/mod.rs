@@ -19,6 +19,7 @@ pub mod propose;
 pub mod results;
 
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::{Dtm, Tables};
 use crate::chess::position::{After, KpkPosition, Move, Oriented, Promotion};
 use kpk_probe::{Color, Outcome};
 
@@ -52,6 +53,14 @@ pub fn perfect_move(bb: &Bitbase, p: &KpkPosition) -> Option<Move> {
     };
     // min_by_key keeps the first of equal keys.
     moves.iter().copied().min_by_key(key)
+}
+
+/// A DTM-optimal move in UCI and the position's DTM (side to move's view), for any position of
+/// KPK, KQK, KRK, KBK or KNK (either colour strong): the quickest mate, a draw kept, the longest
+/// resistance, ties to the move whose UCI text is first in byte order. `None` for other material
+/// or with no legal move. This is how a game goes on after promotion, to mate.
+pub fn dtm_move(tables: &Tables, board: &cozy_chess::Board) -> Option<(String, Dtm)> {
+    tables.best_move(board).map(|(mv, d)| (mv.to_string(), d))
 }
 
 /// Is `mv` perfect in `p` as [`perfect_move`] defines it (one of possibly several)?

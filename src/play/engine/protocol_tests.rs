@@ -21,6 +21,17 @@ fn field<'a>(line: &'a str, word: &str) -> &'a str {
     words[at + 1]
 }
 
+/// An `info` line's score on one scale, higher better for the side to move: `cp` as it is, a
+/// mate in N beyond every `cp` (the quicker the higher), being mated below every `cp`.
+fn score(line: &str) -> i64 {
+    let n: i64 = field(line, field(line, "score")).parse().unwrap();
+    match field(line, "score") {
+        "cp" => n,
+        _ if n > 0 => 1_000_000 - n,
+        _ => -1_000_000 - n,
+    }
+}
+
 /// `setoption name NAME value VALUE`'s reply.
 fn set(e: &mut Engine, name: &str, value: &str) -> Reply {
     e.handle(&format!("setoption name {name} value {value}"))
@@ -72,13 +83,13 @@ fn multipv_lists_every_root_move_best_first_with_its_exact_wdl() {
             let wins = crate::play::after(&bb, &o.position, *mv).0 == kpk_probe::Outcome::Win;
             let wdl = if wins { "1000" } else { "0" };
             assert_eq!(field(line, "wdl"), wdl, "{line}");
-            assert_eq!(field(line, "cp").parse::<i32>().unwrap() > 0, wins, "{line}");
+            assert_eq!(score(line) > 0, wins, "{line}");
             for word in ["depth", "nodes", "time"] {
                 field(line, word).parse::<u64>().unwrap();
             }
         }
         // Best first: the scores never rise down the list.
-        let cps: Vec<i32> = lines.iter().map(|l| field(l, "cp").parse().unwrap()).collect();
+        let cps: Vec<i64> = lines.iter().map(|l| score(l)).collect();
         assert!(cps.windows(2).all(|w| w[0] >= w[1]), "{cps:?}");
     }
 }
@@ -89,7 +100,12 @@ fn searchmoves_limits_the_answer_to_the_moves_given() {
     set(&mut e, "MultiPV", "5");
     e.handle(&format!("position fen {WON}"));
     let r = e.handle(&format!("go searchmoves {} wtime 1000", "e1d1 e1f2"));
-    assert_eq!(bestmove(&r), "e1d1");
+    // The better of the two by distance to mate (the perfect player's order).
+    let board: cozy_chess::Board = WON.parse().unwrap();
+    let dtm = crate::chess::dtm::Tables::generate().moves(&board).unwrap();
+    let of = |uci: &str| dtm.iter().find(|(m, _)| m.to_string() == uci).unwrap().1.preference();
+    let best = if of("e1f2") < of("e1d1") { "e1f2" } else { "e1d1" };
+    assert_eq!(bestmove(&r), best);
     let pvs: Vec<&str> = pv_lines(&r).iter().map(|l| field(l, "pv")).collect();
     assert_eq!(pvs.len(), 2);
     assert!(pvs.contains(&"e1f2"));
@@ -194,7 +210,7 @@ fn the_halfmove_clock_turns_a_win_beyond_the_fifty_moves_into_a_draw() {
                 let first = pv_lines(&r)[0];
                 let expected = if wins { "wdl 1000 0 0" } else { "wdl 0 1000 0" };
                 assert!(first.contains(expected), "{} at clock {clock}: {first}", p.to_fen());
-                assert_eq!(field(first, "cp").parse::<i32>().unwrap() > WIN_CP / 2, wins);
+                assert_eq!(score(first) > i64::from(WIN_CP / 2), wins);
                 // Even cursed, the best move is one of the winning moves ignoring the rule.
                 let o = Oriented { position: p, transform: Default::default() };
                 let mv = p.moves().into_iter().find(|m| uci(&o, *m) == bestmove(&r)).unwrap();

@@ -7,6 +7,7 @@
 //! *cursed win*, scored as a draw, and the matching loss a *blessed loss*.
 
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::{Dtm, Tables};
 use crate::chess::position::{After, KpkPosition, Move, Oriented};
 use crate::play::model::PlayModel;
 use crate::play::{after, uci};
@@ -74,6 +75,8 @@ pub struct RootMove {
     pub dtz: Option<u32>,
     /// The reply the player expects, for `bestmove … ponder`.
     pub ponder: Option<String>,
+    /// The distance to mate this move leaves the mover, where the DTM tables decide the move.
+    pub dtm: Option<Dtm>,
 }
 
 /// Who chooses the moves of KPK positions.
@@ -91,6 +94,8 @@ pub struct Knowledge {
     pub bb: Bitbase,
     /// The committed DTZ model: the play model's depths to zeroing.
     pub dtz: DtzModel,
+    /// Distance to mate: the moves past promotion, and every move of the perfect player.
+    pub tables: Tables,
 }
 
 impl Knowledge {
@@ -170,7 +175,55 @@ impl Knowledge {
             Wdl::Loss => Score::Cp(-win),
             _ => Score::Cp(0),
         };
-        RootMove { uci: uci(o, mv), wdl: Some(wdl), score, dtc, dtz, ponder }
+        RootMove { uci: uci(o, mv), wdl: Some(wdl), score, dtc, dtz, ponder, dtm: None }
+    }
+
+    /// Every legal move of a position the DTM tables hold (KQK, KRK, KBK, KNK, KPK) with the
+    /// distance to mate it leaves the mover, best first: the quickest mate, then a draw, then the
+    /// longest resistance, ties in the byte order of the moves' UCI text. `None` outside the
+    /// tables.
+    pub fn dtm_root_moves(&self, board: &cozy_chess::Board) -> Option<Vec<RootMove>> {
+        let mut moves = self.tables.moves(board)?;
+        moves.sort_by_cached_key(|(mv, d)| (d.preference(), mv.to_string()));
+        let wdl = |d: Dtm| match d.wdl {
+            1 => Wdl::Win,
+            0 => Wdl::Draw,
+            _ => Wdl::Loss,
+        };
+        let root = |(mv, d): (cozy_chess::Move, Dtm)| RootMove {
+            uci: mv.to_string(),
+            wdl: Some(wdl(d)),
+            score: d.uci_mate().map_or(Score::Cp(0), Score::Mate),
+            dtc: None,
+            dtz: None,
+            ponder: None,
+            dtm: Some(d),
+        };
+        Some(moves.into_iter().map(root).collect())
+    }
+
+    /// The perfect player's KPK list ordered by distance to mate: a win or loss the 50-move rule
+    /// keeps is scored `mate N` from the DTM tables, and the wins (then the draws, the losses)
+    /// go quickest mate first, ties in UCI text order. Cursed wins and blessed losses keep their
+    /// place and score: the halfmove clock, read with the DTZ, decides which wins stand.
+    pub fn by_dtm(&self, board: &cozy_chess::Board, mut moves: Vec<RootMove>) -> Vec<RootMove> {
+        let Some(dtms) = self.tables.moves(board) else { return moves };
+        for m in &mut moves {
+            let d = dtms.iter().find(|(mv, _)| mv.to_string() == m.uci).map(|&(_, d)| d);
+            if matches!(m.wdl, Some(Wdl::Win | Wdl::Loss)) {
+                m.dtm = d;
+                m.score = d.and_then(Dtm::uci_mate).map_or(m.score, Score::Mate);
+            }
+        }
+        moves.sort_by_cached_key(|m| {
+            (std::cmp::Reverse(m.wdl), m.dtm.map_or((1, 0), Dtm::preference), m.uci.clone())
+        });
+        moves
+    }
+
+    /// Whether the bitbase's perfect moves are played.
+    pub fn is_perfect(&self) -> bool {
+        matches!(self.player, Player::Perfect)
     }
 }
 

@@ -1,7 +1,7 @@
 use super::*;
 use crate::chess::position::KpkPosition;
 use crate::play::model::PlayModel;
-use crate::play::{after, is_perfect, uci};
+use crate::play::{is_perfect, uci};
 use kpk_probe::Color;
 use root::WIN_CP;
 use setup::setup_of;
@@ -75,7 +75,18 @@ fn self_play(e: &mut Engine, fen: &str, plies: usize) -> Vec<String> {
         let r = e.handle("go movetime 100");
         let mv = bestmove(&r).to_string();
         let kpk_move = o.position.moves().into_iter().find(|m| uci(&o, *m) == mv).expect("a KPK move");
-        assert!(is_perfect(&bb, &o.position, kpk_move), "{mv} in {}", board);
+        // `--perfect` plays for the quickest mate, the play model for the quickest conversion.
+        let tables = &e.knowledge.tables;
+        let dtm_best = |mv: &str| {
+            let moves = tables.moves(&board).unwrap();
+            let best = tables.best_move(&board).unwrap().1;
+            moves.iter().any(|(m, d)| m.to_string() == mv && *d == best)
+        };
+        let perfect = e.knowledge.is_perfect();
+        assert!(
+            if perfect { dtm_best(&mv) } else { is_perfect(&bb, &o.position, kpk_move) },
+            "{mv} in {board}"
+        );
         moves.push(mv);
     }
     moves
@@ -107,21 +118,25 @@ fn the_score_is_the_known_result_from_the_side_to_moves_view() {
     let mut e = perfect();
     e.handle(&format!("position fen {WON}"));
     let r = e.handle("go depth 3");
+    // `--perfect` knows the distance to mate: UCI's moves to mate.
+    let tables = Tables::generate();
+    let dtm = tables.kpk_dtm(&o.position).plies as i32;
+    assert!(dtm > i32::from(d));
     let best = bestmove(&r);
-    let head = info(&[
-        ("depth", &1),
-        ("seldepth", &2),
-        ("multipv", &1),
-        ("score", &Score::Cp(WIN_CP - i32::from(d))),
-    ]);
+    let head =
+        info(&[("depth", &1), ("seldepth", &2), ("multipv", &1), ("score", &Score::Mate((dtm + 1) / 2))]);
     let tail = info(&[("nodes", &7), ("time", &"T"), ("pv", &best)]);
     assert!(timeless(&r.lines[0]).starts_with(&format!("{head}{} ", &tail[4..])), "{r:?}");
     // The lone king to move in a lost position: the negative.
     let lost = "8/8/8/8/8/8/4P3/4K2k b - - 0 1";
     e.handle(&format!("position fen {lost}"));
     let r = e.handle("go");
-    let d = bb.dtc(&Oriented::from_fen(lost).unwrap().position).unwrap().0;
-    assert!(r.lines[0].contains(&format!(" score cp {} ", -(WIN_CP - i32::from(d)))));
+    let dtm = tables.kpk_dtm(&Oriented::from_fen(lost).unwrap().position).plies as i32;
+    assert!(r.lines[0].contains(&format!(" score mate {} ", -dtm / 2)), "{r:?}");
+    // The play model knows the result and the DTC-less score.
+    let mut m = model();
+    m.handle(&format!("position fen {lost}"));
+    assert!(m.handle("go").lines[0].contains(&format!(" score cp {} ", -WIN_CP)));
     // A draw, and the play model's win without a DTC.
     e.handle(&format!("position fen {DRAWN}"));
     assert!(e.handle("go wtime 1000 btime 1000").lines[0].contains("score cp 0 "));
@@ -198,8 +213,9 @@ fn go_infinite_waits_for_stop() {
 }
 
 #[test]
-fn every_won_white_to_move_position_gets_a_perfect_move_and_its_dtc() {
+fn every_won_white_to_move_position_gets_a_dtm_optimal_move_under_perfect() {
     let bb = Bitbase::generate();
+    let tables = Tables::generate();
     let e = perfect();
     for p in KpkPosition::all().filter(|p| p.side() == Color::White && bb.dtc(p).is_some()).step_by(97) {
         let o = Oriented { position: p, transform: Default::default() };
@@ -209,9 +225,36 @@ fn every_won_white_to_move_position_gets_a_perfect_move_and_its_dtc() {
         let mv = e.answer(&setup, None, &mut reply);
         let mv = mv.strip_prefix("bestmove ").unwrap();
         let m = p.moves().into_iter().find(|m| uci(&o, *m) == mv).unwrap();
-        assert_eq!(after(&bb, &p, m).1, bb.dtc(&p).map(|d| d.0 - 1), "{}", p.to_fen());
+        assert_eq!(tables.after_move(&p, m).plies + 1, tables.kpk_dtm(&p).plies, "{}", p.to_fen());
     }
 }
 
 #[path = "protocol_tests.rs"]
 mod protocol_tests;
+
+/// Plays `fen` with the engine choosing every move until no move is legal; the final position.
+fn play_out(e: &mut Engine, fen: &str) -> (Board, usize) {
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        let position = format!("position fen {fen} moves {}", moves.join(" "));
+        e.handle(&position);
+        let board =
+            setup_of(&position.split_ascii_whitespace().skip(1).collect::<Vec<_>>(), false).unwrap().board;
+        let mv = bestmove(&e.handle("go")).to_string();
+        if mv == "(none)" || moves.len() > 200 {
+            return (board, moves.len());
+        }
+        moves.push(mv);
+    }
+}
+
+#[test]
+fn won_games_end_in_checkmate_and_perfect_play_in_exactly_the_dtm() {
+    let tables = Tables::generate();
+    let dtm = tables.kpk_dtm(&Oriented::from_fen(WON).unwrap().position).plies as usize;
+    let (end, plies) = play_out(&mut perfect(), WON);
+    assert_eq!(end.status(), cozy_chess::GameStatus::Won, "{end}");
+    assert_eq!(plies, dtm);
+    let (end, _) = play_out(&mut model(), WON);
+    assert_eq!(end.status(), cozy_chess::GameStatus::Won, "{end}");
+}
