@@ -5,5 +5,4 @@
 
 pub mod colours;
 pub mod plot;
-mod printable;
 pub mod raster;

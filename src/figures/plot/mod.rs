@@ -12,10 +12,12 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
+
+mod printable;
 use std::sync::OnceLock;
 
 /// The bundled DejaVu Sans, shared with the SVG rasteriser ([`crate::figures::raster`]).
-pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+pub(crate) static FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 /// The font family every chart asks for; [`ensure_font`] registers the bundled DejaVu Sans under it.
 pub const FAMILY: &str = "sans-serif";
 
@@ -303,13 +305,13 @@ impl LineChart {
         out.write_rendered(format.extension(), |tmp| match format {
             ImageFormat::Png => {
                 let root = BitMapBackend::new(tmp, size).into_drawing_area();
-                chart.draw_on(&root, ticks).map_err(|e| super::printable::png_err(&shown, e))?;
-                root.present().map_err(|e| super::printable::png_err(&shown, e))
+                chart.draw_on(&root, ticks).map_err(|e| printable::png_err(&shown, e))?;
+                root.present().map_err(|e| printable::png_err(&shown, e))
             }
             ImageFormat::Svg => {
                 let root = SVGBackend::new(tmp, size).into_drawing_area();
-                chart.draw_on(&root, ticks).map_err(|e| super::printable::svg_err(&shown, e))?;
-                root.present().map_err(|e| super::printable::svg_err(&shown, e))
+                chart.draw_on(&root, ticks).map_err(|e| printable::svg_err(&shown, e))?;
+                root.present().map_err(|e| printable::svg_err(&shown, e))
             }
         })
     }

@@ -3,7 +3,7 @@
 //! feed and carriage return, so an SVG with a user's title stays well-formed; a PNG shows the
 //! same text.
 
-use super::plot::LineChart;
+use super::LineChart;
 use crate::error::Error;
 use plotters::prelude::{BitMapBackend, DrawingAreaErrorKind, DrawingBackend};
 use plotters_backend::DrawingErrorKind;
@@ -42,7 +42,7 @@ pub(crate) fn png_err(path: &Path, e: DrawingAreaErrorKind<PngError>) -> Error {
             };
         }
     }
-    super::plot::draw_err(path, e)
+    super::draw_err(path, e)
 }
 
 /// An SVG that could not be written, as an I/O error of the destination.
@@ -51,6 +51,6 @@ pub(crate) fn svg_err(path: &Path, e: DrawingAreaErrorKind<std::io::Error>) -> E
         DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(cause)) => {
             Error::Io { path: path.display().to_string(), cause }
         }
-        other => super::plot::draw_err(path, other),
+        other => super::draw_err(path, other),
     }
 }
