@@ -179,7 +179,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     );
     let code = dispatch(cli.command);
     let code = match code {
-        Err(e) if needs_repository && outside_repository() => {
+        Err(e) if needs_repository && outside_repository() && reads_a_missing_file(&e) => {
             let command = std::env::args().nth(1).unwrap_or_default();
             return Err(e.context(format!(
                 "kpk {command} reads the kpk repository's experiments/, reports/ and models/: run it from the root of a clone"
@@ -190,6 +190,17 @@ pub fn run() -> anyhow::Result<ExitCode> {
     // What is still buffered is written now, so that a failure is reported rather than lost.
     stdout().flush()?;
     Ok(code)
+}
+
+/// Whether `e` comes from a file or folder that does not exist (a repository file the command
+/// reads by default, when run outside the repository), rather than from one the user named that
+/// exists but is wrong.
+fn reads_a_missing_file(e: &anyhow::Error) -> bool {
+    let missing = |io: &std::io::Error| io.kind() == std::io::ErrorKind::NotFound;
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(missing)
+            || matches!(c.downcast_ref::<kpk::Error>(), Some(kpk::Error::Io { cause, .. }) if missing(cause))
+    })
 }
 
 /// Whether the current folder is no kpk repository (it has no experiments/ folder).

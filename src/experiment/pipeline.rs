@@ -44,10 +44,8 @@ pub fn load_configs(paths: &[PathBuf]) -> Result<Vec<Trial>> {
 
 /// Every `*.toml` trial config in `dir`, in the order of their file names, loaded and checked.
 pub fn load_dir(dir: &Path) -> Result<Vec<Trial>> {
-    let listed = std::fs::read_dir(dir).map_err(|e| Error::Format {
-        path: dir.display().to_string(),
-        message: format!("cannot list the trial configs: {e}"),
-    })?;
+    let listed =
+        std::fs::read_dir(dir).map_err(|cause| Error::Io { path: dir.display().to_string(), cause })?;
     let mut paths: Vec<PathBuf> = listed
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
