@@ -187,10 +187,14 @@ pub enum PlayerName {
     Hybrid,
     /// The net hybrid's net alone (`--hybrid`), searching `--q` plies below the move.
     HybridNet,
+    /// The DTM tables throughout: the quickest mate, the longest resistance.
+    Dtm,
 }
 
 #[derive(Args)]
-#[command(after_help = "Prints the game as PGN on standard output. The side not given plays perfectly.")]
+#[command(
+    after_help = "Prints the game as PGN on standard output. The side not given plays perfectly. A won game goes on past the promotion to checkmate, both sides playing by distance to mate."
+)]
 pub struct PlayArgs {
     /// The start position in FEN: king and pawn versus king, the pawn of either colour, any file.
     #[arg(value_name = "FEN")]
@@ -215,15 +219,18 @@ pub struct PlayArgs {
     /// Plies searched below the move by `hybrid` and `hybrid-net` players.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
     q: u32,
-    /// Stop after this many plies (the game is then unfinished, `*`).
+    /// Stop after this many plies in all (unfinished KPK is then `*`; past a winning promotion the
+    /// result stands).
     #[arg(long, default_value_t = 100)]
     max_plies: usize,
 }
 
 pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    use kpk::play::game::{Player, play};
+    use kpk::play::game::Player;
+    use kpk::play::mating::play_to_mate;
     let start = kpk::Oriented::from_fen(&args.fen)?;
     let bb = Bitbase::generate();
+    let tables = kpk::chess::dtm::Tables::generate();
     let sides = [args.white, args.black];
     let model =
         if sides.contains(&PlayerName::Model) { Some(load_play_model(args.model.as_deref())?) } else { None };
@@ -245,6 +252,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let make = |side: usize, seed: u64| match (sides[side], &values[side]) {
         (PlayerName::Model, _) => Player::Model(model.as_ref().expect("loaded above")),
         (PlayerName::Random, _) => Player::random(&bb, seed),
+        (PlayerName::Dtm, _) => Player::Dtm(&tables),
         (_, Some(v)) => Player::Search(v),
         _ => Player::Perfect(&bb),
     };
@@ -252,12 +260,12 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let (white_name, black_name) = (white.name(), black.name());
     // Inside, the pawn side is White; a black pawn swaps the players.
     let game = if start.transform.flip_colours {
-        play(&bb, start, &mut black, &mut white, args.max_plies)
+        play_to_mate(&bb, &tables, start, &mut black, &mut white, args.max_plies)
     } else {
-        play(&bb, start, &mut white, &mut black, args.max_plies)
+        play_to_mate(&bb, &tables, start, &mut white, &mut black, args.max_plies)
     };
     use std::io::Write;
-    write!(super::stdout(), "{}", kpk::play::pgn::to_pgn(&game, &white_name, &black_name))?;
+    write!(super::stdout(), "{}", kpk::play::pgn::to_pgn_mated(&game, &white_name, &black_name))?;
     Ok(ExitCode::SUCCESS)
 }
 

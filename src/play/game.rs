@@ -4,6 +4,7 @@
 
 use super::{after, perfect_move};
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::Tables;
 use crate::chess::position::{After, KpkPosition, Move, Oriented};
 use crate::chess::search::Values;
 use crate::play::model::PlayModel;
@@ -24,6 +25,9 @@ pub enum Player<'a> {
     /// Lookahead on an evaluator, with as many plies of search below the move as `values` were
     /// deepened ([`Values::best`]).
     Search(&'a Values),
+    /// The DTM tables throughout: the quickest mate, the longest resistance, a draw kept, ties to
+    /// the lowest UCI text ([`Tables::best_move`]).
+    Dtm(&'a Tables),
 }
 
 impl<'a> Player<'a> {
@@ -39,6 +43,7 @@ impl<'a> Player<'a> {
             Player::Model(_) => "kpk play model (models/kpk-play.hybrid)".into(),
             Player::Random { .. } => "kpk random result-keeping move".into(),
             Player::Search(v) => format!("kpk {} evaluator, {}-ply search", v.name(), v.depth()),
+            Player::Dtm(_) => "kpk perfect by DTM (tables)".into(),
         }
     }
 
@@ -62,10 +67,20 @@ impl<'a> Player<'a> {
                 let pool = if good.is_empty() { &moves } else { &good };
                 pool.choose(rng.as_mut()).copied()
             }
+            Player::Dtm(tables) => dtm_move(tables, p),
             Player::Search(_) => None,
         };
         mv.map(|mv| (mv, None))
     }
+}
+
+/// The DTM-optimal move of [`Tables::best_move`] in `p` (canonical orientation).
+fn dtm_move(tables: &Tables, p: &KpkPosition) -> Option<Move> {
+    let board: cozy_chess::Board = p.to_fen().parse().ok()?;
+    let (best, _) = tables.best_move(&board)?;
+    let o = Oriented { position: *p, transform: kpk_probe::Transform::IDENTITY };
+    let best = best.to_string();
+    p.moves().into_iter().find(|&mv| super::uci(&o, mv) == best)
 }
 
 /// One ply of a game.

@@ -1,9 +1,11 @@
 //! A game as PGN (the PGN standard's export format): the seven-tag roster, `SetUp` and `FEN` for
 //! the start position, SAN moves in the FEN's own orientation with `+`/`#`, a comment per move
 //! giving the depth to conversion before and after it (and the value a player's evaluator gave
-//! the move, for players that evaluate), and the result.
+//! the move, for players that evaluate), and the result. A game played on to mate gives, past
+//! the promotion, the distance to mate (DTM) before and after each move.
 
 use super::game::{End, Game};
+use super::mating::{MatePly, MatedGame};
 use crate::chess::position::Oriented;
 use kpk_probe::Color;
 
@@ -51,6 +53,17 @@ fn ending(end: End) -> &'static str {
 
 /// The PGN text of `g`, with `white` and `black` naming the players of the FEN's colours.
 pub fn to_pgn(g: &Game, white: &str, black: &str) -> String {
+    write(g, &[], ending(g.end), white, black)
+}
+
+/// The PGN text of a game played on to mate: past the promotion each comment gives the DTM
+/// before and after the move, in plies.
+pub fn to_pgn_mated(m: &MatedGame, white: &str, black: &str) -> String {
+    let end = if m.mated { "checkmate" } else { ending(m.game.end) };
+    write(&m.game, &m.mating, end, white, black)
+}
+
+fn write(g: &Game, mating: &[MatePly], end: &str, white: &str, black: &str) -> String {
     let res = result(g);
     let mut out = String::new();
     for (tag, value) in [
@@ -92,7 +105,17 @@ pub fn to_pgn(g: &Game, white: &str, black: &str) -> String {
             number += 1;
         }
     }
-    tokens.push(format!("{{{}}}", ending(g.end)));
+    for ply in mating {
+        if ply.white {
+            tokens.push(format!("{number}."));
+        }
+        tokens.push(ply.san.clone());
+        tokens.push(format!("{{DTM {} -> DTM {}}}", ply.dtm_before, ply.dtm_after));
+        if !ply.white {
+            number += 1;
+        }
+    }
+    tokens.push(format!("{{{end}}}"));
     tokens.push(res.to_string());
     let mut line = String::new();
     for t in tokens {
