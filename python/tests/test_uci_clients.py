@@ -46,7 +46,7 @@ def test_analyse_with_multipv_gives_that_many_lines_best_first(engine):
     infos = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)
     assert len(infos) == 3
     assert [i["multipv"] for i in infos] == [1, 2, 3]
-    scores = [i["score"].relative.score() for i in infos]
+    scores = [i["score"].relative.score(mate_score=100_000) for i in infos]
     assert scores == sorted(scores, reverse=True) and scores[0] > 0
     assert all(i["pv"][0] in board.legal_moves for i in infos)
     assert all(k in infos[0] for k in ("depth", "nodes", "time", "score"))
