@@ -163,34 +163,41 @@ impl KpkPosition {
         board[wk.index()] = Some(king);
         board[bk.index()] = Some(lone);
         board[wp.index()] = Some(pawn);
-        let mut fen = String::with_capacity(40);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(c) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = fen_placement(&board);
         let side = if t.flip_colours { self.side().other() } else { self.side() };
         fen.push(' ');
         fen.push(side.fen_char());
         fen.push_str(" - - 0 1");
         fen
     }
+}
+
+/// The piece placement field of a FEN: the board's letters (square a1 = 0 … h8 = 63) rank 8
+/// first, runs of empty squares as digits, ranks parted by `/`.
+pub fn fen_placement(board: &[Option<char>; 64]) -> String {
+    let mut fen = String::with_capacity(72);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
 }
 
 /// A FEN as the user wrote it: its canonical position and the transform back to the user's view.

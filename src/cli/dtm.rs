@@ -61,28 +61,7 @@ fn fen(men: &[(char, usize)], white_to_move: bool) -> String {
     for &(c, sq) in men {
         board[sq] = Some(c);
     }
-    let mut s = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                Some(c) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
+    let s = kpk::chess::position::fen_placement(&board);
     format!("{s} {} - - 0 1", if white_to_move { 'w' } else { 'b' })
 }
 

@@ -73,31 +73,11 @@ impl KrkPosition {
 
     /// The position in FEN (no castling, no en passant, move 1).
     pub fn fen(&self) -> String {
-        let mut fen = String::with_capacity(40);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                let sq = Square::new(rank * 8 + file).expect("a square");
-                let man =
-                    [(self.wk, 'K'), (self.wr, 'R'), (self.bk, 'k')].iter().find(|m| m.0 == sq).map(|m| m.1);
-                match man {
-                    Some(c) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
+        let mut board = [None; 64];
+        for (sq, c) in [(self.wk, 'K'), (self.wr, 'R'), (self.bk, 'k')] {
+            board[sq.index()] = Some(c);
         }
+        let mut fen = crate::chess::position::fen_placement(&board);
         fen.push_str(if self.white_to_move { " w - - 0 1" } else { " b - - 0 1" });
         fen
     }
