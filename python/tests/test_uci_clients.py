@@ -17,21 +17,12 @@ import pytest
 chess = pytest.importorskip("chess")
 import chess.engine  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
 WON = "8/8/8/8/8/8/4P3/4K2k w - - 0 1"  # Ke1, Pe2 v kh1: a win
 
 
-@pytest.fixture(scope="module")
-def binary():
-    path = Path(os.environ.get("KPK_BIN", REPO / "target" / "release" / "kpk"))
-    if not path.is_file():
-        pytest.fail(f"no kpk binary at {path}: run `cargo build --release` or set KPK_BIN")
-    return path
-
-
 @pytest.fixture(params=[[], ["--perfect"]], ids=["model", "perfect"])
-def engine(binary, request, tmp_path):
-    e = chess.engine.SimpleEngine.popen_uci([str(binary), "uci", *request.param], cwd=tmp_path)
+def engine(kpk_bin, request, tmp_path):
+    e = chess.engine.SimpleEngine.popen_uci([str(kpk_bin), "uci", *request.param], cwd=tmp_path)
     yield e
     e.quit()
 
@@ -69,9 +60,9 @@ def test_play_keeps_to_the_root_moves(engine):
         assert engine.play(board, chess.engine.Limit(time=0.1), root_moves=[m]).move == m
 
 
-def test_go_infinite_then_a_new_position_then_stop_gives_a_bestmove(binary, tmp_path):
+def test_go_infinite_then_a_new_position_then_stop_gives_a_bestmove(kpk_bin, tmp_path):
     script = f"uci\nposition fen {WON}\ngo infinite\nucinewgame\nposition startpos\nstop\nquit\n"
-    out = subprocess.run([str(binary), "uci"], input=script, capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run([str(kpk_bin), "uci"], input=script, capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0
     assert out.stdout.splitlines()[-1] == "bestmove e2e4"
 
@@ -92,13 +83,13 @@ def test_an_infinite_analysis_stops_with_a_bestmove(engine):
 STOCKFISH = shutil.which("stockfish") or (Path("/usr/games/stockfish") if Path("/usr/games/stockfish").exists() else None)
 
 
-def probe(binary, fen):
+def probe(kpk_bin, fen):
     """The bitbase's result of a KPK position for the side with the pawn: "win" or "draw"."""
-    out = subprocess.run([str(binary), "probe", fen], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(kpk_bin), "probe", fen], capture_output=True, text=True, check=True).stdout
     return out.splitlines()[1].split()[0].rstrip(",")
 
 
-def starts(binary, n, seed=1):
+def starts(kpk_bin, n, seed=1):
     """`n` won and `n` drawn KPK starts, White with the pawn, drawn at random from a seed."""
     rng = random.Random(seed)
     found = {"win": [], "draw": []}
@@ -113,7 +104,7 @@ def starts(binary, n, seed=1):
         board.turn = rng.choice([chess.WHITE, chess.BLACK])
         if not board.is_valid() or board.is_game_over():
             continue
-        result = probe(binary, board.fen())
+        result = probe(kpk_bin, board.fen())
         if len(found[result]) < n:
             found[result].append(board.fen())
     return found
@@ -144,14 +135,14 @@ def play_out(board, white, black, limit):
 
 
 @pytest.mark.skipif(STOCKFISH is None and not os.environ.get("KPK_REQUIRE_STOCKFISH"), reason="no stockfish")
-def test_a_match_against_stockfish_spoils_no_result(binary, tmp_path):
+def test_a_match_against_stockfish_spoils_no_result(kpk_bin, tmp_path):
     assert STOCKFISH is not None, "KPK_REQUIRE_STOCKFISH is set but stockfish is not installed"
-    kpk_engine = chess.engine.SimpleEngine.popen_uci([str(binary), "uci"], cwd=tmp_path)
+    kpk_engine = chess.engine.SimpleEngine.popen_uci([str(kpk_bin), "uci"], cwd=tmp_path)
     stockfish = chess.engine.SimpleEngine.popen_uci(str(STOCKFISH))
     limit = chess.engine.Limit(time=0.02)
     results = []
     try:
-        for expected, fens in starts(binary, 12).items():
+        for expected, fens in starts(kpk_bin, 12).items():
             for fen in fens:
                 for kpk_side in ["pawn", "king"]:
                     white, black = (kpk_engine, stockfish) if kpk_side == "pawn" else (stockfish, kpk_engine)
