@@ -8,7 +8,11 @@ use std::process::ExitCode;
 const CLOSED_PIPE: u8 = 141;
 
 fn main() -> ExitCode {
-    match kpk_cli::run() {
+    let result = kpk_cli::run();
+    // From here no temporary can appear, and an interrupt that has begun ends the process with
+    // its own status rather than this one (src/output/interrupt.rs).
+    kpk::output::interrupt::hold_until_exit();
+    match result {
         Ok(code) => code,
         Err(err) if kpk_cli::is_closed_pipe(&err) => ExitCode::from(CLOSED_PIPE),
         Err(err) => {

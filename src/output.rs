@@ -23,24 +23,23 @@
 //! a probe file there, so an unwritable destination fails in milliseconds, not after training.
 //!
 //! Temporary entries are named `.<name>.kpk-tmp-<pid>-<n>` beside their destination. They are
-//! registered while they exist so that [`remove_temporaries`] (called by the command line's
-//! SIGINT/SIGTERM handler) can delete them; entries left by a process that no longer runs are
-//! removed by the next write into the same folder ([`sweep_stale`]). Error messages always name
-//! the destination, never a temporary name.
+//! registered while they exist, and SIGINT or SIGTERM removes them all ([`interrupt`]: every step
+//! that makes an entry appear on disk, and the signal's removal, hold one lock, so an interrupt
+//! leaves each destination as it was or whole, and no temporary). Entries left by a process that
+//! no longer runs (killed by SIGKILL, or by a power cut) are removed by the next write into the
+//! same folder ([`sweep_stale`]). Error messages always name the destination, never a temporary
+//! name.
 
 use crate::error::{Error, Result};
 use std::fs::Metadata;
 use std::io::Write;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The marker in every temporary name.
 const TMP_MARK: &str = ".kpk-tmp-";
 
-/// Temporary entries that exist right now, for [`remove_temporaries`].
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn out_err(path: &Path, reason: impl Into<String>) -> Error {
@@ -51,50 +50,57 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |cause| Error::Io { path: path.display().to_string(), cause }
 }
 
-/// A fresh temporary name beside `dest` (same folder, so a rename is atomic), registered until
-/// [`Temporary`] is dropped.
+/// A temporary entry beside `dest` (same folder, so a rename is atomic), created and registered
+/// in one step ([`interrupt::create`]) and removed when dropped.
 struct Temporary(PathBuf);
 
 impl Temporary {
-    fn beside(dest: &Path, suffix: &str) -> Temporary {
+    /// A fresh temporary name beside `dest`, not yet on disk.
+    fn name_beside(dest: &Path, suffix: &str) -> PathBuf {
         let dir = parent_of(dest);
         let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!(".{name}{TMP_MARK}{}-{n}{suffix}", std::process::id()));
-        LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(path.clone());
-        Temporary(path)
+        dir.join(format!(".{name}{TMP_MARK}{}-{n}{suffix}", std::process::id()))
+    }
+
+    /// A new empty file beside `dest`, open for writing.
+    fn file(dest: &Path, suffix: &str) -> std::io::Result<(Temporary, std::fs::File)> {
+        let path = Temporary::name_beside(dest, suffix);
+        let file = interrupt::create(&path, |p| std::fs::File::create_new(p))?;
+        Ok((Temporary(path), file))
+    }
+
+    /// A new empty folder beside `dest`.
+    fn folder(dest: &Path) -> std::io::Result<Temporary> {
+        let path = Temporary::name_beside(dest, "");
+        interrupt::create(&path, |p| std::fs::create_dir(p))?;
+        Ok(Temporary(path))
+    }
+
+    /// Rename the temporary to `dest`, under the lock of [`interrupt`].
+    fn rename_to(&self, dest: &Path) -> std::io::Result<()> {
+        interrupt::locked(|| std::fs::rename(&self.0, dest))
     }
 }
 
 impl Drop for Temporary {
     /// Whatever is still at the temporary path was not renamed into place: remove it.
     fn drop(&mut self) {
-        remove_entry(&self.0);
-        LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != &self.0);
+        interrupt::remove(&self.0);
     }
 }
 
-fn remove_entry(path: &Path) {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => drop(std::fs::remove_dir_all(path)),
-        Ok(_) => drop(std::fs::remove_file(path)),
-        Err(_) => {}
-    }
+/// Create the folder `dir` (and the missing folders above it) under the lock of [`interrupt`]: a
+/// folder of an output a command writes itself, such as a run folder's `npy/`.
+pub fn create_folder(dir: &Path) -> Result<()> {
+    interrupt::locked(|| std::fs::create_dir_all(dir)).map_err(io_err(dir))
 }
 
-/// Delete every temporary entry this process has open. For the command line's signal handler:
-/// an interrupted run leaves its previous outputs intact and no temporary entries behind.
-pub fn remove_temporaries() {
-    remove_live(None);
-}
-
-/// Delete the temporary entries this process has open (below a folder only: a test's own, so that
-/// tests writing at the same time in other folders keep theirs).
-fn remove_live(below: Option<&Path>) {
-    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    for path in live.iter().filter(|p| below.is_none_or(|dir| p.starts_with(dir))) {
-        remove_entry(path);
-    }
+/// Delete the temporary entries this process has open below `dir` (a test's own, so that tests
+/// writing at the same time in other folders keep theirs).
+#[cfg(test)]
+fn remove_live(below: &Path) {
+    interrupt::remove_live(Some(below));
 }
 
 /// Remove the temporary entries in `dir` left by kpk processes that no longer run.
@@ -105,7 +111,7 @@ pub fn sweep_stale(dir: &Path) {
         let Some((_, rest)) = name.split_once(TMP_MARK) else { continue };
         let pid: Option<i32> = rest.split('-').next().and_then(|p| p.parse().ok());
         if pid.is_some_and(|pid| !process_alive(pid)) {
-            remove_entry(&entry.path());
+            interrupt::remove_entry(&entry.path());
         }
     }
 }
@@ -140,9 +146,9 @@ fn check_creatable(dir: &Path) -> Result<()> {
             },
         }
     }
-    let probe = Temporary::beside(&probe_dir.join("probe"), "");
-    std::fs::File::create(&probe.0).map_err(|cause| Error::Io { path: dir.display().to_string(), cause })?;
-    Ok(())
+    Temporary::file(&probe_dir.join("probe"), "")
+        .map(drop)
+        .map_err(|cause| Error::Io { path: dir.display().to_string(), cause })
 }
 
 /// Where a single-file output goes, checked.
@@ -252,8 +258,8 @@ impl FileOut {
                 Box::new(std::fs::OpenOptions::new().write(true).open(shown).map_err(io_err(shown))?)
             }
             FileOut::Replace { shown, target } => {
-                return replace_file(shown, target, |tmp| {
-                    let mut w = std::io::BufWriter::new(std::fs::File::create(tmp)?);
+                return replace_file(shown, target, |file| {
+                    let mut w = std::io::BufWriter::new(file);
                     fill(&mut w)?;
                     w.flush()?;
                     w.into_inner().map_err(|e| e.into_error())?.sync_all()
@@ -265,23 +271,27 @@ impl FileOut {
     }
 
     /// Write a file that a library renders to a path of its own (plotters picks the image format
-    /// from the extension `ext`, e.g. `.png`): rendered into a temporary file, then moved or
+    /// from the extension `ext`, e.g. `.png`): rendered into a file in a temporary folder (the
+    /// library creates that file itself, so the folder is what is registered), then moved or
     /// copied to the destination by the rules above.
     pub fn write_rendered(&self, ext: &str, render: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+        let into = |dest: &Path| -> Result<(Temporary, PathBuf)> {
+            let folder = Temporary::folder(dest).map_err(io_err(dest))?;
+            let file = folder.0.join(format!("render{ext}"));
+            render(&file)?;
+            Ok((folder, file))
+        };
         match self {
             FileOut::Replace { shown, target } => {
                 prepare_folder(target)?;
-                let tmp = Temporary::beside(target, ext);
-                render(&tmp.0)?;
-                keep_permissions(target, &tmp.0)
-                    .and_then(|()| std::fs::rename(&tmp.0, target))
+                let (_folder, file) = into(target)?;
+                keep_permissions(target, &file)
+                    .and_then(|()| interrupt::locked(|| std::fs::rename(&file, target)))
                     .map_err(io_err(shown))
             }
             FileOut::Stdout | FileOut::Stream { .. } => {
-                let dir = std::env::temp_dir();
-                let tmp = Temporary::beside(&dir.join("kpk-render"), ext);
-                render(&tmp.0)?;
-                let bytes = std::fs::read(&tmp.0).map_err(io_err(&tmp.0))?;
+                let (_folder, file) = into(&std::env::temp_dir().join("kpk-render"))?;
+                let bytes = std::fs::read(&file).map_err(io_err(&file))?;
                 self.write(&bytes)
             }
         }
@@ -291,17 +301,21 @@ impl FileOut {
 /// Create the folder `target` lands in, and sweep it of stale temporaries.
 fn prepare_folder(target: &Path) -> Result<()> {
     let dir = parent_of(target);
-    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    create_folder(dir)?;
     sweep_stale(dir);
     Ok(())
 }
 
-fn replace_file(shown: &Path, target: &Path, fill: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<()> {
+fn replace_file(
+    shown: &Path,
+    target: &Path,
+    fill: impl FnOnce(std::fs::File) -> std::io::Result<()>,
+) -> Result<()> {
     prepare_folder(target)?;
-    let tmp = Temporary::beside(target, "");
-    fill(&tmp.0)
+    let (tmp, file) = Temporary::file(target, "").map_err(io_err(shown))?;
+    fill(file)
         .and_then(|()| keep_permissions(target, &tmp.0))
-        .and_then(|()| std::fs::rename(&tmp.0, target))
+        .and_then(|()| tmp.rename_to(target))
         .map_err(io_err(shown))
 }
 
@@ -500,31 +514,32 @@ impl RunFolder {
 
     /// Write the folder: `fill` writes into a temporary folder beside it, which then replaces the
     /// previous run folder (checked again just before). A failed or interrupted `fill` leaves the
-    /// previous folder as it was.
+    /// previous folder as it was. rename cannot replace a non-empty folder, so the previous one is
+    /// moved aside (a temporary, removed after) and the new one moved in, both in one step under
+    /// the lock of [`interrupt`]: an interrupt finds the previous folder in place or the new one.
     pub fn write(&self, kind: &RunFolderKind, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
         let parent = parent_of(&self.path);
         prepare_folder(&self.path)?;
-        let tmp = Temporary::beside(&self.path, "");
-        std::fs::create_dir(&tmp.0).map_err(io_err(&self.path))?;
+        let tmp = Temporary::folder(&self.path).map_err(io_err(&self.path))?;
         fill(&tmp.0)?;
         let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         RunFolder::check(parent, &name, kind)?;
-        if self.path.exists() {
-            // rename cannot replace a non-empty folder: move the old one aside, then drop it.
-            let old = Temporary::beside(&self.path, ".old");
-            std::fs::rename(&self.path, &old.0).map_err(io_err(&self.path))?;
-            if let Err(cause) = std::fs::rename(&tmp.0, &self.path) {
-                let _ = std::fs::rename(&old.0, &self.path);
-                return Err(Error::Io { path: self.path.display().to_string(), cause });
-            }
-        } else {
-            std::fs::rename(&tmp.0, &self.path).map_err(io_err(&self.path))?;
+        if !self.path.exists() {
+            return tmp.rename_to(&self.path).map_err(io_err(&self.path));
         }
+        let old = Temporary::name_beside(&self.path, ".old");
+        interrupt::create(&old, |old| {
+            std::fs::rename(&self.path, old)?;
+            std::fs::rename(&tmp.0, &self.path).inspect_err(|_| drop(std::fs::rename(old, &self.path)))
+        })
+        .map_err(io_err(&self.path))?;
+        drop(Temporary(old));
         Ok(())
     }
 }
 
 pub mod guard;
+pub mod interrupt;
 
 #[cfg(test)]
 mod tests;

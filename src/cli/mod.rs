@@ -133,13 +133,10 @@ impl Batch {
 }
 
 /// On SIGINT or SIGTERM, remove the temporary entries of the outputs being written (the previous
-/// outputs stay as they were), then exit with 130 as shells report an interrupted command.
+/// outputs stay as they were), then exit with 130 or 143 as shells report an interrupted command
+/// (docs/CLI.md, "Interruption").
 fn remove_temporaries_on_signal() {
-    let installed = ctrlc::set_handler(|| {
-        kpk::output::remove_temporaries();
-        std::process::exit(130);
-    });
-    if let Err(e) = installed {
+    if let Err(e) = kpk::output::interrupt::remove_temporaries_on_signal() {
         errln!("kpk: warning: interrupting will leave temporary files: {e}");
     }
 }

@@ -68,7 +68,7 @@ pub fn write_trial(folder: &RunFolder, run: &TrialRun) -> Result<()> {
         saved_net(run)?.save(&tmp.join(WEIGHTS_JSON))?;
         export::write_safetensors(&tmp.join(WEIGHTS_SAFETENSORS), &run.net, &export_metadata(run))?;
         let npy = tmp.join(WEIGHTS_NPY_DIR);
-        std::fs::create_dir(&npy).map_err(io(&npy))?;
+        crate::output::create_folder(&npy)?;
         export::write_npy(&npy, &run.net)?;
         let title = format!("{}: {} on {}, {}", c.name, c.topology, c.training_set, error_label(c));
         let chart = accuracy_chart(&title, &run.metrics, &ChartMarks::of(c, Some(&run.summary)));
@@ -109,7 +109,7 @@ pub fn export_net(weights_json: &Path, out: &Path) -> Result<Vec<std::path::Path
             &[("input_coding", coding.name().to_string())],
         )?;
         let npy = tmp.join(WEIGHTS_NPY_DIR);
-        std::fs::create_dir(&npy).map_err(io(&npy))?;
+        crate::output::create_folder(&npy)?;
         export::write_npy(&npy, &net)
     })?;
     let npy = out.join(WEIGHTS_NPY_DIR);
@@ -161,8 +161,4 @@ fn export_metadata(run: &TrialRun) -> Vec<(&'static str, String)> {
         ("margin", c.margin.to_string()),
         ("seed", c.seed.to_string()),
     ]
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |cause| Error::Io { path: path.display().to_string(), cause }
 }

@@ -186,9 +186,9 @@ fn stale_temporaries_of_dead_processes_are_swept_and_live_ones_removed_on_reques
     assert!(!stale.exists());
     assert!(mine.exists(), "a live process's temporary is not swept");
     std::fs::remove_file(&mine).unwrap();
-    let live = Temporary::beside(&s.join("y"), "");
-    std::fs::write(&live.0, b"partial").unwrap();
-    remove_live(Some(s.path()));
+    let (live, mut file) = Temporary::file(&s.join("y"), "").unwrap();
+    file.write_all(b"partial").unwrap();
+    remove_live(s.path());
     assert!(!live.0.exists());
     assert_eq!(s.names(), ["out.txt"]);
 }
