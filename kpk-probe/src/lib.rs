@@ -48,6 +48,7 @@ pub mod dtz;
 pub mod fen;
 pub mod first_layer;
 pub mod input;
+pub mod krk;
 pub mod lazy;
 pub mod magic;
 pub mod model;
