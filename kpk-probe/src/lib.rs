@@ -32,6 +32,9 @@
 //! legal position once (the tree on the positions with the pawn side to move, corrected by the
 //! exceptions, then the one-ply rule), a 24 KB bit set, so every query is one bit.
 //!
+//! The KRK model ([`krk`], `models/krk.hybrid`) answers king and rook against king's distance to
+//! mate for every legal position, both sides to move, from a value tree and its corrections.
+//!
 //! The crate is also kpk's chess core: squares and colours ([`square`]), legality, the canonical
 //! orientation and the position numbering ([`position`]) and the FEN grammar ([`fen`]) are
 //! defined here once, and kpk, this crate's C ABI and its answers share them.
@@ -48,6 +51,7 @@ pub mod dtz;
 pub mod fen;
 pub mod first_layer;
 pub mod input;
+pub mod krk;
 pub mod lazy;
 pub mod magic;
 pub mod model;

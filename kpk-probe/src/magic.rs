@@ -1,7 +1,7 @@
-//! The magics of kpk's four file formats, so that a file of another kind is named by its kind
+//! The magics of kpk's file formats, so that a file of another kind is named by its kind
 //! ("not a kpk DTZ model: this is a kpk hybrid model") rather than called a bad file.
 
-/// The kind of kpk file that starts with `magic`, by the magics of the four formats.
+/// The kind of kpk file that starts with `magic`, by the formats' magics.
 #[must_use]
 pub fn kind_of(magic: &[u8]) -> Option<&'static str> {
     match magic.get(..4)? {
@@ -9,6 +9,7 @@ pub fn kind_of(magic: &[u8]) -> Option<&'static str> {
         b"KPKZ" => Some("kpk DTZ model"),
         b"KPKP" => Some("kpk play model"),
         b"KPKB" => Some("kpk bitbase file"),
+        b"KRKD" => Some("kpk KRK model"),
         _ => None,
     }
 }

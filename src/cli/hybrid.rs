@@ -35,6 +35,12 @@ pub struct QueryArgs {
     /// to move wins, negative when it loses, 0 in a draw). Needs a DTZ model (`kpk compress-dtz`).
     #[arg(long)]
     dtz: bool,
+    /// KRK's distance to mate from a KRK model [default: the committed models/krk.hybrid,
+    /// compiled into kpk]: FEN, win|draw from the rook side's point of view, tree|exception|rule,
+    /// then the DTM in plies, positive when the side to move mates, negative when it is mated, 0
+    /// in a draw (`kpk compress-krk`).
+    #[arg(long, conflicts_with_all = ["dtz", "best_move"])]
+    dtm: bool,
     /// Add a last column: a move in UCI notation in the FEN's own squares (`-` when there is
     /// none), perfect where the position's result says so. Needs a play model (`kpk compress-play`).
     #[arg(long)]
@@ -48,37 +54,64 @@ pub struct QueryArgs {
 }
 
 pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let (model, play, dtz) = super::play::load_query_model(args.model.as_deref(), args.best_move, args.dtz)?;
-    // The move column is printed only when asked for, whichever model answers.
-    let play = play.filter(|_| args.best_move);
-    let mut out = std::io::BufWriter::new(super::stdout());
-    let mut batch = super::Batch::new();
-    let answer =
-        |which: &str, fen: &str, out: &mut dyn Write, batch: &mut super::Batch| -> anyhow::Result<()> {
-            // Echoed with its fields joined by single spaces: a tab inside the FEN would otherwise
-            // split the tab-separated line into extra columns.
-            let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
-            match Oriented::from_fen(&fen) {
-                Ok(o) => {
-                    let a = model.classify(&o.position);
-                    write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
-                    if let Some(dtz) = &dtz {
-                        write!(out, "\t{}", dtz.dtz(&kpk::hybrid::inputs::probe_position(&o.position)))?;
-                    }
-                    if let Some(play) = &play {
-                        write!(out, "\t{}", super::play::best_move_column(play, &o))?;
-                    }
-                    writeln!(out)?;
-                    batch.answered();
-                }
+    if args.dtm {
+        let model = super::krk_model::load_krk_model(args.model.as_deref())?;
+        return each_fen(args.stdin, &args.fens, |which, fen, out, batch| {
+            match super::krk_model::answer_line(&model, fen, out)? {
+                Ok(()) => batch.answered(),
                 Err(e) => {
-                    out.flush()?; // keep stdout and stderr in order on a terminal
+                    out.flush()?;
                     batch.rejected(which, e);
                 }
             }
             Ok(())
-        };
-    if args.stdin {
+        });
+    }
+    super::krk_model::refuse_without_dtm(args.model.as_deref())?;
+    let (model, play, dtz) = super::play::load_query_model(args.model.as_deref(), args.best_move, args.dtz)?;
+    // The move column is printed only when asked for, whichever model answers.
+    let play = play.filter(|_| args.best_move);
+    each_fen(args.stdin, &args.fens, |which, fen, out, batch| {
+        match Oriented::from_fen(fen) {
+            Ok(o) => {
+                let a = model.classify(&o.position);
+                write!(out, "{fen}\t{}\t{}", a.outcome, a.source)?;
+                if let Some(dtz) = &dtz {
+                    write!(out, "\t{}", dtz.dtz(&kpk::hybrid::inputs::probe_position(&o.position)))?;
+                }
+                if let Some(play) = &play {
+                    write!(out, "\t{}", super::play::best_move_column(play, &o))?;
+                }
+                writeln!(out)?;
+                batch.answered();
+            }
+            Err(e) if kpk::hybrid::krk_query::is_krk_fen(fen) => {
+                out.flush()?;
+                batch.rejected(which, format!("{e} (a KRK position: `kpk query --dtm` answers it)"));
+            }
+            Err(e) => {
+                out.flush()?; // keep stdout and stderr in order on a terminal
+                batch.rejected(which, e);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Answer each FEN of the command line, or each line of standard input, with `answer`, one line
+/// of output each; a FEN is echoed with its fields joined by single spaces (a tab inside it would
+/// otherwise split the tab-separated line into extra columns).
+fn each_fen(
+    stdin: bool,
+    fens: &[String],
+    mut answer: impl FnMut(&str, &str, &mut dyn Write, &mut super::Batch) -> anyhow::Result<()>,
+) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::BufWriter::new(super::stdout());
+    let mut batch = super::Batch::new();
+    let mut answer = |which: &str, fen: &str, out: &mut dyn Write, batch: &mut super::Batch| {
+        answer(which, &fen.split_whitespace().collect::<Vec<_>>().join(" "), out, batch)
+    };
+    if stdin {
         // Lines are read as bytes: a line that is not UTF-8 is that line's error only.
         let mut input = std::io::stdin().lock();
         let mut line = Vec::new();
@@ -104,7 +137,7 @@ pub fn run_query(args: QueryArgs) -> anyhow::Result<ExitCode> {
             }
         }
     } else {
-        for (n, fen) in args.fens.iter().enumerate() {
+        for (n, fen) in fens.iter().enumerate() {
             answer(&format!("argument {}", n + 1), fen, &mut out, &mut batch)?;
         }
     }

@@ -34,6 +34,7 @@ mod experiment;
 mod findings;
 mod hybrid;
 mod krk;
+mod krk_model;
 mod learners;
 mod paths;
 mod play;
@@ -75,6 +76,8 @@ enum Command {
     CompressPlay(play::CompressPlayArgs),
     /// Build the DTZ model: Syzygy's depth to zeroing for every position (reports/DTZ.md).
     CompressDtz(dtz::CompressDtzArgs),
+    /// Build the KRK model: KRK's distance to mate for every position (docs/KRK.md).
+    CompressKrk(krk_model::CompressKrkArgs),
     /// Play one game from a FEN and print it as PGN (perfect play, the play model, or random).
     Play(play::PlayArgs),
     /// Every player against perfect play from every won and drawn position: reports/PLAY.md.
@@ -217,6 +220,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Compress(args) => hybrid::run_compress(args),
         Command::CompressPlay(args) => play::run_compress_play(args),
         Command::CompressDtz(args) => dtz::run_compress_dtz(args),
+        Command::CompressKrk(args) => krk_model::run_compress_krk(args),
         Command::Play(args) => play::run_play(args),
         Command::Match(args) => play::run_match(args),
         Command::Run(args) => experiment::run_run(args),
