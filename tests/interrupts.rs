@@ -126,6 +126,12 @@ const CASES: &[Case] = &[
         whole: &[],
     },
     Case {
+        command: "compress-krk",
+        setup: nothing,
+        args: &["compress-krk", "--out", "krk.hybrid", "--results", "krk_model.json"],
+        whole: &[],
+    },
+    Case {
         command: "compress",
         setup: nothing,
         args: &[
