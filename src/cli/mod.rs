@@ -35,6 +35,7 @@ mod findings;
 mod hybrid;
 mod krk;
 mod learners;
+mod lockstep_bench;
 mod paths;
 mod play;
 mod readings;
