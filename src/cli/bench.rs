@@ -43,6 +43,9 @@ pub enum BenchTarget {
     Measure,
     /// All three training benchmarks.
     Train,
+    /// Online backpropagation for a group of nets at once (nets across vector lanes) beside one
+    /// net alone, the nets trained a second, and the share of the core's peak.
+    Lockstep,
     /// Exact answers from the hybrid model (`--model`): per query, batch, from FEN, loading.
     Query,
     /// Best moves from the play model (`--model`): per query over every legal position.
@@ -115,6 +118,9 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 adam: all || matches!(args.what, BenchTarget::Adam),
             };
             return super::train_bench::run_train_bench(what, args.runs.map_or(5, |n| n as usize));
+        }
+        BenchTarget::Lockstep => {
+            return super::lockstep_bench::run_lockstep_bench(args.runs.map_or(5, |n| n as usize));
         }
         BenchTarget::Query => bench_query(args.model.as_deref(), runs)?,
         BenchTarget::BestMove => {

@@ -36,6 +36,7 @@ mod hybrid;
 mod krk;
 mod krk_model;
 mod learners;
+mod lockstep_bench;
 mod paths;
 mod play;
 mod readings;

@@ -5,6 +5,7 @@ mod backprop;
 pub mod batch;
 pub mod export;
 pub(crate) mod kernels;
+pub mod lockstep;
 pub mod mlp;
 pub mod model;
 pub mod output;

@@ -22,6 +22,18 @@ pub(crate) fn vectorised<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// As [`vectorised`], with AVX2 at most: for loops over arrays of lanes, which AVX-512's gathers and
+/// scatters would otherwise vectorise across the wrong axis.
+#[inline(always)]
+pub(crate) fn with_avx2_at_most<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has just been seen to support AVX2.
+        return unsafe { with_avx2(f) };
+    }
+    f()
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {

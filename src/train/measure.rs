@@ -136,7 +136,7 @@ impl<'a> Tally<'a> {
         let plain = output.without_margin();
         Tally {
             targets: &set.targets,
-            wins: set.wins,
+            wins: &set.wins,
             output,
             plain,
             sum: 0.0,

@@ -58,6 +58,7 @@ use std::time::Instant;
 
 pub mod config;
 pub mod keep;
+pub mod lockstep;
 mod measure;
 pub(crate) mod step;
 pub mod stopping;
@@ -169,7 +170,7 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
 struct Prepared<'a> {
     inputs: ndarray::CowArray<'a, f64, ndarray::Ix2>,
     targets: Vec<f64>,
-    wins: &'a [bool],
+    wins: std::borrow::Cow<'a, [bool]>,
 }
 
 impl<'a> Prepared<'a> {
@@ -202,11 +203,17 @@ impl<'a> Prepared<'a> {
         } else {
             ndarray::CowArray::from(view.as_standard_layout().into_owned())
         };
-        Ok(Prepared { inputs, targets, wins: data.wins })
+        Ok(Prepared { inputs, targets, wins: data.wins.into() })
     }
 
     fn len(&self) -> usize {
         self.wins.len()
+    }
+
+    /// The same set in buffers of its own, for a trainer that outlives the caller's arrays.
+    fn into_owned(self) -> Prepared<'static> {
+        let inputs = ndarray::CowArray::from(self.inputs.into_owned());
+        Prepared { inputs, targets: self.targets, wins: self.wins.into_owned().into() }
     }
 
     fn rows(&self) -> &[f64] {
@@ -286,15 +293,12 @@ fn run_epochs(
     let mut measure = Measure::new();
     // The end-of-epoch state being measured; `trainer.net` may run one epoch ahead of it.
     let mut state = trainer.net.clone();
-    let mut history = Vec::new();
-    // (rank key, epoch, state): a lesser key is better.
-    let mut best: Option<((usize, f64), usize, Mlp)> = None;
-    let mut rule = StoppingRule::new(cfg);
+    let mut progress = Progress::new(cfg, started);
     let mut epoch = 1;
     let stop_reason = loop {
         state.clone_from(&trainer.net);
         let ahead = pool.is_some() && epoch < cfg.max_epochs;
-        let (ev, test_accuracy_pct) = match pool {
+        let measured = match pool {
             Some(pool) => pool.install(|| {
                 rayon::scope(|scope| {
                     measure.spawn(scope, &state, data, test);
@@ -306,6 +310,44 @@ fn run_epochs(
             }),
             None => measure.here(&state, data, test, cfg.output),
         };
+        if let Some(reason) = progress.record(epoch, &mut state, measured, data, cfg, on_epoch)? {
+            break reason;
+        }
+        if !ahead {
+            within(pool, || trainer.epoch(data, epoch + 1));
+        }
+        epoch += 1;
+    };
+    Ok(progress.finish(epoch, stop_reason))
+}
+
+/// The record of a run so far: every epoch's metrics, the kept end-of-epoch state and the
+/// stopping rule's count (section 4.5).
+struct Progress {
+    started: Instant,
+    history: Vec<EpochMetrics>,
+    /// (rank key, epoch, state): a lesser key is better.
+    best: Option<((usize, f64), usize, Mlp)>,
+    rule: StoppingRule,
+}
+
+impl Progress {
+    fn new(cfg: &TrainConfig, started: Instant) -> Progress {
+        Progress { started, history: Vec::new(), best: None, rule: StoppingRule::new(cfg) }
+    }
+
+    /// Record epoch `epoch`'s measurements of its end-of-epoch `state` (which may be swapped with
+    /// a buffer no longer kept), and say whether training stops after it. Errors if the weights or
+    /// the error measure are not finite.
+    fn record(
+        &mut self,
+        epoch: usize,
+        state: &mut Mlp,
+        (ev, test_accuracy_pct): measure::Measured,
+        data: &Prepared,
+        cfg: &TrainConfig,
+        on_epoch: &mut dyn FnMut(&EpochMetrics),
+    ) -> Result<Option<StopReason>> {
         if !(ev.e1.is_finite() && state.layers().iter().all(|w| w.iter().all(|v| v.is_finite()))) {
             return Err(Error::Diverged { epoch });
         }
@@ -320,32 +362,30 @@ fn run_epochs(
             train_accuracy_pct: ev.accuracy_pct(data),
             train_accuracy_m0_pct: Some(100.0 * ev.correct_m0 as f64 / data.len() as f64),
             test_accuracy_pct,
-            wall_seconds: started.elapsed().as_secs_f64(),
+            wall_seconds: self.started.elapsed().as_secs_f64(),
         };
         on_epoch(&metrics);
-        history.push(metrics);
+        self.history.push(metrics);
 
         let measure = cfg.measure(ev.e1, ev.e2);
         let key = cfg.best.rank(data.len() - ev.correct_m0, measure);
-        match &mut best {
+        match &mut self.best {
             Some((k, at, kept)) if key < *k => {
                 *k = key;
                 *at = epoch;
-                std::mem::swap(kept, &mut state);
+                std::mem::swap(kept, state);
             }
             Some(_) => {}
-            None => best = Some((key, epoch, state.clone())),
+            None => self.best = Some((key, epoch, state.clone())),
         }
-        if let Some(reason) = rule.observe(measure, ev.correct) {
-            break reason;
-        }
-        if !ahead {
-            within(pool, || trainer.epoch(data, epoch + 1));
-        }
-        epoch += 1;
-    };
-    let (_, best_epoch, net) = best.expect("at least one epoch ran");
-    Ok(TrainResult { net, best_epoch, epochs_run: epoch, history, stop_reason })
+        Ok(self.rule.observe(measure, ev.correct))
+    }
+
+    /// The result of a run that stopped after epoch `epochs_run` for `stop_reason`.
+    fn finish(self, epochs_run: usize, stop_reason: StopReason) -> TrainResult {
+        let (_, best_epoch, net) = self.best.expect("at least one epoch ran");
+        TrainResult { net, best_epoch, epochs_run, history: self.history, stop_reason }
+    }
 }
 
 /// The net being trained, with its optimiser's state, its workspace, the order of its positions

@@ -37,7 +37,7 @@ pub fn fit_values(
         )));
     }
     let inputs = ndarray::CowArray::from(inputs.as_standard_layout().into_owned());
-    let data = Prepared { inputs, targets: targets.to_vec(), wins: &[] };
+    let data = Prepared { inputs, targets: targets.to_vec(), wins: (&[][..]).into() };
     let mut net = net;
     let mut ws = Workspace::new(&net);
     let mut sweep = Sweep::new();
