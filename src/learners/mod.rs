@@ -31,6 +31,8 @@ pub mod design;
 pub mod draws;
 pub mod exact;
 pub mod explore;
+pub mod forest;
+pub mod knn;
 pub mod logistic;
 pub mod mlp;
 pub mod power;
@@ -38,7 +40,10 @@ pub mod rules;
 pub mod section7;
 pub mod ship;
 pub mod size;
+pub mod svm;
 pub mod tree;
+pub mod tune;
+pub mod tuned_read;
 pub mod verdicts;
 
 use crate::dataset::Dataset;
@@ -158,6 +163,11 @@ pub trait Model: Send + Sync {
     fn first_rule(&self, _x: &Row) -> Option<usize> {
         None
     }
+    /// The model's probability that `x` is a win, where it gives one (for log-loss and Brier's
+    /// score); `None` for a model that answers a class only.
+    fn win_probability(&self, _x: &Row) -> Option<f64> {
+        None
+    }
 }
 
 /// The six learners of the comparison in their main settings (section 7's list, plus boosting),
@@ -166,7 +176,7 @@ pub fn six(mlp: mlp::PaperMlp) -> Vec<Box<dyn Learner>> {
     vec![
         Box::new(rules::RuleList::default()),
         Box::new(tree::Cart::default()),
-        Box::new(bayes::NaiveBayes),
+        Box::new(bayes::NaiveBayes::default()),
         Box::new(logistic::Logistic::default()),
         Box::new(boosted::Boosted::default()),
         Box::new(mlp),
