@@ -6,7 +6,11 @@
 //! programs using the rules it contains ([`rules`]: an ordered rule list), rule induction
 //! ([`tree`]: a CART decision tree), Bayesian classification in Buro's spirit ([`bayes`]), and
 //! nets ([`logistic`], the 1-level net, and [`mlp`], the paper's MLP). [`boosted`] adds
-//! gradient-boosted trees, the strongest tabular learner of today.
+//! gradient-boosted trees, the strongest tabular learner of today. The tuned comparison
+//! ([`tune`], `experiments/learners_tuned.toml`) adds the learners people would pick besides:
+//! [`forest`] (a random forest), [`knn`] (k nearest neighbours) and [`svm`] (a Gaussian-kernel
+//! support vector machine), each checked against scikit-learn's on the same draws
+//! (`python/benches/sklearn_learners.py`, `reports/learners_tuned/sklearn.csv`).
 //!
 //! # Why these learners are written here, not taken from a crate
 //!

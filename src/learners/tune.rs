@@ -73,17 +73,24 @@ impl TunedDesign {
     }
 
     pub fn check(&self) -> Result<()> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0 && self.power > 0.0 && self.power < 1.0) {
-            return Err(Error::config("alpha", "alpha and power must be in (0, 1)"));
+        for (key, v) in [("alpha", self.alpha), ("power", self.power)] {
+            if !(v > 0.0 && v < 1.0) {
+                return Err(Error::config(key, format!("{v} is not in (0, 1)")));
+            }
         }
-        if !(self.margin > 0.0 && self.assumed_sd > 0.0) {
-            return Err(Error::config("margin", "margin and assumed_sd must be positive"));
+        for (key, v) in [("margin", self.margin), ("assumed_sd", self.assumed_sd)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::config(key, format!("{v} is not positive")));
+            }
         }
-        if !(2..=super::design::MAX_DRAWS).contains(&self.draws) || !(2..=10).contains(&self.folds) {
-            return Err(Error::config("draws", "draws must be 2..=1000 and folds 2..=10"));
+        if !(2..=super::design::MAX_DRAWS).contains(&self.draws) {
+            return Err(Error::config("draws", format!("{} is outside 2..=1000", self.draws)));
+        }
+        if !(2..=10).contains(&self.folds) {
+            return Err(Error::config("folds", format!("{} is outside 2..=10", self.folds)));
         }
         if self.sides.is_empty() || self.sides.contains(&Side::Both) {
-            return Err(Error::config("sides", "wtm, btm or both, each on its own"));
+            return Err(Error::config("sides", "each wtm or btm"));
         }
         let all = self.learners.iter().chain(&self.comparators);
         if let Some(l) = all.clone().find(|l| !TUNABLE.contains(&l.as_str())) {
@@ -97,12 +104,8 @@ impl TunedDesign {
         for l in all {
             let g = self.grid.iter().filter(|g| &g.learner == l).collect::<Vec<_>>();
             if g.len() != 1 || g[0].values.len() != width || width == 0 {
-                return Err(Error::config(
-                    "grid",
-                    format!(
-                        "'{l}' needs exactly one grid of {width} values (the same size for every learner)"
-                    ),
-                ));
+                // One grid per learner, all of one size.
+                return Err(Error::config("grid", format!("'{l}' needs {width} values")));
             }
         }
         Ok(())
@@ -110,7 +113,7 @@ impl TunedDesign {
 
     /// The grid of `learner`.
     pub fn grid_of(&self, learner: &str) -> &Grid {
-        self.grid.iter().find(|g| g.learner == learner).expect("checked: every learner has a grid")
+        self.grid.iter().find(|g| g.learner == learner).expect("checked grid")
     }
 
     /// Every learner fitted on a draw: the non-MLP learners, then the comparators.
@@ -286,7 +289,7 @@ impl Tuning<'_> {
                 best = Some((v, right));
             }
         }
-        let (v, right) = best.expect("checked: a grid has values");
+        let (v, right) = best.expect("checked grid");
         Ok((v, 100.0 * right as f64 / train.len().max(1) as f64))
     }
 

@@ -107,13 +107,13 @@ fn rows_of<'a>(rows: &'a [TunedFit], learner: &str, side: Side) -> Vec<&'a Tuned
 fn differences(rows: &[TunedFit], a: &str, b: &str, side: Side) -> Result<Vec<(f64, f64)>> {
     let (ra, rb) = (rows_of(rows, a, side), rows_of(rows, b, side));
     if ra.len() < 2 || ra.len() != rb.len() || ra.iter().zip(&rb).any(|(x, y)| x.draw != y.draw) {
-        return Err(Error::Data(format!("{a} − {b} on {side}: the draws do not pair")));
+        return Err(Error::Data(format!("{a}−{b} {side}: unpaired draws")));
     }
     Ok(ra.iter().zip(&rb).map(|(x, y)| (x.test_pct, y.test_pct)).collect())
 }
 
 /// The minimal-effect test's p of |d| ≤ margin.
-fn p_beyond(t: &TContrast, margin: f64) -> f64 {
+pub fn p_beyond(t: &TContrast, margin: f64) -> f64 {
     if t.se == 0.0 {
         return if t.estimate.abs() > margin { 0.0 } else { 1.0 };
     }
@@ -131,7 +131,7 @@ pub fn primaries(design: &TunedDesign, rows: &[TunedFit]) -> Result<Vec<TunedPri
                 let pairs = differences(rows, a, b, side)?;
                 let d: Vec<f64> = pairs.iter().map(|(x, y)| x - y).collect();
                 let t = TContrast::of_differences(&d)
-                    .ok_or_else(|| Error::Data(format!("{a} − {b}: fewer than two draws")))?;
+                    .ok_or_else(|| Error::Data(format!("{a}−{b}: under two draws")))?;
                 let (lo, hi) = t.interval(0.95);
                 let wins: f64 = pairs
                     .iter()
@@ -208,7 +208,7 @@ pub fn summaries(design: &TunedDesign, rows: &[TunedFit]) -> Result<Vec<TunedSum
             let test: Vec<f64> = r.iter().map(|x| x.test_pct).collect();
             let untuned: Vec<f64> = r.iter().map(|x| x.untuned_test_pct).collect();
             let gain: Vec<f64> = test.iter().zip(&untuned).map(|(a, b)| a - b).collect();
-            let none = || Error::Data(format!("{learner} on {side}: no draws"));
+            let none = || Error::Data(format!("{learner} {side}: no draws"));
             let mean_of = |v: Vec<Option<f64>>| -> Option<f64> {
                 let v: Option<Vec<f64>> = v.into_iter().collect();
                 v.filter(|v| !v.is_empty()).map(|v| crate::stats::mean(&v))
