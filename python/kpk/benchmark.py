@@ -26,6 +26,13 @@ INPUTS = {"x1..x32": slice(0, 32), "x1..x6": slice(0, 6)}
 SIZE = {"wtm": 81_664, "btm": 84_012}
 """The positions of each side: the most a draw can take."""
 
+SEED_BASE = {"wtm": 1, "btm": 14}
+"""The seed of draw 0 for each side: the Table 5 trial's (trial 1 on wtm, trial 14 on btm), as
+``kpk learners`` seeds its learners (draw ``d`` adds ``d``)."""
+
+DEFAULT_DRAWS = 5
+"""Draws where the committed run has none for the cell (a size ``kpk learners`` did not run)."""
+
 
 def _count(name, value, lo, hi):
     """``value`` if it is an int from ``lo`` to ``hi``, else ``TypeError`` or ``ValueError``
@@ -99,13 +106,18 @@ def _paired(mine, theirs):
     return out
 
 
-def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
+def evaluate(estimator, *, side="wtm", n=None, draws=None, inputs="x1..x32"):
     """Fit ``estimator`` on draws ``0 .. draws-1`` of ``n`` positions of ``side`` and test it on
     the rest of the side's positions.
 
     ``side``: ``"wtm"`` or ``"btm"``; ``n``: the training size (the paper's, 125 or 136, by
-    default); ``inputs``: ``"x1..x32"`` (Table 4) or ``"x1..x6"`` (the coordinates only). The
-    estimator is cloned for each draw (``sklearn.base.clone`` where scikit-learn is installed).
+    default); ``inputs``: ``"x1..x32"`` (Table 4) or ``"x1..x6"`` (the coordinates only);
+    ``draws``: by default the declared design's for the cell (as many as ``kpk learners`` ran
+    there: 200 at the paper's sizes), else ``DEFAULT_DRAWS``. The estimator is cloned for each
+    draw (``sklearn.base.clone`` where scikit-learn is installed), and where it takes a
+    ``random_state`` (``get_params``), draw ``d`` sets it to the seed ``kpk learners`` gives its
+    own learners on that draw: the side's trial seed plus ``d`` (``SEED_BASE``: 1 for wtm as
+    trial 1, 14 for btm as trial 14).
 
     ``predict``'s answer is checked before it is scored: one label per row (shape ``(rows,)``),
     each 0 (draw) or 1 (win); None, another shape, NaN, probabilities or other values raise
@@ -124,9 +136,12 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
         raise ValueError(f"side must be 'wtm' or 'btm', got {side!r}")
     if inputs not in INPUTS:
         raise ValueError(f"inputs must be 'x1..x32' or 'x1..x6', got {inputs!r}")
-    draws = _count("draws", draws, 1, 2**32)
     # At least one position of the side must stay out of the draw to be tested on.
     n = PAPER_SIZE[side] if n is None else _count("n", n, 1, SIZE[side] - 1)
+    if draws is None:
+        ran = [int(r["draw"]) for r in _committed(side, n, inputs) if r.get("draw", "").isdigit()]
+        draws = max(ran) + 1 if ran else DEFAULT_DRAWS
+    draws = _count("draws", draws, 1, 2**32)
     X, y, _ = _kpk.dataset(side, dtype=np.int8)
     X = X[:, INPUTS[inputs]]
     try:
@@ -140,6 +155,9 @@ def evaluate(estimator, *, side="wtm", n=None, draws=5, inputs="x1..x32"):
         train = np.zeros(len(y), dtype=bool)
         train[training_draw(side, n, d)] = True
         model = clone(estimator)
+        params = model.get_params() if hasattr(model, "get_params") else {}
+        if "random_state" in params and hasattr(model, "set_params"):
+            model.set_params(random_state=SEED_BASE[side] + d)
         model.fit(X[train], y[train])
         right = _labels(model.predict(X), len(y)) == (y == 1)
         per_draw.append(

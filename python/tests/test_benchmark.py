@@ -46,6 +46,43 @@ def test_evaluate_trains_on_the_draw_and_tests_on_the_rest():
     assert result["seed"] == kpk._kpk.LEARNERS_SEED
 
 
+class Seeded(Majority):
+    """A majority estimator with a ``random_state``, recording the one each clone fits with."""
+
+    seeds = []
+
+    def __init__(self, random_state=None):
+        self.random_state = random_state
+
+    def get_params(self, deep=True):
+        return {"random_state": self.random_state}
+
+    def set_params(self, **params):
+        self.random_state = params.get("random_state", self.random_state)
+        return self
+
+    def fit(self, X, y):
+        Seeded.seeds.append(self.random_state)
+        return super().fit(X, y)
+
+
+def test_evaluate_seeds_draw_d_as_kpk_learners_does():
+    Seeded.seeds = []
+    bench.evaluate(Seeded(), side="btm", n=200, draws=3)
+    assert Seeded.seeds == [14, 15, 16]
+    Seeded.seeds = []
+    bench.evaluate(Seeded(), side="wtm", n=200, draws=2)
+    assert Seeded.seeds == [1, 2]
+
+
+@pytest.mark.skipif(not kpk._kpk.LEARNERS_DRAWS_CSV, reason="the package was built without draws.csv")
+def test_evaluate_runs_the_declared_draws_by_default():
+    Seeded.seeds = []
+    result = bench.evaluate(Seeded(), side="wtm")
+    assert len(result["per_draw"]) == 200
+    assert Seeded.seeds == [1 + d for d in range(200)]
+
+
 def test_evaluate_refuses_bad_arguments():
     for kwargs in [{"side": "both"}, {"inputs": "x1..x9"}, {"draws": 0}]:
         with pytest.raises(ValueError):

@@ -8,6 +8,7 @@
 pub mod compression;
 pub mod finding;
 pub mod learners;
+pub mod learners_tuned;
 pub mod matches;
 pub mod reproduction;
 pub mod studies;

@@ -5,6 +5,7 @@ use super::paths::{InDir, InFile, OutDir, OutFile};
 use clap::Args;
 use kpk::analysis::Mode;
 use kpk::analysis::learners::{Destinations, Learners};
+use kpk::analysis::learners_tuned::TunedLearners;
 use kpk::chess::bitbase::Bitbase;
 use kpk::learners::analyse::Settings;
 use kpk::learners::design::Design;
@@ -59,6 +60,13 @@ pub struct LearnersArgs {
     /// The pilot the design's power is computed from.
     #[arg(long, default_value = "experiments/learners_pilot.csv", value_name = "FILE")]
     pilot: InFile,
+    /// Section 7 under equal tuning budgets instead (--tuned-design): writes
+    /// reports/learners_tuned.json, reports/LEARNERS_TUNED.md and reports/learners_tuned/.
+    #[arg(long, conflicts_with_all = ["ship", "power", "from_draws"])]
+    tuned: bool,
+    /// The declared tuned design (grids, folds, draws, primaries, margin, α).
+    #[arg(long, default_value = "experiments/learners_tuned.toml", value_name = "FILE")]
+    tuned_design: InFile,
     /// Instead of the comparison, write the smallest exact decision-tree model (format version 3)
     /// to FILE [default: models/kpk.hybrid], after checking it on every legal position.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = kpk::hybrid::DEFAULT_MODEL)]
@@ -107,6 +115,37 @@ fn run_ship(path: &std::path::Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The commit checked out (`git rev-parse HEAD`), `+dirty` if the work tree differs from it.
+fn run_from() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git").args(args).output().ok().filter(|o| o.status.success())
+    };
+    let Some(head) = git(&["rev-parse", "HEAD"]) else { return "uncommitted".to_string() };
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+        .is_none_or(|o| !o.stdout.trim_ascii().is_empty());
+    format!("{}{}", String::from_utf8_lossy(head.stdout.trim_ascii()), if dirty { "+dirty" } else { "" })
+}
+
+/// `kpk learners --tuned`: section 7 under equal tuning budgets.
+fn run_tuned(args: LearnersArgs, mode: Mode) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
+    let out: &std::path::Path = &args.out;
+    let report = TunedLearners {
+        json: out.join("learners_tuned.json"),
+        markdown: out.join("LEARNERS_TUNED.md"),
+        folder: out.join("learners_tuned"),
+        declared_in: declared_in(&args.tuned_design),
+        design: args.tuned_design.into(),
+        table5: args.configs.into(),
+        run_from: if mode == Mode::Run { run_from() } else { String::new() },
+        progress: &progress,
+    };
+    drive(&report, mode)?;
+    errln!("wrote {} in {:.0} s", report.markdown.display(), started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The commit that last changed the declaration at `path` (git's answer), or why there is none.
 fn declared_in(path: &std::path::Path) -> String {
     let out = std::process::Command::new("git").args(["log", "-1", "--format=%H", "--"]).arg(path).output();
@@ -134,6 +173,9 @@ pub fn run_learners(args: LearnersArgs) -> anyhow::Result<ExitCode> {
         (_, true) => Mode::AnalyseOnly,
         _ => Mode::Run,
     };
+    if args.tuned {
+        return run_tuned(args, mode);
+    }
     let settings = if mode == Mode::Run {
         // The command runs only the declared design, and only if its power is what it declares.
         let design = Design::load(&args.design)?;

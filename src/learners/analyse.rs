@@ -226,6 +226,16 @@ pub struct LearnersReport {
     /// Size of the MLP hybrid (models/kpk-net.hybrid, written by `kpk compress`), bytes.
     pub shipped_bytes: u64,
     pub envelope_bytes: u64,
+    /// The bytes primary's minimal detectable difference from the noncentral t
+    /// ([`power::exact_mdd`]) at its pilot SD, units and Holm's most stringent level (derived).
+    #[serde(default)]
+    pub bytes_mdd_exact: Option<f64>,
+    /// Each accuracy primary's size against the margin (derived, read after the run).
+    #[serde(default)]
+    pub against_margin: Vec<verdicts::AgainstMargin>,
+    /// Exploratory: each learner against the converged MLP (derived).
+    #[serde(default)]
+    pub against_converged: Vec<LearnerContrast>,
 }
 
 fn load_trial(dir: &Path, name: &str) -> Result<Trial> {
@@ -528,6 +538,9 @@ pub fn analyse(
         hidden_net: w.hidden_net,
         shipped_bytes,
         envelope_bytes: super::exact::ENVELOPE_BYTES,
+        bytes_mdd_exact: None,
+        against_margin: Vec::new(),
+        against_converged: Vec::new(),
     };
     derive(&mut report, draws)?;
     Ok(report)
@@ -538,11 +551,19 @@ pub fn analyse(
 pub fn derive(report: &mut LearnersReport, draws: &[DrawFit]) -> Result<()> {
     report.curves = curves::curves(draws)?;
     report.against_mlp = explore::against_mlp(draws);
+    report.against_converged = explore::against(draws, super::design::CONVERGED);
     report.characterisation = explore::characterisation(draws);
     report.contrasts = against_mlp_whole(&report.rows);
     let sizes = &report.sizes;
     report.primaries =
         verdicts::primaries(&report.design, &report.power, draws, sizes.tree_bytes, &sizes.hybrid_bytes)?;
+    report.against_margin = verdicts::against_margin(&report.design, &report.primaries);
+    let (power, design) = (&report.power, &report.design);
+    report.bytes_mdd_exact = power
+        .primaries
+        .iter()
+        .find(|p| p.measure == super::design::Measure::ExactBytes)
+        .map(|p| power::exact_mdd(p.pilot_sd, p.units, power.level, design.power));
     Ok(())
 }
 

@@ -61,6 +61,10 @@ impl Model for BoostedModel {
     fn predict(&self, x: &Row) -> bool {
         self.score(x) > 0
     }
+    /// The logistic of the summed score (a log-odds in units of 2⁻¹⁰).
+    fn win_probability(&self, x: &Row) -> Option<f64> {
+        Some(1.0 / (1.0 + (-f64::from(self.score(x)) / SCALE).exp()))
+    }
     fn model_bits(&self) -> u64 {
         2 * VALUE_BITS + self.trees.iter().map(Tree::bits).sum::<u64>()
     }

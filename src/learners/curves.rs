@@ -111,7 +111,7 @@ pub fn refit(name: &str, side: Side, train: &[usize], inputs: InputSet, bb: &Bit
     let learner: Box<dyn Learner> = match SEEDLESS.iter().position(|&l| l == name).ok_or_else(unknown)? {
         0 => Box::new(super::rules::RuleList::default()),
         1 => Box::new(super::tree::Cart::default()),
-        2 => Box::new(super::bayes::NaiveBayes),
+        2 => Box::new(super::bayes::NaiveBayes::default()),
         _ => Box::new(super::logistic::Logistic::default()),
     };
     let positions = SidePositions::new(side, bb);

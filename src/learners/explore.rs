@@ -49,13 +49,21 @@ fn cells_and_learners(rows: &[DrawFit]) -> (Vec<(Side, usize)>, Vec<String>) {
 
 /// Each learner but the paper's MLP against it, per cell and input set.
 pub fn against_mlp(rows: &[DrawFit]) -> Vec<LearnerContrast> {
+    against(rows, super::MLP)
+}
+
+/// Each learner against `comparator` (an MLP), per cell and input set: against the paper's MLP
+/// every other learner, against the converged MLP every learner but the two MLPs.
+pub fn against(rows: &[DrawFit], comparator: &str) -> Vec<LearnerContrast> {
     let (cells, learners) = cells_and_learners(rows);
     let mut out = Vec::new();
     for &(side, n) in &cells {
         for inputs in InputSet::ALL {
-            for l in learners.iter().filter(|l| *l != super::MLP) {
-                let name = format!("{l}_vs_mlp_{side}_{n}_x{}", inputs.cols().len());
-                out.extend(contrast(rows, &name, (l, inputs), (super::MLP, inputs), side, n));
+            for l in
+                learners.iter().filter(|l| *l != comparator && (comparator == super::MLP || *l != super::MLP))
+            {
+                let name = format!("{l}_vs_{comparator}_{side}_{n}_x{}", inputs.cols().len());
+                out.extend(contrast(rows, &name, (l, inputs), (comparator, inputs), side, n));
             }
         }
     }

@@ -74,6 +74,9 @@ impl Model for LogisticModel {
     fn predict(&self, x: &Row) -> bool {
         self.logit(x) > 0.0
     }
+    fn win_probability(&self, x: &Row) -> Option<f64> {
+        Some(1.0 / (1.0 + (-self.logit(x)).exp()))
+    }
     fn model_bits(&self) -> u64 {
         32 * self.weights.len() as u64
     }

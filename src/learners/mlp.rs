@@ -156,6 +156,15 @@ impl Model for MlpModel {
     fn model_bits(&self) -> u64 {
         32 * self.net.weight_count() as u64
     }
+    /// The output unit's value, for one-output nets (NN1-NN5, section 4.3).
+    fn win_probability(&self, x: &Row) -> Option<f64> {
+        if self.output != OutputCoding::One {
+            return None;
+        }
+        let input: Vec<f64> = x[self.inputs.cols()].iter().map(|&a| f64::from(a)).collect();
+        let mut ws = Workspace::new(&self.net);
+        Some(self.net.forward_with(&mut ws, &input)[0])
+    }
     fn passes(&self) -> u64 {
         self.epochs as u64
     }

@@ -6,7 +6,11 @@
 //! programs using the rules it contains ([`rules`]: an ordered rule list), rule induction
 //! ([`tree`]: a CART decision tree), Bayesian classification in Buro's spirit ([`bayes`]), and
 //! nets ([`logistic`], the 1-level net, and [`mlp`], the paper's MLP). [`boosted`] adds
-//! gradient-boosted trees, the strongest tabular learner of today.
+//! gradient-boosted trees, the strongest tabular learner of today. The tuned comparison
+//! ([`tune`], `experiments/learners_tuned.toml`) adds the learners people would pick besides:
+//! [`forest`] (a random forest), [`knn`] (k nearest neighbours) and [`svm`] (a Gaussian-kernel
+//! support vector machine), each checked against scikit-learn's on the same draws
+//! (`python/benches/sklearn_learners.py`, `reports/learners_tuned/sklearn.csv`).
 //!
 //! # Why these learners are written here, not taken from a crate
 //!
@@ -31,6 +35,8 @@ pub mod design;
 pub mod draws;
 pub mod exact;
 pub mod explore;
+pub mod forest;
+pub mod knn;
 pub mod logistic;
 pub mod mlp;
 pub mod power;
@@ -38,7 +44,10 @@ pub mod rules;
 pub mod section7;
 pub mod ship;
 pub mod size;
+pub mod svm;
 pub mod tree;
+pub mod tune;
+pub mod tuned_read;
 pub mod verdicts;
 
 use crate::dataset::Dataset;
@@ -158,6 +167,11 @@ pub trait Model: Send + Sync {
     fn first_rule(&self, _x: &Row) -> Option<usize> {
         None
     }
+    /// The model's probability that `x` is a win, where it gives one (for log-loss and Brier's
+    /// score); `None` for a model that answers a class only.
+    fn win_probability(&self, _x: &Row) -> Option<f64> {
+        None
+    }
 }
 
 /// The six learners of the comparison in their main settings (section 7's list, plus boosting),
@@ -166,7 +180,7 @@ pub fn six(mlp: mlp::PaperMlp) -> Vec<Box<dyn Learner>> {
     vec![
         Box::new(rules::RuleList::default()),
         Box::new(tree::Cart::default()),
-        Box::new(bayes::NaiveBayes),
+        Box::new(bayes::NaiveBayes::default()),
         Box::new(logistic::Logistic::default()),
         Box::new(boosted::Boosted::default()),
         Box::new(mlp),

@@ -78,3 +78,38 @@ pub fn primaries(
     contrast::read_with_equivalence(&mut family, design.alpha);
     Ok(family)
 }
+
+/// An accuracy primary's size against the declared margin, read after the run (the untuned
+/// declaration names TOST, not the minimal-effect test): "beyond" where the minimal-effect test
+/// of |a − b| ≤ margin rejects (Holm over the accuracy primaries at α), else "within" where the
+/// declared TOST does, else "undetermined".
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgainstMargin {
+    pub name: String,
+    pub p_beyond: f64,
+    pub p_beyond_adjusted: f64,
+    pub size: super::tuned_read::Size,
+}
+
+/// [`AgainstMargin`] of every accuracy primary, in the declaration's order.
+pub fn against_margin(design: &Design, primaries: &[LearnerContrast]) -> Vec<AgainstMargin> {
+    use super::tuned_read::{Size, p_beyond};
+    let acc: Vec<&LearnerContrast> = primaries.iter().filter(|c| c.measure == Measure::TestPct).collect();
+    let p: Vec<f64> = acc.iter().map(|c| p_beyond(&c.t, design.margin)).collect();
+    let adjusted = crate::stats::compare::holm(&p);
+    acc.iter()
+        .zip(p)
+        .zip(adjusted)
+        .map(|((c, p), a)| {
+            let tost = c.equivalence.as_ref().and_then(|e| e.p_tost_adjusted);
+            let size = if a <= design.alpha {
+                Size::Beyond
+            } else if tost.is_some_and(|q| q <= design.alpha) {
+                Size::Within
+            } else {
+                Size::Undetermined
+            };
+            AgainstMargin { name: c.name.clone(), p_beyond: p, p_beyond_adjusted: a, size }
+        })
+        .collect()
+}

@@ -67,8 +67,8 @@ pub fn save(
     })
 }
 
-/// The x axis's ticks: the design's training sizes, less one that would crowd the one before it
-/// (btm's 136 beside wtm's 125).
+/// The x axis's ticks: the training sizes of the points given (one side's: wtm's 125 or btm's 136
+/// at the paper's size), less one that would crowd the one before it.
 fn size_ticks(points: &[CurvePoint]) -> Vec<f64> {
     let mut sizes: Vec<usize> = points.iter().map(|p| p.n).collect();
     sizes.sort_unstable();
@@ -82,10 +82,11 @@ fn size_ticks(points: &[CurvePoint]) -> Vec<f64> {
     ticks
 }
 
-/// The y range shared by the panels: every band inside, rounded out to 5 points, at most 100.5.
+/// The y range shared by the panels: every band and single-draw spread inside, rounded out to 5
+/// points, at most 100.5.
 fn y_range(points: &[CurvePoint]) -> (f64, f64) {
-    let lo = points.iter().map(|p| p.test.lo).fold(100.0, f64::min);
-    let hi = points.iter().map(|p| p.test.hi).fold(0.0, f64::max);
+    let lo = points.iter().map(|p| p.test.lo.min(p.test.mean - 1.96 * p.test_sd)).fold(100.0, f64::min);
+    let hi = points.iter().map(|p| p.test.hi.max(p.test.mean + 1.96 * p.test_sd)).fold(0.0, f64::max);
     ((lo / 5.0).floor() * 5.0, ((hi / 5.0).ceil() * 5.0).min(100.0) + 0.5)
 }
 
@@ -118,9 +119,10 @@ fn draw<DB: DrawingBackend>(
     let (n0, n1) =
         points.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.n as f64), b.max(p.n as f64)));
     let xs = (n0 / 1.2, n1 * 1.2);
-    let ticks = size_ticks(points);
     for (k, area) in areas.iter().enumerate() {
         let (side, inputs) = (SIDES[k / 2], InputSet::ALL[k % 2]);
+        let side_points: Vec<CurvePoint> = points.iter().filter(|p| p.side == side).cloned().collect();
+        let ticks = size_ticks(&side_points);
         let mut chart = ChartBuilder::on(area)
             .caption(&titles[k], (FAMILY, 17))
             .margin(12)
@@ -146,6 +148,13 @@ fn draw<DB: DrawingBackend>(
             let mut band: Vec<(f64, f64)> = line.iter().map(|p| (p.n as f64, p.test.hi.min(ys.1))).collect();
             band.extend(line.iter().rev().map(|p| (p.n as f64, p.test.lo.max(ys.0))));
             chart.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.18).filled())))?;
+            // Where single draws fall: mean ± 1.96 SD of one draw, beside the mean's interval.
+            for sign in [-1.0, 1.0] {
+                let edge = line
+                    .iter()
+                    .map(|p| (p.n as f64, (p.test.mean + sign * 1.96 * p.test_sd).clamp(ys.0, ys.1)));
+                chart.draw_series(LineSeries::new(edge, colour.mix(0.6).stroke_width(1)))?;
+            }
             let mean: Vec<(f64, f64)> = line.iter().map(|p| (p.n as f64, p.test.mean)).collect();
             chart.draw_series(LineSeries::new(mean.clone(), colour.stroke_width(2)))?;
             chart.draw_series(mean.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;

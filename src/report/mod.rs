@@ -9,6 +9,7 @@ pub mod frontier;
 pub mod index;
 pub mod learners;
 pub mod learners_curves;
+pub mod learners_tuned;
 pub mod levers;
 pub mod matches;
 pub mod play;
