@@ -31,6 +31,7 @@ pub mod design;
 pub mod draws;
 pub mod exact;
 pub mod explore;
+pub mod krk;
 pub mod logistic;
 pub mod mlp;
 pub mod power;
