@@ -83,9 +83,10 @@ fn every_characteristic_of_every_uci_row_matches_an_independent_computation() {
             *m = (*m).max(v);
         }
     }
-    // Every declared range is reached (no column is narrower than declared, none wider).
-    let declared: Vec<i32> = COLUMNS.iter().map(|c| i32::from(c.1)).collect();
-    assert_eq!(seen_max.to_vec(), declared);
+    // No column leaves its declared range (the set's canonical white king keeps some below it).
+    for ((name, max), seen) in COLUMNS.iter().zip(seen_max) {
+        assert!(seen <= i32::from(*max) && seen > 0, "{name}: largest {seen}");
+    }
 }
 
 fn kpk(args: &[&str]) -> std::process::Output {
@@ -141,4 +142,15 @@ fn the_reduced_design_runs_paired_and_complete_and_renders_again_byte_for_byte()
         assert_eq!(&read(&dir.join(f)), b, "{f}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_committed_report_is_the_declared_design_run_in_full() {
+    let json: serde_json::Value =
+        serde_json::from_slice(&read(Path::new("reports/krk_learners.json"))).unwrap();
+    let design = Design::load(Path::new("experiments/krk_learners.toml"), 28_056).unwrap();
+    assert_eq!(json["reduced"], false);
+    assert_eq!(serde_json::from_value::<Design>(json["design"].clone()).unwrap(), design);
+    let draws: usize = design.draws.iter().sum();
+    assert_eq!(json["fits"].as_array().unwrap().len(), draws * NAMES.len() * 2);
 }

@@ -18,7 +18,7 @@ pub struct KrkLearnersArgs {
     #[arg(long, default_value = "experiments/krk_learners.toml", value_name = "FILE")]
     design: InFile,
     /// The published figures shown beside kpk's curves.
-    #[arg(long, default_value = "data/krk_published.csv", value_name = "FILE")]
+    #[arg(long, default_value = "data/published/krk.csv", value_name = "FILE")]
     published: InFile,
     /// Run the declaration's reduced design (fewer sizes and draws, a smaller budget for the
     /// nets): a test's run, whose numbers are no result.

@@ -1,4 +1,4 @@
-//! What published work reports on the UCI KRK set (`data/krk_published.csv`), shown beside kpk's
+//! What published work reports on the UCI KRK set (`data/published/krk.csv`), shown beside kpk's
 //! curves: each figure with its source and how its protocol differs from the declared design.
 
 use crate::error::{Error, Result};

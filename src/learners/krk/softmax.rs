@@ -177,11 +177,11 @@ mod tests {
         let classes: Vec<u8> = (0..64).map(|i| if i % 8 < 4 { 2 } else { 9 }).collect();
         let training = MlpSettings {
             hidden: vec![],
-            rate: 0.5,
+            rate: 0.05,
             momentum: 0.9,
-            batch: 8,
-            max_epochs: 300,
-            presentations: 64 * 300,
+            batch: 16,
+            max_epochs: 2000,
+            presentations: 64 * 2000,
         };
         for hidden in [vec![], vec![6, 4]] {
             let net = SoftmaxNet { name: "net", hidden, training: training.clone() };
