@@ -7,6 +7,7 @@
 
 pub mod compression;
 pub mod finding;
+pub mod krk_learners;
 pub mod learners;
 pub mod learners_tuned;
 pub mod matches;

@@ -147,7 +147,7 @@ fn run_tuned(args: LearnersArgs, mode: Mode) -> anyhow::Result<ExitCode> {
 }
 
 /// The commit that last changed the declaration at `path` (git's answer), or why there is none.
-fn declared_in(path: &std::path::Path) -> String {
+pub(super) fn declared_in(path: &std::path::Path) -> String {
     let out = std::process::Command::new("git").args(["log", "-1", "--format=%H", "--"]).arg(path).output();
     match out {
         Ok(o) if o.status.success() && !o.stdout.trim_ascii().is_empty() => {

@@ -34,6 +34,7 @@ mod experiment;
 mod findings;
 mod hybrid;
 mod krk;
+mod krk_learners;
 mod krk_model;
 mod learners;
 mod lockstep_bench;
@@ -97,6 +98,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Section 7's learners compared on Table 4's characterisation: reports/LEARNERS.md.
     Learners(learners::LearnersArgs),
+    /// Section 7's learners on the UCI KRK set's 18 classes: reports/KRK.md.
+    KrkLearners(krk_learners::KrkLearnersArgs),
     /// Write reports/README.md: the main findings, picked from the reports' summaries.
     Findings(findings::FindingsArgs),
     /// Run studies of section 6's questions (experiments/studies/*.toml); --all writes reports/STUDIES.md.
@@ -171,6 +174,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Reproduce(_)
             | Command::Study(_)
             | Command::Learners(_)
+            | Command::KrkLearners(_)
             | Command::Findings(_)
             | Command::Readings(_)
             | Command::Match(_)
@@ -230,6 +234,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Plot(args) => experiment::run_plot(args),
         Command::Readings(args) => readings::run_readings(args),
         Command::Learners(args) => learners::run_learners(args),
+        Command::KrkLearners(args) => krk_learners::run_krk_learners(args),
         Command::Findings(args) => findings::run_findings(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Study(args) => study::run_study(args),

@@ -37,6 +37,7 @@ pub mod exact;
 pub mod explore;
 pub mod forest;
 pub mod knn;
+pub mod krk;
 pub mod logistic;
 pub mod mlp;
 pub mod power;

@@ -7,6 +7,8 @@ pub mod driver;
 pub mod dtz;
 pub mod frontier;
 pub mod index;
+pub mod krk;
+pub mod krk_curves;
 pub mod learners;
 pub mod learners_curves;
 pub mod learners_tuned;
