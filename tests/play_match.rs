@@ -58,6 +58,22 @@ fn a_reduced_match_pools_seeds_pairs_excess_and_tests_the_cp_claim() {
         assert!(c.p[0][0] > usize::from(k), "{c:?}");
     }
     assert!(r.cp.rows.iter().filter(|c| c.name == "NN6").all(|c| !c.applies));
+    // Past a winning promotion every game goes on to checkmate by DTM, whoever played KPK: each
+    // converted game and each game a lone king lost is mated.
+    let m = r.mate;
+    assert!(m.converted > 0 && m.converted_mated == m.converted && m.lost_mated == m.lost, "{m:?}");
+    for p in &r.players {
+        assert_eq!((p.mated, p.lost_mated), (p.converted, p.lost), "{}", p.name);
+    }
+    // The perfect player converts every win, so its mated games' starts are every won position:
+    // their mean DTM is the tables' over the won positions, read through each position's FEN.
+    let tables = kpk::chess::dtm::Tables::generate();
+    let won: Vec<_> = kpk::KpkPosition::all().filter(|p| bb.dtc(p).is_some()).collect();
+    let dtm_sum: u64 = won.iter().map(|p| u64::from(tables.probe_fen(&p.to_fen()).unwrap().plies)).sum();
+    let perfect = r.players.iter().find(|p| p.kind == PlayerKind::Perfect).unwrap();
+    let to_mate = perfect.to_mate.unwrap();
+    assert!((to_mate.dtm_mean - dtm_sum as f64 / won.len() as f64).abs() < 1e-9, "{to_mate:?}");
+    assert!(to_mate.beyond_min <= 0 && to_mate.beyond_min <= to_mate.beyond_max, "{to_mate:?}");
     // Each seed's hybrid is exact, trained from the candidate's seed plus r · 1000.
     let h = &r.hybrid;
     assert_eq!(h.seeds, [4, 1004]);

@@ -6,7 +6,7 @@ use super::depth::{DepthAccuracy, DepthTarget, Tally};
 use super::matches::{MAX_PLIES, Record};
 use super::results::{
     Band, CpClaim, CpRow, CpShort, DepthDtc, DepthSetup, DepthSide, DtcCount, ExcessPair, HybridTraining,
-    MatchResults, Nn6Training, PlayerKind, PlayerResult, SeedOutcome,
+    MatchResults, MateSummary, Nn6Training, PlayerKind, PlayerResult, SeedOutcome, ToMate,
 };
 use crate::dataset::Side;
 use crate::stats::Interval;
@@ -89,6 +89,10 @@ fn player(kind: PlayerKind, seeds: &[&Record]) -> PlayerResult {
         draws_held: over_seeds(&per_seed(&|r| pct(r.held, r.drawn))),
         by_dtc,
         by_band,
+        mated: crate::stats::mean(&seeds.iter().map(|r| r.pawn.mated as f64).collect::<Vec<_>>()),
+        to_mate: to_mate(seeds),
+        lost: crate::stats::mean(&seeds.iter().map(|r| (r.drawn - r.held) as f64).collect::<Vec<_>>()),
+        lost_mated: crate::stats::mean(&seeds.iter().map(|r| r.lost_mated as f64).collect::<Vec<_>>()),
         per_seed: seeds
             .iter()
             .map(|r| SeedOutcome {
@@ -97,8 +101,38 @@ fn player(kind: PlayerKind, seeds: &[&Record]) -> PlayerResult {
                 excess_sum: r.pawn.excess_sum,
                 held: r.held,
                 largest_p: r.pawn.largest_p(),
+                mated: r.pawn.mated,
+                mate_plies_sum: r.pawn.mate_plies_sum,
+                dtm_sum: r.pawn.dtm_sum,
+                lost_mated: r.lost_mated,
             })
             .collect(),
+    }
+}
+
+/// Plies to mate against the starts' DTM over every seed's mated games (`None`: none mated).
+fn to_mate(seeds: &[&Record]) -> Option<ToMate> {
+    let sum = |f: fn(&Record) -> usize| seeds.iter().map(|r| f(r)).sum::<usize>() as f64;
+    let mated = sum(|r| r.pawn.mated);
+    let ranges: Vec<(i32, i32)> = seeds.iter().filter_map(|r| r.pawn.beyond_dtm).collect();
+    (mated > 0.0).then(|| ToMate {
+        plies_mean: sum(|r| r.pawn.mate_plies_sum) / mated,
+        dtm_mean: sum(|r| r.pawn.dtm_sum) / mated,
+        beyond_mean: (sum(|r| r.pawn.mate_plies_sum) - sum(|r| r.pawn.dtm_sum)) / mated,
+        at_dtm_pct: 100.0 * sum(|r| r.pawn.at_dtm) / mated,
+        beyond_min: ranges.iter().map(|r| r.0).min().unwrap_or(0),
+        beyond_max: ranges.iter().map(|r| r.1).max().unwrap_or(0),
+    })
+}
+
+/// The games won by a promotion, over every record (the Cp oracles' too), and those mated.
+fn mate_summary(played: &Played) -> MateSummary {
+    let all = || played.records.iter().map(|(_, r)| r).chain(&played.oracles);
+    MateSummary {
+        converted: all().map(|r| r.pawn.total().1).sum(),
+        converted_mated: all().map(|r| r.pawn.mated).sum(),
+        lost: all().map(|r| r.drawn - r.held).sum(),
+        lost_mated: all().map(|r| r.lost_mated).sum(),
     }
 }
 
@@ -282,6 +316,7 @@ pub fn analyse(
         depth_by_side,
         depth_by_dtc,
         cp: cp_claim(&with_oracles, longest),
+        mate: mate_summary(played),
     }
 }
 

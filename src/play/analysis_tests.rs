@@ -14,8 +14,13 @@ pub(crate) fn made_up(name: &str, q: Option<u32>, replicate: usize, p: usize, ex
         excess_sum: total * usize::from(excess),
         excess_max: usize::from(excess),
         games,
+        mated: total,
+        mate_plies_sum: total * (20 + usize::from(excess)),
+        dtm_sum: total * 20,
+        at_dtm: if excess == 0 { total } else { 0 },
+        beyond_dtm: (total > 0).then_some((i32::from(excess), i32::from(excess))),
     };
-    Record { name: name.into(), q, replicate, pawn, drawn: 5, held: 5 }
+    Record { name: name.into(), q, replicate, pawn, drawn: 5, held: 5, lost_mated: 0 }
 }
 
 /// The training of a made-up hybrid over `seeds` seeds.

@@ -59,16 +59,22 @@ fn san(board: &Board, mv: cozy_chess::Move, after: &Board) -> String {
     format!("{piece}{takes}{}{suffix}", mv.to)
 }
 
-/// Continue a converted game to checkmate by DTM, both sides, until mate or `max_plies` plies
-/// in all. Any other game is returned as it ended.
-pub fn mate(tables: &Tables, game: Game, max_plies: usize) -> MatedGame {
-    let mated_on_promotion = game.plies.last().is_some_and(|p| p.mate);
+/// Is the side to move on `board` checkmated?
+pub fn is_checkmate(board: &Board) -> bool {
+    let mut any = false;
+    board.generate_moves(|_| {
+        any = true;
+        true
+    });
+    !any && !board.checkers().is_empty()
+}
+
+/// Play on from `board` by DTM, both sides, until checkmate or `max_plies` plies: the plies
+/// played and whether the last position is checkmate (so is a board already mated, with no ply).
+pub fn mate_from(tables: &Tables, mut board: Board, max_plies: usize) -> (Vec<MatePly>, bool) {
     let mut mating = Vec::new();
-    let Some(mut board) = after_promotion(&game) else {
-        return MatedGame { game, mating, mated: false };
-    };
-    let mut mated = mated_on_promotion;
-    while !mated && game.plies.len() + mating.len() < max_plies {
+    let mut mated = is_checkmate(&board);
+    while !mated && mating.len() < max_plies {
         let Some((mv, dtm)) = tables.best_move(&board) else { break };
         let mut next = board.clone();
         next.play_unchecked(mv);
@@ -79,6 +85,16 @@ pub fn mate(tables: &Tables, game: Game, max_plies: usize) -> MatedGame {
         mating.push(MatePly { san, white, dtm_before: dtm.plies, dtm_after });
         board = next;
     }
+    (mating, mated)
+}
+
+/// Continue a converted game to checkmate by DTM, both sides, until mate or `max_plies` plies
+/// in all. Any other game is returned as it ended.
+pub fn mate(tables: &Tables, game: Game, max_plies: usize) -> MatedGame {
+    let Some(board) = after_promotion(&game) else {
+        return MatedGame { game, mating: Vec::new(), mated: false };
+    };
+    let (mating, mated) = mate_from(tables, board, max_plies.saturating_sub(game.plies.len()));
     MatedGame { game, mating, mated }
 }
 

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod evaluators;
 pub mod game;
 pub mod matches;
+pub mod mates;
 pub mod mating;
 pub mod model;
 pub mod pgn;

@@ -7,6 +7,7 @@ use super::depth::{self, DepthNets, DepthTarget};
 use super::evaluators::{SideNets, cp_oracle, ladder, train_nn6, trained_ladders};
 use super::game::Player;
 use super::matches::{Record, pawn_side, record};
+use super::mates::Mating;
 use super::results::{DepthSetup, HybridTraining, MatchResults, Nn6Training, PlayerKind};
 use crate::chess::bitbase::Bitbase;
 use crate::chess::search::Values;
@@ -108,7 +109,9 @@ pub fn run_match(
         .iter()
         .map(|&k| Ok(ladder(cp_oracle(bb, k)?, setup.max_q)))
         .collect::<Result<Vec<_>>>()?;
-    let played = play_all(bb, model, &ladders, &oracles, setup.seeds, progress);
+    progress("mate lines");
+    let mating = Mating::generate(bb);
+    let played = play_all((bb, &mating), model, &ladders, &oracles, setup.seeds, progress);
     let nn6_seeds: Vec<u64> = (0..setup.seeds).map(|r| nn6.config.seed + r as u64 * SEED_STRIDE).collect();
     let nn6 = [0, 1].map(|s| {
         let acc: Vec<f64> = trained.iter().map(|r| r.nn6.accuracy_pct[s]).collect();
@@ -153,9 +156,9 @@ type Family<'v> = (PlayerKind, Vec<(usize, &'v Vec<Values>)>);
 /// The match of every player against perfect play: perfect, the play model, the random
 /// result-keeping mover (each seed), then each trained evaluator (`trained[r]`: replicate r's, in
 /// [`trained_ladders`]' order) at each depth of search, each seed; and the Cp oracles as the
-/// pawn side.
+/// pawn side. Every converted game goes on to mate by `mating`.
 pub fn play_all(
-    bb: &Bitbase,
+    (bb, mating): (&Bitbase, &Mating),
     model: &PlayModel,
     trained: &[Vec<(PlayerKind, Vec<Values>)>],
     oracles: &[Vec<Values>],
@@ -164,11 +167,11 @@ pub fn play_all(
 ) -> Played {
     let mut records = Vec::new();
     progress("match: perfect, model, random");
-    records.push((PlayerKind::Perfect, record(bb, "perfect", (None, 0), &|_| Player::Perfect(bb))));
-    records.push((PlayerKind::Model, record(bb, "model", (None, 0), &|_| Player::Model(model))));
+    records.push((PlayerKind::Perfect, record(bb, "perfect", (None, 0), mating, &|_| Player::Perfect(bb))));
+    records.push((PlayerKind::Model, record(bb, "model", (None, 0), mating, &|_| Player::Model(model))));
     for r in 0..seeds {
         let make = move |index: u64| Player::random(bb, index + ((r as u64) << 32));
-        records.push((PlayerKind::Random, record(bb, "random", (None, r), &make)));
+        records.push((PlayerKind::Random, record(bb, "random", (None, r), mating, &make)));
     }
     // trained[r] holds replicate r's evaluators, each of its kind, in the same order every seed.
     let evaluators = trained.first().map_or(0, Vec::len);
@@ -181,7 +184,8 @@ pub fn play_all(
             progress(&format!("match: {name}, q = {q}"));
             for &(r, ladder) in ladders {
                 let values = &ladder[q];
-                let r = record(bb, values.name(), (Some(values.depth()), r), &|_| Player::Search(values));
+                let at = (Some(values.depth()), r);
+                let r = record(bb, values.name(), at, mating, &|_| Player::Search(values));
                 records.push((*kind, r));
             }
         }
@@ -191,9 +195,9 @@ pub fn play_all(
         .iter()
         .flatten()
         .map(|v| {
-            let pawn = pawn_side(bb, &|_| Player::Search(v));
+            let pawn = pawn_side(bb, mating, &|_| Player::Search(v));
             let (name, q) = (v.name().to_string(), Some(v.depth()));
-            Record { name, q, replicate: 0, pawn, drawn: 0, held: 0 }
+            Record { name, q, replicate: 0, pawn, drawn: 0, held: 0, lost_mated: 0 }
         })
         .collect();
     Played { records, oracles }

@@ -37,6 +37,19 @@ pub struct MatchResults {
     pub depth_by_dtc: Vec<DepthDtc>,
     /// Section 2's claim on Cp and a q-ply search.
     pub cp: CpClaim,
+    /// The games played on past a winning promotion to checkmate, over every player and seed.
+    pub mate: MateSummary,
+}
+
+/// Every game of the match that a promotion won, played on to checkmate by DTM: the pawn side's
+/// converted games (the Cp oracles' too) and the lone king's lost ones, and how many of each
+/// ended in checkmate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MateSummary {
+    pub converted: usize,
+    pub converted_mated: usize,
+    pub lost: usize,
+    pub lost_mated: usize,
 }
 
 /// One side's NN6 nets over the seeds: their weight seeds, training accuracy (%, mean and 95%
@@ -123,10 +136,29 @@ pub struct PlayerResult {
     pub by_dtc: Vec<DtcCount>,
     /// % converted in each band of DTC ([`MatchResults::bands`]), mean over seeds.
     pub by_band: Vec<Option<f64>>,
+    /// Past the promotion, as the pawn side: converted games mated (mean over seeds), and over
+    /// every seed's mated games the plies to mate, the starts' DTM and the plies to mate beyond
+    /// it (means), % mated in exactly the start's DTM, and the fewest and most plies beyond it.
+    pub mated: f64,
+    pub to_mate: Option<ToMate>,
+    /// As the lone king: lost games (drawn starts let slip, mean over seeds), and those mated.
+    pub lost: f64,
+    pub lost_mated: f64,
     /// Each seed's counts, from which `wins_won`, `draws_held` and section 2's p over seeds are
     /// computed (`reports/play/seeds.csv`).
     #[serde(default)]
     pub per_seed: Vec<SeedOutcome>,
+}
+
+/// A player's mated games: plies to mate against the starts' DTM.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToMate {
+    pub plies_mean: f64,
+    pub dtm_mean: f64,
+    pub beyond_mean: f64,
+    pub at_dtm_pct: f64,
+    pub beyond_min: i32,
+    pub beyond_max: i32,
 }
 
 /// One seed of a player: the counts behind its percentages over seeds.
@@ -142,6 +174,12 @@ pub struct SeedOutcome {
     pub held: usize,
     /// The largest p with every position of Cp converted.
     pub largest_p: usize,
+    /// Converted games that went on to checkmate, their plies to mate and their starts' DTM
+    /// summed, and the lone king's lost games that went on to checkmate.
+    pub mated: usize,
+    pub mate_plies_sum: usize,
+    pub dtm_sum: usize,
+    pub lost_mated: usize,
 }
 
 /// Won positions of one DTC and the % a player converted (mean and interval over seeds).

@@ -32,8 +32,21 @@ pub const CSV_COLUMNS: [&str; 9] = [
 ];
 
 /// The columns of `reports/play/seeds.csv`.
-pub const SEEDS_CSV_COLUMNS: [&str; 9] =
-    ["player", "q", "seed", "won", "converted", "excess_sum", "drawn", "held", "largest_p"];
+pub const SEEDS_CSV_COLUMNS: [&str; 13] = [
+    "player",
+    "q",
+    "seed",
+    "won",
+    "converted",
+    "excess_sum",
+    "drawn",
+    "held",
+    "largest_p",
+    "mated",
+    "mate_plies_sum",
+    "dtm_sum",
+    "lost_mated",
+];
 
 /// "a", "a and b", "a, b and c".
 fn and_list(items: &[String]) -> String {
@@ -99,7 +112,19 @@ pub fn seeds_csv(results: &MatchResults) -> Result<String> {
         for r in &results.players {
             let q = r.q.map_or_else(String::new, |q| q.to_string());
             for s in &r.per_seed {
-                let counts = [s.seed, r.won, s.converted, s.excess_sum, r.drawn, s.held, s.largest_p];
+                let counts = [
+                    s.seed,
+                    r.won,
+                    s.converted,
+                    s.excess_sum,
+                    r.drawn,
+                    s.held,
+                    s.largest_p,
+                    s.mated,
+                    s.mate_plies_sum,
+                    s.dtm_sum,
+                    s.lost_mated,
+                ];
                 let row = [r.name.clone(), q.clone()].into_iter().chain(counts.iter().map(usize::to_string));
                 w.write_record(row)?;
             }

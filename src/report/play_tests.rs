@@ -66,6 +66,21 @@ fn the_csv_has_the_issues_columns_and_a_row_per_player_and_q() {
     assert!(cells.iter().skip(3).all(|c| !c.is_empty()), "{cells:?}");
 }
 
+/// The section past the promotion says whether every won game ended in mate, and each player's
+/// plies to mate against the starts' DTM.
+#[test]
+fn the_mate_section_counts_mated_games_and_plies_against_the_dtm() {
+    let mut r = made_up_results([1, 2, 3, 3]);
+    let text = render(&r).unwrap();
+    assert!(text.contains("to mate: every game"), "{text}");
+    let row = "\n| perfect | - | 1 | 30.0 | 30.0 | 20.00 | 20.00 | 0.00 | 100.00 | 0 to 0 | 0.0 | 0.0 |\n";
+    assert!(text.contains(row), "{text}");
+    assert!(text.contains(&format!("Of the {} converted games", r.mate.converted)), "{text}");
+    r.mate.converted_mated -= 1;
+    let text = render(&r).unwrap();
+    assert!(text.contains("to mate: not every"), "{text}");
+}
+
 /// seeds.csv holds every seed's counts, and results.csv's intervals are those of the counts.
 #[test]
 fn the_seeds_csv_has_a_row_per_player_q_and_seed_with_the_counts_behind_the_intervals() {
@@ -74,7 +89,7 @@ fn the_seeds_csv_has_a_row_per_player_q_and_seed_with_the_counts_behind_the_inte
     let mut lines = csv.lines();
     assert_eq!(lines.next().unwrap(), SEEDS_CSV_COLUMNS.join(","));
     assert_eq!(lines.clone().count(), r.players.iter().map(|p| p.seeds).sum::<usize>());
-    assert_eq!(lines.next().unwrap(), "perfect,,0,30,30,0,5,5,3");
+    assert_eq!(lines.next().unwrap(), "perfect,,0,30,30,0,5,5,3,30,600,600,0");
     let e0: Vec<Vec<usize>> = csv
         .lines()
         .filter(|l| l.starts_with("e,0,"))

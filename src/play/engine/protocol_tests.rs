@@ -3,6 +3,7 @@
 
 use super::{DRAWN, WON, bestmove, model, perfect, timeless};
 use crate::chess::bitbase::Bitbase;
+use crate::chess::dtm::Tables;
 use crate::chess::position::{KpkPosition, Oriented};
 use crate::play::engine::messages::text;
 use crate::play::engine::root::{FIFTY_MOVES, WIN_CP};
@@ -136,22 +137,60 @@ fn go_infinite_answers_at_stop_whatever_came_between() {
     assert!(r.lines[0].starts_with("bestmove "));
 }
 
+/// The reply the DTM tables choose after `mv` from `fen`, in UCI.
+fn dtm_reply(tables: &Tables, fen: &str, mv: &str) -> String {
+    let board: cozy_chess::Board = setup_after(fen, mv).parse().unwrap();
+    tables.best_move(&board).map(|(reply, _)| reply.to_string()).expect("a reply")
+}
+
 #[test]
 fn ponder_names_the_expected_reply() {
     let mut e = perfect();
     e.handle(&format!("position fen {WON}"));
     assert_eq!(bestmove(&e.handle("go")), "e2e4");
     set(&mut e, "Ponder", "true");
-    let r = e.handle("go");
-    let answer = bestmove(&r);
+    let answer = bestmove(&e.handle("go")).to_string();
     let reply = answer.strip_prefix("e2e4 ponder ").expect("a ponder move");
-    // The reply is the bitbase's perfect reply after e2e4.
-    let bb = Bitbase::generate();
-    let o = Oriented::from_fen(WON).unwrap();
-    let after = setup_after(WON, "e2e4");
-    let next = Oriented::from_fen(&after).unwrap();
-    let best = crate::play::perfect_move(&bb, &next.position).unwrap();
-    assert_eq!(reply, uci(&Oriented { position: next.position, ..o }, best));
+    assert_eq!(reply, dtm_reply(&Tables::generate(), WON, "e2e4"));
+}
+
+/// Under the perfect player the ponder move comes from the DTM ordering, as the best move does:
+/// after the best move, the tables' reply (the longest resistance, a draw kept, ties to the
+/// lowest UCI text), in every 40th legal KPK position with a move, either side to move, and past
+/// the promotion; the bitbase's DTC-perfect reply differs in some of them.
+#[test]
+fn the_perfect_players_ponder_move_is_the_dtm_tables_reply() {
+    let (bb, tables) = (Bitbase::generate(), Tables::generate());
+    let mut e = perfect();
+    set(&mut e, "Ponder", "true");
+    let (mut checked, mut unlike_dtc) = (0, 0);
+    for p in KpkPosition::all().step_by(40).filter(|p| !p.moves().is_empty()) {
+        let fen = p.to_fen();
+        e.handle(&format!("position fen {fen}"));
+        let answer = bestmove(&e.handle("go")).to_string();
+        let Some((best, reply)) = answer.split_once(" ponder ") else {
+            // No reply to expect: the best move mates or stalemates, or takes the game out of the
+            // tables' reach.
+            let board: cozy_chess::Board = setup_after(&fen, &answer).parse().unwrap();
+            assert!(tables.best_move(&board).is_none(), "{fen}: {answer}");
+            continue;
+        };
+        assert_eq!(reply, dtm_reply(&tables, &fen, best), "{fen}");
+        checked += 1;
+        // Past a promotion there is no KPK reply to compare.
+        let Ok(next) = Oriented::from_fen(&setup_after(&fen, best)) else { continue };
+        if let Some(dtc_reply) = crate::play::perfect_move(&bb, &next.position) {
+            unlike_dtc += usize::from(uci(&next, dtc_reply) != reply);
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    assert!(unlike_dtc > 0, "no DTC reply differs");
+    // Past the promotion, KQK.
+    let kqk = "2k5/8/8/8/8/8/8/KQ6 w - - 0 1";
+    e.handle(&format!("position fen {kqk}"));
+    let answer = bestmove(&e.handle("go")).to_string();
+    let (best, reply) = answer.split_once(" ponder ").expect("a ponder move");
+    assert_eq!(reply, dtm_reply(&tables, kqk, best));
 }
 
 /// The FEN after `mv` from `fen`.

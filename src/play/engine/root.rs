@@ -196,20 +196,32 @@ impl Knowledge {
             score: d.uci_mate().map_or(Score::Cp(0), Score::Mate),
             dtc: None,
             dtz: None,
-            ponder: None,
+            ponder: self.dtm_reply(board, mv),
             dtm: Some(d),
         };
         Some(moves.into_iter().map(root).collect())
     }
 
+    /// The reply the DTM tables choose after `mv` on `board` ([`Tables::best_move`]: the
+    /// quickest mate, a draw kept, the longest resistance, ties to the lowest UCI text); `None`
+    /// where the move mates or stalemates.
+    fn dtm_reply(&self, board: &cozy_chess::Board, mv: cozy_chess::Move) -> Option<String> {
+        let mut next = board.clone();
+        next.play_unchecked(mv);
+        self.tables.best_move(&next).map(|(reply, _)| reply.to_string())
+    }
+
     /// The perfect player's KPK list ordered by distance to mate: a win or loss the 50-move rule
     /// keeps is scored `mate N` from the DTM tables, and the wins (then the draws, the losses)
-    /// go quickest mate first, ties in UCI text order. Cursed wins and blessed losses keep their
-    /// place and score: the halfmove clock, read with the DTZ, decides which wins stand.
+    /// go quickest mate first, ties in UCI text order; each move's expected reply (`ponder`) is
+    /// the tables' reply too. Cursed wins and blessed losses keep their place and score: the
+    /// halfmove clock, read with the DTZ, decides which wins stand.
     pub fn by_dtm(&self, board: &cozy_chess::Board, mut moves: Vec<RootMove>) -> Vec<RootMove> {
         let Some(dtms) = self.tables.moves(board) else { return moves };
         for m in &mut moves {
-            let d = dtms.iter().find(|(mv, _)| mv.to_string() == m.uci).map(|&(_, d)| d);
+            let found = dtms.iter().find(|(mv, _)| mv.to_string() == m.uci);
+            m.ponder = found.and_then(|&(mv, _)| self.dtm_reply(board, mv));
+            let d = found.map(|&(_, d)| d);
             if matches!(m.wdl, Some(Wdl::Win | Wdl::Loss)) {
                 m.dtm = d;
                 m.score = d.and_then(Dtm::uci_mate).map_or(m.score, Score::Mate);
