@@ -191,6 +191,19 @@ const CASES: &[Case] = &[
         whole: &[],
     },
     Case {
+        command: "krk-learners",
+        setup: |dir| copy("reports/krk_learners.json", &dir.join("kl/krk_learners.json")),
+        args: &[
+            "krk-learners",
+            "--render-only",
+            "--out",
+            "kl",
+            "--model-results",
+            "{repo}/reports/krk_model.json",
+        ],
+        whole: &[],
+    },
+    Case {
         command: "findings",
         setup: |dir| {
             for entry in std::fs::read_dir(repo().join("reports")).unwrap().flatten() {

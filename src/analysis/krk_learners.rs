@@ -65,6 +65,8 @@ pub struct KrkLearners<'a> {
     pub to: Destinations,
     /// What [`Mode::Run`] reads (the other mode reads the JSON alone).
     pub inputs: Option<Inputs>,
+    /// The exact KRK model's size figures (`reports/krk_model.json`), read in every mode.
+    pub model_results: PathBuf,
     pub progress: &'a (dyn Fn(&str) + Sync),
 }
 
@@ -80,7 +82,8 @@ impl Analysis for KrkLearners<'_> {
     }
 
     fn inputs(&self, _mode: Mode) -> Vec<PathBuf> {
-        self.inputs.iter().flat_map(|i| [i.design.clone(), i.published.clone()]).collect()
+        let run = self.inputs.iter().flat_map(|i| [i.design.clone(), i.published.clone()]);
+        run.chain(std::iter::once(self.model_results.clone())).collect()
     }
 
     fn analyse(&self, mode: Mode) -> Result<KrkLearnersReport> {

@@ -20,6 +20,9 @@ pub struct KrkLearnersArgs {
     /// The published figures shown beside kpk's curves.
     #[arg(long, default_value = "data/published/krk.csv", value_name = "FILE")]
     published: InFile,
+    /// The exact KRK model's size figures (`kpk compress-krk` writes them), shown in the report.
+    #[arg(long, default_value = "reports/krk_model.json", value_name = "FILE")]
+    model_results: InFile,
     /// Run the declaration's reduced design (fewer sizes and draws, a smaller budget for the
     /// nets): a test's run, whose numbers are no result.
     #[arg(long, conflicts_with = "render_only")]
@@ -39,7 +42,12 @@ pub fn run_krk_learners(args: KrkLearnersArgs) -> anyhow::Result<ExitCode> {
     });
     let started = Instant::now();
     let progress = |what: &str| errln!("[{:>6.0} s] {what}", started.elapsed().as_secs_f64());
-    let report = KrkLearners { to: Destinations::under(&args.out), inputs, progress: &progress };
+    let report = KrkLearners {
+        to: Destinations::under(&args.out),
+        inputs,
+        model_results: args.model_results.to_path_buf(),
+        progress: &progress,
+    };
     drive(&report, mode)?;
     let to = &report.to;
     outln!(

@@ -7,8 +7,10 @@ use super::krk_curves::{Figure, Labels};
 use crate::analysis::krk_learners::{Destinations, KrkLearners, KrkLearnersReport};
 use crate::error::Result;
 use crate::figures::plot::ImageFormat;
+use crate::hybrid::krk_sizes::KrkModelResults;
 use crate::learners::krk::analyse::Spread;
-use crate::template::{Engine, Typed};
+use crate::template::{Engine, Typed, read_results};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -45,7 +47,7 @@ impl Report for KrkLearners<'_> {
             Figure { points: &report.analysed.curves, published: &report.published, labels: &LABELS };
         let again = Figure { ..figure };
         Ok(vec![
-            Output::bytes(&self.to.markdown, markdown(report)?),
+            Output::bytes(&self.to.markdown, markdown(report, &read_results(&self.model_results)?)?),
             Output::bytes(csv, curves_csv(report)),
             Output::drawn(png, move |out| figure.save(out, ImageFormat::Png)),
             Output::drawn(svg, move |out| again.save(out, ImageFormat::Svg)),
@@ -63,14 +65,22 @@ fn spread(s: Typed<Spread>, digits: usize) -> String {
     format!("{:.digits$}–{:.digits$}", s.draw_lo, s.draw_hi)
 }
 
+/// What the Markdown report shows: the learners' results and the exact model's size figures.
+#[derive(Serialize)]
+struct Context<'a> {
+    #[serde(flatten)]
+    report: &'a KrkLearnersReport,
+    model: &'a KrkModelResults,
+}
+
 /// The Markdown report.
-pub fn markdown(report: &KrkLearnersReport) -> Result<String> {
+pub fn markdown(report: &KrkLearnersReport, model: &KrkModelResults) -> Result<String> {
     let engine = Engine::new()
         .filter("mean_in", mean_in)
         .filter("spread", spread)
         .filter("pct", |k: usize, n: usize| format!("{:.2}", 100.0 * k as f64 / n.max(1) as f64))
         .template("krk.md", TEMPLATE)?;
-    Ok(engine.render("krk.md", report)?)
+    Ok(engine.render("krk.md", &Context { report, model })?)
 }
 
 /// curves.csv: one row per learner, inputs and size.
