@@ -30,11 +30,19 @@ pub struct KrkLearnersArgs {
     /// Fit nothing: render KRK.md, curves.csv and the figure from the committed krk_learners.json.
     #[arg(long)]
     render_only: bool,
+    /// Fit nothing: analyse the fits kept in krk_learners.json again, with the published figures
+    /// read anew from `--published`, then write the JSON and render.
+    #[arg(long, conflicts_with_all = ["render_only", "reduced"])]
+    analyse_only: bool,
 }
 
 pub fn run_krk_learners(args: KrkLearnersArgs) -> anyhow::Result<ExitCode> {
-    let mode = if args.render_only { Mode::RenderOnly } else { Mode::Run };
-    let inputs = (mode == Mode::Run).then(|| Inputs {
+    let mode = match (args.render_only, args.analyse_only) {
+        (true, _) => Mode::RenderOnly,
+        (_, true) => Mode::AnalyseOnly,
+        _ => Mode::Run,
+    };
+    let inputs = (mode != Mode::RenderOnly).then(|| Inputs {
         declared_in: super::learners::declared_in(&args.design),
         design: args.design.to_path_buf(),
         published: args.published.to_path_buf(),
