@@ -11,7 +11,7 @@
 //! # The same bits as one net alone
 //!
 //! Lane k performs exactly the operations of [`Mlp::sgd_step`] for net k, in its order: each
-//! neuron's input sum is [`crate::net::kernels`]' `dot` (four interleaved partial sums combined as
+//! neuron's input sum is `crate::net::kernels`' `dot` (four interleaved partial sums combined as
 //! (s0 + s2) + (s1 + s3), then the leftover inputs one by one), the sigmoid is [`sigmoid`], the
 //! output delta is ((y − d)·b·y)·(1 − y), each weight row first passes its delta down through its
 //! old weights and is then moved by (−η·δ)·a (or, with momentum, v ← μ·v + (−η·δ)·a, w ← w + v),

@@ -1,7 +1,7 @@
 //! What SIGINT and SIGTERM leave: the previous outputs as they were, or the new ones whole, and
 //! no temporary entry.
 //!
-//! The rule, by construction: one lock ([`LIVE`]) covers every step that makes an entry appear on
+//! The rule, by construction: one lock (`LIVE`) covers every step that makes an entry appear on
 //! disk (creating a temporary file or folder and registering it, creating a destination's folder,
 //! renaming a temporary into place, removing a temporary and unregistering it). The signal is
 //! caught by a handler that only writes its number into a pipe; a thread of its own reads it,
