@@ -61,11 +61,7 @@ impl FeatureSet for Characteristics {
 pub type ValueTree = value_tree::ValueTree<Characteristics>;
 
 /// A correction: the hard position at `place` (0-based, index order) has leaf value plus `delta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Correction {
-    pub place: u32,
-    pub delta: i8,
-}
+pub type Correction = value_tree::Correction;
 
 /// A loaded DTZ model: immutable, so it may answer from many threads.
 #[derive(Clone, Debug, PartialEq, Eq)]

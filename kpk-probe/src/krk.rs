@@ -209,11 +209,7 @@ impl FeatureSet for KrkFeatures {
 pub type ValueTree = value_tree::ValueTree<KrkFeatures>;
 
 /// A correction: the stored position at `place` holds its leaf's value plus `delta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Correction {
-    pub place: u32,
-    pub delta: i8,
-}
+pub type Correction = value_tree::Correction;
 
 /// Which part of the model gave an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

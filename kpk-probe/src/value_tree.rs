@@ -52,6 +52,14 @@ pub enum Node {
     },
 }
 
+/// A correction: the position at `place` (0-based, in the model's order of the positions its tree
+/// answers) holds its leaf's value plus `delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Correction {
+    pub place: u32,
+    pub delta: i8,
+}
+
 /// A value tree over the features `F`, its leaves `leaf_bits` wide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueTree<F> {

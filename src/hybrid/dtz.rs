@@ -11,10 +11,7 @@
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::hybrid::bits::{BitWriter, best_rice};
-use crate::hybrid::exceptions::{gaps, write_sorted};
 use crate::hybrid::value_tree::{self, Row};
-use kpk_probe::bits::zigzag;
 use kpk_probe::dtz::{
     Characteristics, Correction, DTZ_MAGIC, DTZ_VERSION, DtzModel, ValueTree, hard_positions,
 };
@@ -63,9 +60,7 @@ pub fn frontier(embedded: &[u8], bb: &Bitbase, costs: &[f64]) -> Option<Vec<Cand
     let mut out = Vec::new();
     for &c in costs {
         let tree: ValueTree = value_tree::pruned(&grown, c, leaf_bits);
-        let corrections: Vec<Correction> = (value_tree::corrections(&tree, &rows).into_iter())
-            .map(|(place, delta)| Correction { place, delta })
-            .collect();
+        let corrections = value_tree::corrections(&tree, &rows);
         let (bytes, tree_bits, correction_bits) = encode(embedded, &tree, &corrections);
         let wrong = DtzModel::from_bytes(&bytes).map_or(usize::MAX, |m| disagreements(&m, bb));
         let leaves = value_tree::leaves(&tree);
@@ -91,29 +86,11 @@ pub fn disagreements(m: &DtzModel, bb: &Bitbase) -> usize {
 
 /// The file's bytes (`format.md`, "The DTZ model"), the tree's bits and the corrections' bits.
 pub fn encode(embedded: &[u8], tree: &ValueTree, corrections: &[Correction]) -> (Vec<u8>, u64, u64) {
-    let places: Vec<u32> = corrections.iter().map(|c| c.place).collect();
-    let deltas: Vec<u64> = corrections.iter().map(|c| zigzag(i64::from(c.delta)) - 1).collect();
-    let (kg, _) = best_rice(gaps(&places));
-    let (kd, _) = best_rice(deltas.iter().copied());
-    let mut bytes = Vec::with_capacity(embedded.len() + 1024);
-    bytes.extend_from_slice(DTZ_MAGIC);
-    bytes.push(DTZ_VERSION);
-    bytes.extend_from_slice(&[0; 4]); // the length, filled in below
-    bytes.extend_from_slice(&(embedded.len() as u16).to_le_bytes());
-    bytes.extend_from_slice(embedded);
-    bytes.push(tree.leaf_bits as u8);
-    bytes.extend_from_slice(&(corrections.len() as u32).to_le_bytes()[..3]);
-    bytes.extend_from_slice(&[kg as u8, kd as u8]);
-    let mut w = BitWriter::new();
-    tree.write(|v, n| w.bits(v, n));
-    let tree_bits = w.len() as u64;
-    write_sorted(&places, &mut w, kg);
-    deltas.iter().for_each(|&d| w.rice(d, kd));
-    let correction_bits = w.len() as u64 - tree_bits;
-    bytes.extend_from_slice(&w.into_bytes());
-    let total = (bytes.len() + 4) as u32;
-    bytes[5..9].copy_from_slice(&total.to_le_bytes());
-    let crc = kpk_probe::bits::crc32(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    (bytes, tree_bits, correction_bits)
+    let mut header = Vec::with_capacity(embedded.len() + 11);
+    header.extend_from_slice(DTZ_MAGIC);
+    header.push(DTZ_VERSION);
+    header.extend_from_slice(&[0; 4]); // the length, filled in by write_model
+    header.extend_from_slice(&(embedded.len() as u16).to_le_bytes());
+    header.extend_from_slice(embedded);
+    value_tree::write_model(&header, tree, corrections)
 }

@@ -12,11 +12,8 @@
 use crate::chess::dtm::{Dtm, Tables};
 use crate::chess::pawnless::Piece;
 use crate::dataset::krk::KrkPosition;
-use crate::hybrid::bits::{BitWriter, best_rice};
-use crate::hybrid::exceptions::{gaps, write_sorted};
 use crate::hybrid::value_tree::{self, Row};
 use kpk_probe::Square;
-use kpk_probe::bits::zigzag;
 use kpk_probe::krk::{
     Correction, KRK_MAGIC, KRK_VERSION, KrkFeatures, KrkModel, ValueTree, features, stored_positions,
 };
@@ -68,9 +65,7 @@ pub fn frontier(tables: &Tables, costs: &[f64]) -> Vec<Candidate> {
         .iter()
         .map(|&c| {
             let tree: ValueTree = value_tree::pruned(&grown, c, leaf_bits.max(1));
-            let corrections: Vec<Correction> = (value_tree::corrections(&tree, &rows).into_iter())
-                .map(|(place, delta)| Correction { place, delta })
-                .collect();
+            let corrections = value_tree::corrections(&tree, &rows);
             let (bytes, tree_bits, correction_bits) = encode(&tree, &corrections);
             let wrong = KrkModel::from_bytes(&bytes).map_or(usize::MAX, |m| disagreements(&m, tables));
             let leaves = value_tree::leaves(&tree);
@@ -94,27 +89,8 @@ pub fn disagreements(m: &KrkModel, tables: &Tables) -> usize {
 /// The file's bytes (docs/MODEL_FORMATS.md, "The KRK model"), the tree's bits and the
 /// corrections' bits.
 pub fn encode(tree: &ValueTree, corrections: &[Correction]) -> (Vec<u8>, u64, u64) {
-    let places: Vec<u32> = corrections.iter().map(|c| c.place).collect();
-    let deltas: Vec<u64> = corrections.iter().map(|c| zigzag(i64::from(c.delta)) - 1).collect();
-    let (kg, _) = best_rice(gaps(&places));
-    let (kd, _) = best_rice(deltas.iter().copied());
-    let mut bytes = Vec::new();
-    bytes.extend_from_slice(KRK_MAGIC);
-    bytes.push(KRK_VERSION);
-    bytes.extend_from_slice(&[0; 4]); // the length, filled in below
-    bytes.push(tree.leaf_bits as u8);
-    bytes.extend_from_slice(&(corrections.len() as u32).to_le_bytes()[..3]);
-    bytes.extend_from_slice(&[kg as u8, kd as u8]);
-    let mut w = BitWriter::new();
-    tree.write(|v, n| w.bits(v, n));
-    let tree_bits = w.len() as u64;
-    write_sorted(&places, &mut w, kg);
-    deltas.iter().for_each(|&d| w.rice(d, kd));
-    let correction_bits = w.len() as u64 - tree_bits;
-    bytes.extend_from_slice(&w.into_bytes());
-    let total = (bytes.len() + 4) as u32;
-    bytes[5..9].copy_from_slice(&total.to_le_bytes());
-    let crc = kpk_probe::bits::crc32(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    (bytes, tree_bits, correction_bits)
+    let mut header = KRK_MAGIC.to_vec();
+    header.push(KRK_VERSION);
+    header.extend_from_slice(&[0; 4]); // the length, filled in by write_model
+    value_tree::write_model(&header, tree, corrections)
 }

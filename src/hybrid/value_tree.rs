@@ -6,8 +6,11 @@
 //! most common value wherever the leaf's bits plus `c` bits for each correction it needs cost no
 //! more than the subtree. Sweeping `c` gives the frontier of tree bytes against corrections.
 
+use crate::hybrid::bits::{BitWriter, best_rice};
+use crate::hybrid::exceptions::{gaps, write_sorted};
+use kpk_probe::bits::zigzag;
 use kpk_probe::tree::MAX_DEPTH;
-use kpk_probe::value_tree::{FeatureSet, Node, ValueTree};
+use kpk_probe::value_tree::{Correction, FeatureSet, Node, ValueTree};
 
 /// One position to fit: its features and the value its leaf should hold.
 pub struct Row<F: FeatureSet> {
@@ -120,13 +123,45 @@ pub fn pruned<F: FeatureSet>(grown: &Fit, c: f64, leaf_bits: u32) -> ValueTree<F
 
 /// The corrections `tree` needs on `rows`: each row's place (its index) and its value less its
 /// leaf's, where they differ.
-pub fn corrections<F: FeatureSet>(tree: &ValueTree<F>, rows: &[Row<F>]) -> Vec<(u32, i8)> {
+pub fn corrections<F: FeatureSet>(tree: &ValueTree<F>, rows: &[Row<F>]) -> Vec<Correction> {
     (rows.iter().enumerate())
         .filter_map(|(place, r)| {
             let delta = i16::from(r.v) - i16::from(tree.value(&r.x));
-            (delta != 0).then_some((place as u32, delta as i8))
+            (delta != 0).then_some(Correction { place: place as u32, delta: delta as i8 })
         })
         .collect()
+}
+
+/// A model file from its `header` (magic, version, four bytes for the length, then what the
+/// model puts before its fields): the leaf width, the corrections' count (3 bytes) and two Rice
+/// parameters, the bit stream (the tree, the corrections' places as sorted gaps, their deltas
+/// as zig-zag codes less one), the length filled in and the checksum. Also the tree's bits and
+/// the corrections' bits.
+pub fn write_model<F: FeatureSet>(
+    header: &[u8],
+    tree: &ValueTree<F>,
+    corrections: &[Correction],
+) -> (Vec<u8>, u64, u64) {
+    let places: Vec<u32> = corrections.iter().map(|c| c.place).collect();
+    let deltas: Vec<u64> = corrections.iter().map(|c| zigzag(i64::from(c.delta)) - 1).collect();
+    let (kg, _) = best_rice(gaps(&places));
+    let (kd, _) = best_rice(deltas.iter().copied());
+    let mut bytes = header.to_vec();
+    bytes.push(tree.leaf_bits as u8);
+    bytes.extend_from_slice(&(corrections.len() as u32).to_le_bytes()[..3]);
+    bytes.extend_from_slice(&[kg as u8, kd as u8]);
+    let mut w = BitWriter::new();
+    tree.write(|v, n| w.bits(v, n));
+    let tree_bits = w.len() as u64;
+    write_sorted(&places, &mut w, kg);
+    deltas.iter().for_each(|&d| w.rice(d, kd));
+    let correction_bits = w.len() as u64 - tree_bits;
+    bytes.extend_from_slice(&w.into_bytes());
+    let total = (bytes.len() + 4) as u32;
+    bytes[5..9].copy_from_slice(&total.to_le_bytes());
+    let crc = kpk_probe::bits::crc32(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    (bytes, tree_bits, correction_bits)
 }
 
 /// The number of leaves of `tree`.
