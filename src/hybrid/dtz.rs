@@ -11,7 +11,7 @@
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;
-use crate::hybrid::value_tree::{self, Row};
+use crate::hybrid::value_tree::{self, Candidate, Row};
 use kpk_probe::dtz::{
     Characteristics, Correction, DTZ_MAGIC, DTZ_VERSION, DtzModel, ValueTree, hard_positions,
 };
@@ -36,45 +36,16 @@ fn rows(wdl: &Model, bb: &Bitbase) -> Option<Vec<Row<Characteristics>>> {
         .collect()
 }
 
-/// One candidate of the frontier: its correction cost `c`, the file and what it holds.
-pub struct Candidate {
-    pub c: f64,
-    pub bytes: Vec<u8>,
-    pub leaves: usize,
-    pub tree_bits: u64,
-    pub corrections: usize,
-    pub correction_bits: u64,
-    /// Positions (of 165,676) where the decoded file's DTZ differs from the bitbase's.
-    pub wrong: usize,
-}
-
 /// Fit and encode the DTZ model over the exact win/draw model file `embedded` for each correction
 /// cost in `costs`; every candidate decoded and checked on every legal position. `None` when
 /// `embedded` is no exact model, or its hard positions break the DTZ-1 rule.
 pub fn frontier(embedded: &[u8], bb: &Bitbase, costs: &[f64]) -> Option<Vec<Candidate>> {
     let wdl = Model::from_bytes(embedded).ok()?;
     let rows = rows(&wdl, bb)?;
-    let refs: Vec<&Row<Characteristics>> = rows.iter().collect();
-    let grown = value_tree::grow(&refs, 0);
-    let leaf_bits = u32::BITS - u32::from(rows.iter().map(|r| r.v).max().unwrap_or(0)).leading_zeros();
-    let mut out = Vec::new();
-    for &c in costs {
-        let tree: ValueTree = value_tree::pruned(&grown, c, leaf_bits);
-        let corrections = value_tree::corrections(&tree, &rows);
-        let (bytes, tree_bits, correction_bits) = encode(embedded, &tree, &corrections);
-        let wrong = DtzModel::from_bytes(&bytes).map_or(usize::MAX, |m| disagreements(&m, bb));
-        let leaves = value_tree::leaves(&tree);
-        out.push(Candidate {
-            c,
-            bytes,
-            leaves,
-            tree_bits,
-            corrections: corrections.len(),
-            correction_bits,
-            wrong,
-        });
-    }
-    Some(out)
+    let encode = |tree: &ValueTree, corrections: &[Correction]| encode(embedded, tree, corrections);
+    Some(value_tree::frontier(&rows, 0, costs, encode, |bytes| {
+        DtzModel::from_bytes(bytes).map_or(usize::MAX, |m| disagreements(&m, bb))
+    }))
 }
 
 /// Legal positions where `m`'s DTZ is not the bitbase's.

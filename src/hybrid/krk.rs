@@ -12,7 +12,7 @@
 use crate::chess::dtm::{Dtm, Tables};
 use crate::chess::pawnless::Piece;
 use crate::dataset::krk::KrkPosition;
-use crate::hybrid::value_tree::{self, Row};
+use crate::hybrid::value_tree::{self, Candidate, Row};
 use kpk_probe::Square;
 use kpk_probe::krk::{
     Correction, KRK_MAGIC, KRK_VERSION, KrkFeatures, KrkModel, ValueTree, features, stored_positions,
@@ -41,37 +41,14 @@ fn rows(tables: &Tables) -> Vec<Row<KrkFeatures>> {
         .collect()
 }
 
-/// One candidate of the frontier: its correction cost `c`, the file and what it holds.
-pub struct Candidate {
-    pub c: f64,
-    pub bytes: Vec<u8>,
-    pub leaves: usize,
-    pub tree_bits: u64,
-    pub corrections: usize,
-    pub correction_bits: u64,
-    /// Legal KRK positions (both sides to move, every orientation with White holding the rook)
-    /// where the decoded file's DTM differs from the table's.
-    pub wrong: usize,
-}
-
 /// Fit and encode the KRK model for each correction cost in `costs`; every candidate decoded
 /// and checked on every legal position.
 pub fn frontier(tables: &Tables, costs: &[f64]) -> Vec<Candidate> {
     let rows = rows(tables);
-    let refs: Vec<&Row<KrkFeatures>> = rows.iter().collect();
-    let grown = value_tree::grow(&refs, 0);
-    let leaf_bits = u32::BITS - u32::from(rows.iter().map(|r| r.v).max().unwrap_or(0)).leading_zeros();
-    costs
-        .iter()
-        .map(|&c| {
-            let tree: ValueTree = value_tree::pruned(&grown, c, leaf_bits.max(1));
-            let corrections = value_tree::corrections(&tree, &rows);
-            let (bytes, tree_bits, correction_bits) = encode(&tree, &corrections);
-            let wrong = KrkModel::from_bytes(&bytes).map_or(usize::MAX, |m| disagreements(&m, tables));
-            let leaves = value_tree::leaves(&tree);
-            Candidate { c, bytes, leaves, tree_bits, corrections: corrections.len(), correction_bits, wrong }
-        })
-        .collect()
+    // The format refuses leaves 0 bits wide.
+    value_tree::frontier(&rows, 1, costs, encode, |bytes| {
+        KrkModel::from_bytes(bytes).map_or(usize::MAX, |m| disagreements(&m, tables))
+    })
 }
 
 /// Legal KRK positions, both sides to move, where `m`'s DTM is not the table's.

@@ -70,7 +70,7 @@ fn best_split<F: FeatureSet>(rows: &[&Row<F>]) -> Option<(u8, u8)> {
 
 /// Grow the tree over `rows` until each leaf is pure, no split gains or the depth is the
 /// format's [`MAX_DEPTH`].
-pub fn grow<F: FeatureSet>(rows: &[&Row<F>], depth: usize) -> Fit {
+fn grow<F: FeatureSet>(rows: &[&Row<F>], depth: usize) -> Fit {
     let (v, errors) = mode(rows);
     let split = if errors == 0 || depth >= MAX_DEPTH { None } else { best_split(rows) };
     let Some((x, t)) = split else { return Fit::Leaf { v, errors } };
@@ -113,8 +113,48 @@ fn flatten(f: &Fit, nodes: &mut Vec<Node>) {
     }
 }
 
+/// One candidate of the frontier: its correction cost `c`, the file and what it holds.
+pub struct Candidate {
+    pub c: f64,
+    pub bytes: Vec<u8>,
+    pub leaves: usize,
+    pub tree_bits: u64,
+    pub corrections: usize,
+    pub correction_bits: u64,
+    /// Positions where the decoded file's answer differs from the exact one (the model's
+    /// `disagreements` says which positions it counts); `usize::MAX` if the file does not decode.
+    pub wrong: usize,
+}
+
+/// The frontier over `rows`: for each correction cost in `costs`, the tree grown once and pruned
+/// with it (its leaves as wide as the largest value needs, at least `least_leaf_bits`), its
+/// corrections, the file `encode` writes and the positions `wrong` finds it gets wrong.
+pub fn frontier<F: FeatureSet>(
+    rows: &[Row<F>],
+    least_leaf_bits: u32,
+    costs: &[f64],
+    encode: impl Fn(&ValueTree<F>, &[Correction]) -> (Vec<u8>, u64, u64),
+    wrong: impl Fn(&[u8]) -> usize,
+) -> Vec<Candidate> {
+    let refs: Vec<&Row<F>> = rows.iter().collect();
+    let grown = grow(&refs, 0);
+    let leaf_bits = u32::BITS - u32::from(rows.iter().map(|r| r.v).max().unwrap_or(0)).leading_zeros();
+    let leaf_bits = leaf_bits.max(least_leaf_bits);
+    costs
+        .iter()
+        .map(|&c| {
+            let tree = pruned(&grown, c, leaf_bits);
+            let corrections = corrections(&tree, rows);
+            let (bytes, tree_bits, correction_bits) = encode(&tree, &corrections);
+            let wrong = wrong(&bytes);
+            let leaves = leaves(&tree);
+            Candidate { c, bytes, leaves, tree_bits, corrections: corrections.len(), correction_bits, wrong }
+        })
+        .collect()
+}
+
 /// The grown tree `grown` pruned with `c` bits a correction, its leaves `leaf_bits` wide.
-pub fn pruned<F: FeatureSet>(grown: &Fit, c: f64, leaf_bits: u32) -> ValueTree<F> {
+fn pruned<F: FeatureSet>(grown: &Fit, c: f64, leaf_bits: u32) -> ValueTree<F> {
     let (fit, _) = prune::<F>(grown, c, leaf_bits);
     let mut nodes = Vec::new();
     flatten(&fit, &mut nodes);
@@ -123,7 +163,7 @@ pub fn pruned<F: FeatureSet>(grown: &Fit, c: f64, leaf_bits: u32) -> ValueTree<F
 
 /// The corrections `tree` needs on `rows`: each row's place (its index) and its value less its
 /// leaf's, where they differ.
-pub fn corrections<F: FeatureSet>(tree: &ValueTree<F>, rows: &[Row<F>]) -> Vec<Correction> {
+fn corrections<F: FeatureSet>(tree: &ValueTree<F>, rows: &[Row<F>]) -> Vec<Correction> {
     (rows.iter().enumerate())
         .filter_map(|(place, r)| {
             let delta = i16::from(r.v) - i16::from(tree.value(&r.x));
@@ -165,6 +205,6 @@ pub fn write_model<F: FeatureSet>(
 }
 
 /// The number of leaves of `tree`.
-pub fn leaves<F: FeatureSet>(tree: &ValueTree<F>) -> usize {
+fn leaves<F: FeatureSet>(tree: &ValueTree<F>) -> usize {
     tree.nodes.iter().filter(|n| matches!(n, Node::Leaf(_))).count()
 }
