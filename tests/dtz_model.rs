@@ -104,7 +104,7 @@ fn compress_dtz_rewrites_the_committed_model_byte_for_byte() {
 /// A CRC-valid file whose tree puts every hard position at `2 * leaf + 3` plies, no corrections.
 fn crafted(leaf: u8) -> Vec<u8> {
     let embedded = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/models/kpk.hybrid")).unwrap();
-    let tree = kpk_probe::dtz::ValueTree { nodes: vec![kpk_probe::dtz::ValueNode::Leaf(leaf)], leaf_bits: 6 };
+    let tree = kpk_probe::dtz::ValueTree::new(vec![kpk_probe::value_tree::Node::Leaf(leaf)], 6);
     kpk::hybrid::dtz::encode(&embedded, &tree, &[]).0
 }
 

@@ -171,7 +171,8 @@ fn other_material_and_illegal_positions_are_refused_one_line_each() {
 
 #[test]
 fn the_worked_example_is_the_encoders_file_byte_for_byte() {
-    use kpk_probe::krk::{Correction, Node, ValueTree};
+    use kpk_probe::krk::{Correction, ValueTree};
+    use kpk_probe::value_tree::Node;
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/MODEL_FORMATS.md")).unwrap();
     let section = doc.split("## The KRK model").nth(1).unwrap();
     let dump = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
@@ -182,7 +183,7 @@ fn the_worked_example_is_the_encoders_file_byte_for_byte() {
         })
         .collect();
     let nodes = vec![Node::Split { x: 6, t: 0, right: 2 }, Node::Leaf(3), Node::Leaf(12)];
-    let tree = ValueTree { nodes, leaf_bits: 5 };
+    let tree = ValueTree::new(nodes, 5);
     let (bytes, _, _) = kpk::hybrid::krk::encode(&tree, &[Correction { place: 0, delta: -2 }]);
     assert_eq!(printed, bytes);
     let m = KrkModel::from_bytes(&bytes).unwrap();

@@ -78,7 +78,7 @@ fn the_dtz_hex_dump_is_a_valid_file_answering_3_for_every_hard_position() {
     assert_eq!(bytes.len(), 50);
     let m = kpk_probe::DtzModel::from_bytes(&bytes).unwrap();
     assert_eq!(m.embedded().len(), 28);
-    assert_eq!(m.tree().nodes, vec![kpk_probe::dtz::ValueNode::Leaf(0)]);
+    assert_eq!(m.tree().nodes, vec![kpk_probe::value_tree::Node::Leaf(0)]);
     assert!(m.corrections().is_empty());
 }
 

@@ -21,7 +21,8 @@ use crate::model::{FormatError, Model, has_bit, open_envelope, read_sorted};
 use crate::position::{MAX_INDEX, Position};
 use crate::square::{Color, Square};
 use crate::table4::{N_FEATURES, characteristics};
-use crate::tree::{MAX_DEPTH, RANGES, X_BITS, threshold_bits};
+use crate::tree::{RANGES, X_BITS};
+use crate::value_tree::{self, FeatureSet};
 use alloc::vec::Vec;
 
 pub const DTZ_MAGIC: &[u8; 4] = b"KPKZ";
@@ -35,102 +36,32 @@ const CRC_LEN: usize = 4;
 pub const MAX_LEAF_BITS: u32 = 6;
 pub const MAX_DTZ: u32 = 127;
 
-/// A node of the value tree in preorder; a split's right subtree starts at `right`.
+/// Table 4's characteristics as the value tree reads them: a split names a column (0-based) in
+/// [`X_BITS`] bits and a threshold relative to the column's least value `lo` ([`RANGES`]), in
+/// [`crate::tree::threshold_bits`] bits, as format version 3's win/draw tree does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueNode {
-    Leaf(u8),
-    /// Left when characteristic `x` (0-based column) is at most `lo + t`.
-    Split {
-        x: u8,
-        t: u8,
-        right: u32,
-    },
+pub struct Characteristics;
+
+impl FeatureSet for Characteristics {
+    type Values = [i8; N_FEATURES];
+    const INDEX_BITS: u32 = X_BITS;
+    const NO_THRESHOLD: &'static str = "a split reads a characteristic of one value";
+    const THRESHOLD_OUT_OF_RANGE: &'static str = "a split's threshold is out of its characteristic's range";
+
+    fn thresholds(x: usize) -> u64 {
+        RANGES.get(x).map_or(0, |&(lo, hi)| (hi - lo) as u64)
+    }
+
+    fn level(values: &[i8; N_FEATURES], x: usize) -> i16 {
+        i16::from(values[x]) - i16::from(RANGES[x].0)
+    }
 }
 
 /// A binary tree over Table 4's characteristics whose leaves hold `(DTZ − 3) / 2`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValueTree {
-    pub nodes: Vec<ValueNode>,
-    pub leaf_bits: u32,
-}
-
-impl ValueTree {
-    /// The leaf value for characteristics `f`.
-    #[must_use]
-    pub fn value(&self, f: &[i8; N_FEATURES]) -> u8 {
-        let mut i = 0;
-        loop {
-            match self.nodes[i] {
-                ValueNode::Leaf(v) => return v,
-                ValueNode::Split { x, t, right } => {
-                    let x = usize::from(x);
-                    let left = i16::from(f[x]) - i16::from(RANGES[x].0) <= i16::from(t);
-                    i = if left { i + 1 } else { right as usize };
-                }
-            }
-        }
-    }
-
-    /// The tree's bits in file order as `(value, n)` pairs, least significant bit first.
-    pub fn write(&self, mut put: impl FnMut(u64, u32)) {
-        for n in &self.nodes {
-            match *n {
-                ValueNode::Leaf(v) => {
-                    put(0, 1);
-                    put(u64::from(v), self.leaf_bits);
-                }
-                ValueNode::Split { x, t, .. } => {
-                    put(1, 1);
-                    put(u64::from(x), X_BITS);
-                    put(u64::from(t), threshold_bits(usize::from(x)));
-                }
-            }
-        }
-    }
-
-    /// Decode a tree in preorder; refuses what the format refuses.
-    pub fn read(r: &mut BitReader, leaf_bits: u32) -> Result<ValueTree, FormatError> {
-        let mut nodes = Vec::new();
-        read_node(r, leaf_bits, 0, &mut nodes)?;
-        Ok(ValueTree { nodes, leaf_bits })
-    }
-}
-
-fn read_node(
-    r: &mut BitReader,
-    leaf_bits: u32,
-    depth: usize,
-    nodes: &mut Vec<ValueNode>,
-) -> Result<(), FormatError> {
-    if depth > MAX_DEPTH {
-        return Err(FormatError::Invalid("the value tree is deeper than 64 levels"));
-    }
-    if !r.bit()? {
-        nodes.push(ValueNode::Leaf(r.bits(leaf_bits)? as u8));
-        return Ok(());
-    }
-    let x = r.bits(X_BITS)? as usize;
-    if RANGES[x].0 == RANGES[x].1 {
-        return Err(FormatError::Invalid("a split reads a characteristic of one value"));
-    }
-    let t = r.bits(threshold_bits(x))?;
-    if t >= (RANGES[x].1 - RANGES[x].0) as u64 {
-        return Err(FormatError::Invalid("a split's threshold is out of its characteristic's range"));
-    }
-    let at = nodes.len();
-    nodes.push(ValueNode::Split { x: x as u8, t: t as u8, right: 0 });
-    read_node(r, leaf_bits, depth + 1, nodes)?;
-    let right = nodes.len() as u32;
-    nodes[at] = ValueNode::Split { x: x as u8, t: t as u8, right };
-    read_node(r, leaf_bits, depth + 1, nodes)
-}
+pub type ValueTree = value_tree::ValueTree<Characteristics>;
 
 /// A correction: the hard position at `place` (0-based, index order) has leaf value plus `delta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Correction {
-    pub place: u32,
-    pub delta: i8,
-}
+pub type Correction = value_tree::Correction;
 
 /// A loaded DTZ model: immutable, so it may answer from many threads.
 #[derive(Clone, Debug, PartialEq, Eq)]

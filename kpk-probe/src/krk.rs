@@ -18,7 +18,7 @@
 use crate::bits::{BitReader, unzigzag};
 use crate::model::{FormatError, open_envelope, read_sorted};
 use crate::square::Square;
-use crate::tree::MAX_DEPTH;
+use crate::value_tree::{self, FeatureSet};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -38,12 +38,6 @@ pub const TRIANGLE: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
 /// The features a split may read, by number, and the greatest value of each (the least is 0).
 pub const N_FEATURES: usize = 20;
 pub const FEATURE_MAX: [u8; N_FEATURES] = [7, 7, 7, 7, 7, 7, 3, 6, 7, 14, 64, 16, 7, 7, 7, 7, 14, 14, 14, 14];
-
-/// Bits of a split's threshold on feature `x`: enough for `FEATURE_MAX[x] − 1`.
-#[must_use]
-pub fn threshold_bits(x: usize) -> u32 {
-    u32::BITS - u32::from(FEATURE_MAX[x].saturating_sub(1)).leading_zeros()
-}
 
 fn file(s: u8) -> i8 {
     (s % 8) as i8
@@ -190,101 +184,32 @@ fn slot(wk: u8, wr: u8, bk: u8) -> usize {
     (k * 64 + usize::from(wr)) * 64 + usize::from(bk)
 }
 
-/// A node of the value tree in preorder; a split's right subtree starts at `right`.
+/// The KRK [`features`] as the value tree reads them: a split names one in [`FEATURE_BITS`] bits
+/// and a threshold `t < FEATURE_MAX[x]` in [`FeatureSet::threshold_bits`] bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Node {
-    Leaf(u8),
-    /// Left when feature `x` is at most `t`.
-    Split {
-        x: u8,
-        t: u8,
-        right: u32,
-    },
+pub struct KrkFeatures;
+
+impl FeatureSet for KrkFeatures {
+    type Values = [u8; N_FEATURES];
+    const INDEX_BITS: u32 = FEATURE_BITS;
+    const NO_THRESHOLD: &'static str = "a split reads no KRK feature";
+    const THRESHOLD_OUT_OF_RANGE: &'static str = "a split's threshold is out of its feature's range";
+
+    fn thresholds(x: usize) -> u64 {
+        FEATURE_MAX.get(x).map_or(0, |&max| u64::from(max))
+    }
+
+    fn level(values: &[u8; N_FEATURES], x: usize) -> i16 {
+        i16::from(values[x])
+    }
 }
 
 /// A binary tree over [`features`] whose leaves hold White's distance to mate in moves (0 for
 /// a draw).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValueTree {
-    pub nodes: Vec<Node>,
-    pub leaf_bits: u32,
-}
-
-impl ValueTree {
-    /// The leaf value for features `f`.
-    #[must_use]
-    pub fn value(&self, f: &[u8; N_FEATURES]) -> u8 {
-        let mut i = 0;
-        loop {
-            match self.nodes[i] {
-                Node::Leaf(v) => return v,
-                Node::Split { x, t, right } => {
-                    i = if f[usize::from(x)] <= t { i + 1 } else { right as usize }
-                }
-            }
-        }
-    }
-
-    /// The tree's bits in file order as `(value, n)` pairs, least significant bit first.
-    pub fn write(&self, mut put: impl FnMut(u64, u32)) {
-        for n in &self.nodes {
-            match *n {
-                Node::Leaf(v) => {
-                    put(0, 1);
-                    put(u64::from(v), self.leaf_bits);
-                }
-                Node::Split { x, t, .. } => {
-                    put(1, 1);
-                    put(u64::from(x), FEATURE_BITS);
-                    put(u64::from(t), threshold_bits(usize::from(x)));
-                }
-            }
-        }
-    }
-
-    /// Decode a tree in preorder; refuses what the format refuses.
-    pub fn read(r: &mut BitReader, leaf_bits: u32) -> Result<ValueTree, FormatError> {
-        let mut nodes = Vec::new();
-        read_node(r, leaf_bits, 0, &mut nodes)?;
-        Ok(ValueTree { nodes, leaf_bits })
-    }
-}
-
-fn read_node(
-    r: &mut BitReader,
-    leaf_bits: u32,
-    depth: usize,
-    nodes: &mut Vec<Node>,
-) -> Result<(), FormatError> {
-    if depth > MAX_DEPTH {
-        return Err(FormatError::Invalid("the value tree is deeper than 64 levels"));
-    }
-    if !r.bit()? {
-        nodes.push(Node::Leaf(r.bits(leaf_bits)? as u8));
-        return Ok(());
-    }
-    let x = r.bits(FEATURE_BITS)? as usize;
-    if x >= N_FEATURES {
-        return Err(FormatError::Invalid("a split reads no KRK feature"));
-    }
-    let t = r.bits(threshold_bits(x))?;
-    if t >= u64::from(FEATURE_MAX[x]) {
-        return Err(FormatError::Invalid("a split's threshold is out of its feature's range"));
-    }
-    let at = nodes.len();
-    nodes.push(Node::Split { x: x as u8, t: t as u8, right: 0 });
-    read_node(r, leaf_bits, depth + 1, nodes)?;
-    let right = nodes.len() as u32;
-    nodes[at] = Node::Split { x: x as u8, t: t as u8, right };
-    read_node(r, leaf_bits, depth + 1, nodes)
-}
+pub type ValueTree = value_tree::ValueTree<KrkFeatures>;
 
 /// A correction: the stored position at `place` holds its leaf's value plus `delta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Correction {
-    pub place: u32,
-    pub delta: i8,
-}
+pub type Correction = value_tree::Correction;
 
 /// Which part of the model gave an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,6 +62,7 @@ pub mod quote;
 pub mod square;
 pub mod table4;
 pub mod tree;
+pub mod value_tree;
 
 pub use dtz::DtzModel;
 pub use fen::{FenError, Material};

@@ -17,7 +17,7 @@
 //! bundled liblzma, so that the figure is the same on every machine; and, since LZMA works on
 //! bytes, the same values one byte an entry are compressed likewise.
 
-use super::krk::Candidate;
+use super::value_tree::Candidate;
 use crate::chess::dtm::Tables;
 use crate::dataset::krk::{KrkPosition, is_uci_canonical, uci_class};
 use crate::error::{Error, Result};

@@ -24,6 +24,7 @@ pub mod refine;
 pub mod results;
 pub mod sizes;
 pub mod tree_file;
+pub mod value_tree;
 
 use crate::chess::bitbase::Bitbase;
 use crate::chess::index::KpkIndex;

@@ -1,7 +1,7 @@
 //! `reports/DTZ.md`: the DTZ model's frontier (tree bytes against corrections), the chosen file
 //! beside Syzygy's KPvK files, and the DTZ distribution, from a `kpk compress-dtz` run.
 
-use crate::hybrid::dtz::Candidate;
+use crate::hybrid::value_tree::Candidate;
 use crate::template::Engine;
 use serde::Serialize;
 
