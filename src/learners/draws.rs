@@ -22,20 +22,32 @@ pub fn side_set(side: Side) -> SetName {
 /// the same arguments give the same positions on every machine. `n` above the side's size takes
 /// every position. `seed` is the declaration's (`experiments/learners_powered.toml`).
 pub fn training_draw(seed: u64, side: Side, n: usize, draw: usize) -> Vec<usize> {
-    let size = side_set(side).size();
+    let words = [seed, u64::from(side == Side::Btm), n as u64, draw as u64];
+    let mut pool = shuffled(&mut ChaCha8Rng::from_seed(chacha_key(words)), side_set(side).size(), n);
+    pool.sort_unstable();
+    pool
+}
+
+/// ChaCha8's 32-byte seed from four words, each little-endian u64 in order: the key of every
+/// seeded draw of section 7's learners (a draw, a fold split, a learner's seed).
+pub fn chacha_key(words: [u64; 4]) -> [u8; 32] {
     let mut key = [0u8; 32];
-    for (i, v) in [seed, u64::from(side == Side::Btm), n as u64, draw as u64].into_iter().enumerate() {
+    for (i, v) in words.into_iter().enumerate() {
         key[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
     }
-    let mut rng = ChaCha8Rng::from_seed(key);
-    let k = n.min(size);
+    key
+}
+
+/// The first `k` (at most `size`) of a partial Fisher–Yates shuffle of 0..size, in shuffled
+/// order: for i from 0 to k − 1, j uniform in i..size (`rng.random_range`), swap i and j.
+pub fn shuffled(rng: &mut ChaCha8Rng, size: usize, k: usize) -> Vec<usize> {
+    let k = k.min(size);
     let mut pool: Vec<usize> = (0..size).collect();
     for i in 0..k {
         let j = rng.random_range(i..size);
         pool.swap(i, j);
     }
     pool.truncate(k);
-    pool.sort_unstable();
     pool
 }
 

@@ -6,13 +6,13 @@
 //! learner on draw d uses the seed the untuned run gives it (its side's trial seed + d).
 
 use super::design::{CONVERGED, MlpBudgets, paper_size};
-use super::draws::{SidePositions, training_draw};
+use super::draws::{SidePositions, chacha_key, shuffled, training_draw};
 use super::mlp::{ConvergedMlp, PaperMlp};
 use super::{InputSet, Learner, MLP, Model, Samples};
 use crate::dataset::Side;
 use crate::error::{Error, Result};
 use crate::experiment::config::{Trial, TrialConfig};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -127,17 +127,8 @@ impl TunedDesign {
 /// btm 1), shuffles 0..n by Fisher–Yates (for i from 0: j uniform in i..n, swap); the value r at
 /// place p puts position r in fold p mod folds.
 pub fn folds(design: &TunedDesign, side: Side, n: usize, draw: usize) -> Vec<usize> {
-    let mut key = [0u8; 32];
     let words = [design.seed + design.fold_seed_offset, u64::from(side == Side::Btm), n as u64, draw as u64];
-    for (i, v) in words.into_iter().enumerate() {
-        key[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
-    }
-    let mut rng = ChaCha8Rng::from_seed(key);
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in 0..n {
-        let j = rng.random_range(i..n);
-        order.swap(i, j);
-    }
+    let order = shuffled(&mut ChaCha8Rng::from_seed(chacha_key(words)), n, n);
     let mut fold = vec![0; n];
     for (p, &r) in order.iter().enumerate() {
         fold[r] = p % design.folds;

@@ -5,6 +5,7 @@
 
 use super::{Inputs, NAMES};
 use crate::error::{Error, Result};
+use crate::learners::draws::{chacha_key, shuffled};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -133,14 +134,7 @@ impl Design {
     /// first n of a partial Fisher-Yates shuffle by ChaCha8 seeded from (seed, n, draw), each a
     /// little-endian u64.
     pub fn training_draw(&self, rows: usize, n: usize, draw: usize) -> Vec<usize> {
-        let mut rng = ChaCha8Rng::from_seed(self.key(n, draw, 0));
-        let k = n.min(rows);
-        let mut pool: Vec<usize> = (0..rows).collect();
-        for i in 0..k {
-            let j = rng.random_range(i..rows);
-            pool.swap(i, j);
-        }
-        pool.truncate(k);
+        let mut pool = shuffled(&mut ChaCha8Rng::from_seed(self.key(n, draw, 0)), rows, n);
         pool.sort_unstable();
         pool
     }
@@ -151,11 +145,7 @@ impl Design {
     }
 
     fn key(&self, n: usize, draw: usize, purpose: u64) -> [u8; 32] {
-        let mut key = [0u8; 32];
-        for (i, v) in [self.seed, n as u64, draw as u64, purpose].into_iter().enumerate() {
-            key[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
-        }
-        key
+        chacha_key([self.seed, n as u64, draw as u64, purpose])
     }
 
     fn check(&self, rows: usize) -> Result<()> {
